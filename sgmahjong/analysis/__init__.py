@@ -1,0 +1,1 @@
+"""Hand analysis: decompositions, special shapes, waits and shanten."""

@@ -1,0 +1,54 @@
+"""The ``sgmahjong`` command. Each subcommand lives in :mod:`sgmahjong.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> module under sgmahjong.commands exposing add_arguments(parser) and run(args) -> int
+COMMANDS: dict[str, str] = {
+    "score": "score the tai and payments of a winning hand",
+    "replay": "print a hand's event log as readable text",
+    "simulate": "play seeded hands between bots and report results",
+    "serve": "start the web server",
+}
+
+
+class CliError(Exception):
+    """A bad command-line input: printed as one line on stderr, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sgmahjong", description="Singapore Mahjong")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, help_text in COMMANDS.items():
+        try:
+            module = importlib.import_module(f"sgmahjong.commands.{name}")
+        except ModuleNotFoundError:
+            continue
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from .errors import SgMahjongError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args._module.run(args)
+    except (SgMahjongError, CliError) as exc:
+        print(f"sgmahjong {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""Tile and hand notation (RULES.md §1): parsers and formatters in pairs that round-trip.
+
+* Tiles: ``1m``..``9m``, ``1p``..``9p``, ``1s``..``9s``, ``E S W N``, ``C F P`` (aliases ``Rd Gd Wd``),
+  ``1f``..``8f``, ``1a``..``4a``. Digits may share one suit letter: ``123m``.
+* Hand: ``CONCEALED [EXPOSED MELD]... {CONCEALED KONG}... +WINNING_TILE /BONUS_TILES``.
+
+Whitespace between tokens is ignored on input; formatters write the compact form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import InvalidHandError, NotationError
+from .hand import Hand
+from .melds import Meld, MeldKind
+from .tiles import HONOUR_LETTERS, Tile
+
+_SUIT_BASE = {"m": 0, "p": 9, "s": 18, "f": 34, "a": 42}
+_SUIT_MAX = {"m": 9, "p": 9, "s": 9, "f": 8, "a": 4}
+_HONOURS = {letter: Tile(27 + i) for i, letter in enumerate(HONOUR_LETTERS)}
+_ALIASES = {"Rd": Tile.RED, "Gd": Tile.GREEN, "Wd": Tile.WHITE}
+
+
+def _scan_tiles(text: str, start: int, stop: int, source: str) -> list[Tile]:
+    """Tiles in ``text[start:stop]``; errors name 1-based columns of ``source``."""
+    tiles: list[Tile] = []
+    digits: list[tuple[int, int]] = []  # (digit, index)
+    i = start
+    while i < stop:
+        ch = text[i]
+        if ch.isspace():
+            if digits:
+                raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
+                                    source, digits[0][1] + 1)
+            i += 1
+            continue
+        if ch.isdigit():
+            digits.append((int(ch), i))
+            i += 1
+            continue
+        if ch in _SUIT_BASE:
+            if not digits:
+                raise NotationError(f"suit letter {ch!r} has no digits before it", source, i + 1)
+            for d, at in digits:
+                if not 1 <= d <= _SUIT_MAX[ch]:
+                    raise NotationError(f"unknown tile '{d}{ch}'", source, at + 1)
+                tiles.append(Tile(_SUIT_BASE[ch] + d - 1))
+            digits = []
+            i += 1
+            continue
+        if digits:
+            raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
+                                source, digits[0][1] + 1)
+        alias = text[i:i + 2]
+        if alias in _ALIASES and i + 2 <= stop:
+            tiles.append(_ALIASES[alias])
+            i += 2
+            continue
+        if ch in _HONOURS:
+            tiles.append(_HONOURS[ch])
+            i += 1
+            continue
+        raise NotationError(f"unknown tile {ch!r}", source, i + 1)
+    if digits:
+        raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
+                            source, digits[0][1] + 1)
+    return tiles
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Parse a tile list such as ``"123m EE 5p"`` (order kept)."""
+    return _scan_tiles(text, 0, len(text), text)
+
+
+def parse_tile(text: str) -> Tile:
+    """Parse exactly one tile."""
+    tiles = parse_tiles(text.strip())
+    if len(tiles) != 1:
+        raise NotationError(f"expected one tile, got {len(tiles)} in {text!r}", text)
+    return tiles[0]
+
+
+def format_tile(tile: Tile) -> str:
+    return tile.notation
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Compact notation, in the order given: runs of one suit share the letter (``123m5p``)."""
+    out: list[str] = []
+    pending_suit = ""
+    for t in tiles:
+        s = t.notation
+        if len(s) == 1:  # honour
+            if pending_suit:
+                out.append(pending_suit)
+                pending_suit = ""
+            out.append(s)
+            continue
+        digit, suit = s[0], s[1]
+        if pending_suit and suit != pending_suit:
+            out.append(pending_suit)
+        out.append(digit)
+        pending_suit = suit
+    if pending_suit:
+        out.append(pending_suit)
+    return "".join(out)
+
+
+def _meld_from_tiles(tiles: list[Tile], concealed: bool, source: str, column: int) -> Meld:
+    n = len(tiles)
+    if concealed and n != 4:
+        raise NotationError("a concealed kong {...} needs four identical tiles", source, column)
+    if n == 4 and all(t == tiles[0] for t in tiles):
+        return Meld(MeldKind.KONG, tiles[0], concealed)
+    if n == 3 and all(t == tiles[0] for t in tiles):
+        return Meld(MeldKind.PONG, tiles[0])
+    if n == 3:
+        s = sorted(tiles)
+        if s[0].is_suited and s[0].rank <= 7 and s[1] == s[0] + 1 and s[2] == s[0] + 2:
+            return Meld(MeldKind.CHOW, s[0])
+    shown = format_tiles(tiles)
+    raise NotationError(f"'{shown}' is not a chow, pong or kong", source, column)
+
+
+def parse_meld(text: str) -> Meld:
+    """Parse ``[123m]``, ``[555p]``, ``[5555p]`` or ``{5555p}``."""
+    t = text.strip()
+    if len(t) < 2 or (t[0], t[-1]) not in (("[", "]"), ("{", "}")):
+        raise NotationError(f"a meld is written [..] or {{..}}, got {text!r}", text)
+    tiles = _scan_tiles(t, 1, len(t) - 1, t)
+    if any(x.is_bonus for x in tiles):
+        raise NotationError("bonus tiles cannot form a meld", text, 2)
+    return _meld_from_tiles(tiles, t[0] == "{", t, 1)
+
+
+def format_meld(meld: Meld) -> str:
+    body = format_tiles(meld.tiles)
+    return f"{{{body}}}" if meld.concealed and meld.is_kong else f"[{body}]"
+
+
+def parse_hand(text: str) -> Hand:
+    """Parse a hand string such as ``23s55p [123m] [456m] [789p] +4s /1f1a``."""
+    concealed: list[Tile] = []
+    melds: list[Meld] = []
+    winning: Tile | None = None
+    bonus: list[Tile] = []
+    n = len(text)
+    i = 0
+    section = "concealed"  # then "winning", then "bonus"
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch in "[{":
+            if section != "concealed":
+                raise NotationError("melds must come before '+' and '/'", text, i + 1)
+            close = "]" if ch == "[" else "}"
+            j = text.find(close, i + 1)
+            if j < 0:
+                raise NotationError(f"unclosed {ch!r}", text, i + 1)
+            tiles = _scan_tiles(text, i + 1, j, text)
+            if any(x.is_bonus for x in tiles):
+                raise NotationError("bonus tiles cannot form a meld", text, i + 2)
+            melds.append(_meld_from_tiles(tiles, ch == "{", text, i + 1))
+            i = j + 1
+            continue
+        if ch in "]}":
+            raise NotationError(f"unexpected {ch!r}", text, i + 1)
+        if ch == "+":
+            if section != "concealed":
+                raise NotationError("only one '+' winning tile, before '/'", text, i + 1)
+            j = i + 1
+            while j < n and text[j].isspace():
+                j += 1
+            k = j
+            while k < n and text[k] not in "/[{+" and not text[k].isspace():
+                k += 1
+            tiles = _scan_tiles(text, j, k, text)
+            if len(tiles) != 1:
+                raise NotationError(f"'+' takes exactly one winning tile, got {len(tiles)}", text, i + 1)
+            winning = tiles[0]
+            section = "winning"
+            i = k
+            continue
+        if ch == "/":
+            if section == "bonus":
+                raise NotationError("only one '/' before the bonus tiles", text, i + 1)
+            j = i + 1
+            k = j
+            while k < n and text[k] not in "/[{+":
+                k += 1
+            bonus = _scan_tiles(text, j, k, text)
+            for b in bonus:
+                if not b.is_bonus:
+                    col = text.find(b.notation, j) + 1 if b.notation in text[j:k] else j + 1
+                    raise NotationError(f"{b!r} is not a bonus tile", text, col)
+            section = "bonus"
+            i = k
+            continue
+        if section != "concealed":
+            raise NotationError(f"unexpected {ch!r} after the winning tile", text, i + 1)
+        j = i
+        while j < n and text[j] not in "[{+/]}" and not text[j].isspace():
+            j += 1
+        tiles = _scan_tiles(text, i, j, text)
+        for k2, t in enumerate(tiles):
+            if t.is_bonus:
+                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, i + 1 + k2)
+        concealed.extend(tiles)
+        i = j
+    try:
+        return Hand(tuple(concealed), tuple(melds), winning, tuple(bonus))
+    except InvalidHandError as exc:
+        raise NotationError(str(exc), text) from exc
+
+
+def format_hand(hand: Hand) -> str:
+    """The canonical hand string; ``parse_hand(format_hand(h)) == h``."""
+    parts = [format_tiles(hand.concealed)]
+    parts.extend(format_meld(m) for m in hand.melds)
+    if hand.winning_tile is not None:
+        parts.append("+" + hand.winning_tile.notation)
+    if hand.bonus:
+        parts.append("/" + format_tiles(hand.bonus))
+    return " ".join(p for p in parts if p)
