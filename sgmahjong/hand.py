@@ -20,9 +20,9 @@ def check_copies(tiles: list[Tile]) -> None:
     counts = [0] * NUM_FACES
     for t in tiles:
         counts[t] += 1
-    for t, n in enumerate(counts):
-        if n > copies_of(Tile(t)):
-            raise InvalidHandError(f"{_copies(n)} of {Tile(t)!r}")
+    for index, n in enumerate(counts):
+        if n > copies_of(Tile(index)):
+            raise InvalidHandError(f"{_copies(n)} of {Tile(index)!r}")
 
 
 @dataclass(frozen=True, slots=True)

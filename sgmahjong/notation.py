@@ -24,7 +24,12 @@ _ALIASES = {"Rd": Tile.RED, "Gd": Tile.GREEN, "Wd": Tile.WHITE}
 
 def _scan_tiles(text: str, start: int, stop: int, source: str) -> list[Tile]:
     """Tiles in ``text[start:stop]``; errors name 1-based columns of ``source``."""
-    tiles: list[Tile] = []
+    return [t for t, _ in _scan_positions(text, start, stop, source)]
+
+
+def _scan_positions(text: str, start: int, stop: int, source: str) -> list[tuple[Tile, int]]:
+    """Tiles in ``text[start:stop]`` with the 0-based index where each was written."""
+    tiles: list[tuple[Tile, int]] = []
     digits: list[tuple[int, int]] = []  # (digit, index)
     i = start
     while i < stop:
@@ -45,23 +50,23 @@ def _scan_tiles(text: str, start: int, stop: int, source: str) -> list[Tile]:
             for d, at in digits:
                 if not 1 <= d <= _SUIT_MAX[ch]:
                     raise NotationError(f"unknown tile '{d}{ch}'", source, at + 1)
-                tiles.append(Tile(_SUIT_BASE[ch] + d - 1))
+                tiles.append((Tile(_SUIT_BASE[ch] + d - 1), at))
             digits = []
             i += 1
             continue
+        alias = text[i:i + 2]
+        known = ch in _HONOURS or (alias in _ALIASES and i + 2 <= stop)
+        if not known:
+            raise NotationError(f"unknown tile {ch!r}", source, i + 1)
         if digits:
             raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
                                 source, digits[0][1] + 1)
-        alias = text[i:i + 2]
         if alias in _ALIASES and i + 2 <= stop:
-            tiles.append(_ALIASES[alias])
+            tiles.append((_ALIASES[alias], i))
             i += 2
             continue
-        if ch in _HONOURS:
-            tiles.append(_HONOURS[ch])
-            i += 1
-            continue
-        raise NotationError(f"unknown tile {ch!r}", source, i + 1)
+        tiles.append((_HONOURS[ch], i))
+        i += 1
     if digits:
         raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
                             source, digits[0][1] + 1)
@@ -191,11 +196,10 @@ def parse_hand(text: str) -> Hand:
             k = j
             while k < n and text[k] not in "/[{+":
                 k += 1
-            bonus = _scan_tiles(text, j, k, text)
-            for b in bonus:
+            for b, at in _scan_positions(text, j, k, text):
                 if not b.is_bonus:
-                    col = text.find(b.notation, j) + 1 if b.notation in text[j:k] else j + 1
-                    raise NotationError(f"{b!r} is not a bonus tile", text, col)
+                    raise NotationError(f"{b!r} is not a bonus tile", text, at + 1)
+                bonus.append(b)
             section = "bonus"
             i = k
             continue
@@ -204,11 +208,10 @@ def parse_hand(text: str) -> Hand:
         j = i
         while j < n and text[j] not in "[{+/]}" and not text[j].isspace():
             j += 1
-        tiles = _scan_tiles(text, i, j, text)
-        for k2, t in enumerate(tiles):
+        for t, at in _scan_positions(text, i, j, text):
             if t.is_bonus:
-                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, i + 1 + k2)
-        concealed.extend(tiles)
+                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, at + 1)
+            concealed.append(t)
         i = j
     try:
         return Hand(tuple(concealed), tuple(melds), winning, tuple(bonus))

@@ -116,7 +116,7 @@ class Tile(IntEnum):
 
     @property
     def is_terminal_or_honour(self) -> bool:
-        return self >= 27 and self < 34 or (self < 27 and self % 9 in (0, 8))
+        return (27 <= self < 34) or (self < 27 and self % 9 in (0, 8))
 
     @property
     def suit(self) -> str:
