@@ -1,9 +1,127 @@
-"""The ``greedy`` level (placeholder until the engine lands: plays like ``random``)."""
+"""The ``greedy`` level: pure tile efficiency.
+
+* win whenever the engine offers it;
+* discard: the lowest shanten, then the most live useful tiles (visible tiles discounted);
+* kong when it does not raise the shanten; pong/chow only if it lowers the shanten (or keeps it and
+  widens the acceptance); otherwise pass.
+"""
 
 from __future__ import annotations
 
-from .random_bot import RandomBot
+from collections.abc import Sequence
+
+from . import efficiency as ef
+from .base import A, Bot, View
+from .perception import Perception, perceive
+from .tactics import acceptance, best_after_claim, discard_distances
 
 
-class GreedyBot(RandomBot):
+def claimed_tile(p: Perception, legal: Sequence[A]) -> int | None:
+    """The tile a claim window is about (the last discard, or a kong's tile)."""
+    for a in legal:
+        if a.kind == "kong" and a.tile is not None:
+            return int(a.tile)
+    if p.last_discard is not None:
+        return p.last_discard[1]
+    return None
+
+
+def kong_removal(p: Perception, tile: int, claiming: bool) -> tuple[list[int], int] | None:
+    """(concealed tiles the kong uses, sets it adds) or None if the bot cannot tell."""
+    if claiming:
+        return [tile] * 3, 1
+    if p.hand[tile] >= 4:
+        return [tile] * 4, 1
+    if any(k == "pong" and lo == tile for k, lo, _ in p.me.melds):
+        return [tile], 0
+    return None
+
+
+class GreedyBot(Bot):
+    """Tile efficiency only (see the module docstring)."""
+
     level = "greedy"
+
+    def decide(self, view: View, legal: Sequence[A]) -> A:
+        for a in legal:
+            if a.kind == "win":
+                return a
+        p = perceive(view)
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            return self._turn(p, legal, discards)
+        return self._claim(p, legal)
+
+    # -- own turn ----------------------------------------------------------------------------
+    def _rank_discards(self, p: Perception, discards: Sequence[A]) -> list[tuple[int, int, A]]:
+        counts = p.hand
+        n = p.n_melds
+        dd = discard_distances(counts, n)
+        if n == 0:
+            for t in dd:
+                counts[t] -= 1
+                td = ef.thirteen_distance(counts)
+                counts[t] += 1
+                if td < dd[t]:
+                    dd[t] = td
+        best = min(dd[int(a.tile)] for a in discards if a.tile is not None and int(a.tile) in dd)
+        ranked: list[tuple[int, int, A]] = []
+        for a in discards:
+            t = int(a.tile) if a.tile is not None else -1
+            d = dd.get(t, 99)
+            if d != best:
+                ranked.append((d, 0, a))
+                continue
+            counts[t] -= 1
+            _, acc = acceptance(counts, n, p.live)
+            counts[t] += 1
+            ranked.append((d, acc, a))
+        return ranked
+
+    def _turn(self, p: Perception, legal: Sequence[A], discards: Sequence[A]) -> A:
+        ranked = self._rank_discards(p, discards)
+        best_d = min(r[0] for r in ranked)
+        for a in legal:
+            if a.kind == "kong" and a.tile is not None:
+                rem = kong_removal(p, int(a.tile), claiming=False)
+                if rem is None:
+                    continue
+                work = list(p.hand)
+                for t in rem[0]:
+                    work[t] -= 1
+                if ef.distance(work, p.n_melds + rem[1]) <= best_d:
+                    return a
+        top = max((r for r in ranked if r[0] == best_d), key=lambda r: r[1])
+        ties = [r[2] for r in ranked if r[0] == best_d and r[1] == top[1]]
+        return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
+    # -- claims on another seat's tile -------------------------------------------------------
+    def _claim(self, p: Perception, legal: Sequence[A]) -> A:
+        passing = next((a for a in legal if a.kind == "pass"), legal[0])
+        tile = claimed_tile(p, legal)
+        if tile is None:
+            return passing
+        counts = p.hand
+        n = p.n_melds
+        d0, acc0 = acceptance(counts, n, p.live)
+        best: tuple[int, int] = (d0, acc0)
+        choice = passing
+        for a in legal:
+            if a.kind == "kong" and a.tile is not None:
+                work = list(counts)
+                work[int(a.tile)] -= 3
+                if work[int(a.tile)] >= 0 and ef.distance(work, n + 1) <= d0:
+                    return a
+            elif a.kind in ("pong", "chow"):
+                if a.kind == "pong":
+                    remove = [tile, tile]
+                else:
+                    lo = int(a.tile) if a.tile is not None else tile
+                    remove = [x for x in (lo, lo + 1, lo + 2) if x != tile]
+                if any(counts[x] < remove.count(x) for x in remove):
+                    continue
+                d, acc, _ = best_after_claim(counts, remove, n, p.live)
+                if d < best[0] or (d == best[0] and acc > best[1]):
+                    best = (d, acc)
+                    choice = a
+        return choice

@@ -1,0 +1,131 @@
+"""What a bot reads from its player view: counts of its own tiles, the visible tiles, opponents.
+
+Built only from the view dict (the same JSON a human client receives); nothing else. Tile notation
+strings are parsed through a cached table (the view repeats the same few dozen strings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..notation import parse_tile
+from ..tiles import NUM_FACES, Tile
+
+_TILE: dict[str, Tile] = {Tile(i).notation: Tile(i) for i in range(NUM_FACES)}
+
+
+def tile_of(text: str) -> Tile:
+    """The tile a view string names (cached; falls back on the notation parser for aliases)."""
+    t = _TILE.get(text)
+    if t is None:
+        t = parse_tile(text)
+        _TILE[text] = t
+    return t
+
+
+@dataclass(slots=True)
+class SeatSeen:
+    """What everybody can see of one seat."""
+
+    seat: int
+    melds: list[tuple[str, int, bool]] = field(default_factory=list)  # (kind, lowest tile, concealed)
+    bonus: list[Tile] = field(default_factory=list)
+    discards: list[int] = field(default_factory=list)
+    concealed_count: int = 0
+
+
+@dataclass(slots=True)
+class Perception:
+    """A seat's knowledge, parsed from its view."""
+
+    seat: int
+    phase: str
+    dealer: int
+    prevailing: int
+    turn: int
+    wall_remaining: int
+    hand: list[int]  # 34 counts of own concealed tiles (the drawn tile included)
+    drawn: int | None
+    seats: list[SeatSeen]
+    visible: list[int]  # 34 counts: own concealed + every exposed meld + every discard pool
+    in_pools: list[int]  # 34 counts of tiles in discard pools (claimed tiles count as discarded)
+    last_discard: tuple[int, int] | None
+
+    @property
+    def me(self) -> SeatSeen:
+        return self.seats[self.seat]
+
+    @property
+    def n_melds(self) -> int:
+        return len(self.seats[self.seat].melds)
+
+    def live(self, tile: int) -> int:
+        """Copies of ``tile`` that may still be drawn or discarded (not visible to this seat)."""
+        n = 4 - self.visible[tile]
+        return n if n > 0 else 0
+
+
+def _meld_tiles(meld: dict[str, Any]) -> list[Tile]:
+    return [tile_of(x) for x in meld.get("tiles") or () if isinstance(x, str)]
+
+
+def perceive(view: dict[str, Any]) -> Perception:
+    """Parse a ``player_view`` dict (for a seated player) into a :class:`Perception`."""
+    seat = int(view["seat"])
+    hand = [0] * 34
+    visible = [0] * 34
+    in_pools = [0] * 34
+    seats: list[SeatSeen] = []
+    drawn: int | None = None
+    for s in view["seats"]:
+        ss = SeatSeen(int(s["seat"]), concealed_count=int(s.get("concealed_count") or 0))
+        for m in s.get("melds") or ():
+            tiles = _meld_tiles(m)
+            kind = str(m.get("kind"))
+            if not tiles:
+                continue
+            for t in tiles:
+                if t < 34:
+                    visible[t] += 1
+            lo = min(tiles)
+            ss.melds.append((kind, int(lo), bool(m.get("concealed"))))
+            if kind != "chow" and m.get("from") is not None:
+                in_pools[lo] += 1
+        ss.bonus = [tile_of(x) for x in s.get("bonus") or ()]
+        for x in s.get("discards") or ():
+            t = tile_of(x)
+            ss.discards.append(int(t))
+            if t < 34:
+                visible[t] += 1
+                in_pools[t] += 1
+        if ss.seat == seat:
+            for x in s.get("concealed") or ():
+                t = tile_of(x)
+                if t < 34:
+                    hand[t] += 1
+                    visible[t] += 1
+            d = s.get("drawn")
+            if d:
+                drawn = int(tile_of(d))
+        seats.append(ss)
+    seats.sort(key=lambda x: x.seat)
+    for i in range(34):
+        if visible[i] > 4:
+            visible[i] = 4
+    last = view.get("last_discard")
+    last_discard = (int(last["seat"]), int(tile_of(last["tile"]))) if last else None
+    return Perception(
+        seat=seat,
+        phase=str(view.get("phase")),
+        dealer=int(view.get("dealer") or 0),
+        prevailing=int(view.get("prevailing") or 0),
+        turn=int(view.get("turn") or 0),
+        wall_remaining=int(view.get("wall_remaining") or 0),
+        hand=hand,
+        drawn=drawn,
+        seats=seats,
+        visible=visible,
+        in_pools=in_pools,
+        last_discard=last_discard,
+    )

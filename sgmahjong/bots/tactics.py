@@ -1,0 +1,151 @@
+"""Shared tile-efficiency tactics: discard evaluation, acceptance (useful tiles) and claim effects.
+
+All functions take plain 34-count lists and the number of sets already made; they never see a game
+state. ``need`` = sets still to make from the concealed tiles = ``4 - n_melds``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from . import efficiency as ef
+
+_SUIT_BASES = (0, 9, 18)
+
+
+def _group_key(counts: Sequence[int], g: int) -> tuple[int, ...]:
+    if g < 3:
+        b = g * 9
+        return tuple(counts[b:b + 9])
+    return tuple(counts[27:34])
+
+
+def _vec(key: tuple[int, ...], g: int, mode: int) -> ef.Vec:
+    return ef.suit_vec(key, mode) if g < 3 else ef.honour_vec(key, mode)
+
+
+def discard_distances(counts: list[int], n_melds: int, mode: int = ef.ALL,
+                      usable: Callable[[int], bool] | None = None) -> dict[int, int]:
+    """For each distinct tile held, the distance of the hand after discarding it.
+
+    ``usable`` (optional) marks tiles a plan may use; the others count as dead weight (removed before
+    evaluation), which is how the flush and sequence plans are measured.
+    """
+    work = counts if usable is None else [c if usable(t) else 0 for t, c in enumerate(counts)]
+    vs = [_vec(_group_key(work, g), g, mode) for g in range(4)]
+    rs = ef.rests(vs)
+    need = 4 - n_melds
+    out: dict[int, int] = {}
+    base_all: int | None = None
+    for t in range(34):
+        if not counts[t]:
+            continue
+        if not work[t]:
+            if base_all is None:
+                base_all = ef.final(vs[0], rs[0], need)
+            out[t] = base_all
+            continue
+        g = 3 if t >= 27 else t // 9
+        work[t] -= 1
+        key = _group_key(work, g)
+        work[t] += 1
+        out[t] = ef.final(_vec(key, g, mode), rs[g], need)
+    return out
+
+
+def hand_distance(counts: Sequence[int], n_melds: int, mode: int = ef.ALL,
+                  usable: Callable[[int], bool] | None = None) -> int:
+    """Distance of the hand as it stands (0 = complete for 14-equivalent tiles)."""
+    work = counts if usable is None else [c if usable(t) else 0 for t, c in enumerate(counts)]
+    return ef.distance(work, n_melds, mode)
+
+
+def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int]) -> tuple[int, int]:
+    """(distance, live useful tiles) of a 13-equivalent hand: tiles whose draw lowers the distance."""
+    vs = [_vec(_group_key(counts, g), g, ef.ALL) for g in range(4)]
+    rs = ef.rests(vs)
+    need = 4 - n_melds
+    d = ef.final(vs[0], rs[0], need)
+    total = 0
+    for g in range(3):
+        b = g * 9
+        key = counts[b:b + 9]
+        rest = rs[g]
+        for r in range(9):
+            if key[r] >= 4:
+                continue
+            near = key[r] or (r > 0 and key[r - 1]) or (r < 8 and key[r + 1]) \
+                or (r > 1 and key[r - 2]) or (r < 7 and key[r + 2])
+            if not near:
+                continue
+            n = live(b + r)
+            if n <= 0:
+                continue
+            key[r] += 1
+            v = ef.suit_vec(tuple(key), ef.ALL)
+            key[r] -= 1
+            if ef.final(v, rest, need) < d:
+                total += n
+    hk = counts[27:34]
+    rest = rs[3]
+    for r in range(7):
+        if not hk[r] or hk[r] >= 4:
+            continue
+        n = live(27 + r)
+        if n <= 0:
+            continue
+        hk[r] += 1
+        v = ef.honour_vec(tuple(hk), ef.ALL)
+        hk[r] -= 1
+        if ef.final(v, rest, need) < d:
+            total += n
+    if n_melds == 0:
+        td = ef.thirteen_distance(counts)
+        if td < d:
+            d = td
+            total = 0
+            has_pair = any(counts[t] >= 2 for t in ef._TERMINALS)
+            for t in ef._TERMINALS:
+                if not counts[t] or not has_pair:
+                    total += live(t)
+        elif td == d and d <= 3:
+            pass
+    return d, total
+
+
+def waits(counts: list[int], n_melds: int) -> list[int]:
+    """Tiles that complete a 13-equivalent hand (standard or thirteen wonders)."""
+    out = []
+    for t in range(34):
+        if counts[t] >= 4:
+            continue
+        counts[t] += 1
+        d = ef.distance(counts, n_melds)
+        if n_melds == 0 and d:
+            d = min(d, ef.thirteen_distance(counts))
+        counts[t] -= 1
+        if d == 0:
+            out.append(t)
+    return out
+
+
+def best_after_claim(counts: list[int], remove: Sequence[int], n_melds: int,
+                     live: Callable[[int], int]) -> tuple[int, int, int]:
+    """(distance, acceptance, discard) of the best discard after claiming a set that uses the
+    concealed tiles ``remove`` (the claimed tile itself is not in ``counts``)."""
+    work = list(counts)
+    for t in remove:
+        work[t] -= 1
+    dd = discard_distances(work, n_melds + 1)
+    best = min(dd.values())
+    best_key = (99, 0, -1)
+    for t, d in dd.items():
+        if d != best:
+            continue
+        work[t] -= 1
+        _, acc = acceptance(work, n_melds + 1, live)
+        work[t] += 1
+        key = (d, -acc, t)
+        if key < best_key:
+            best_key = key
+    return best_key[0], -best_key[1], best_key[2]

@@ -1,0 +1,92 @@
+"""The bots' distance arithmetic agrees with brute force on complete and waiting hands."""
+
+from __future__ import annotations
+
+import random
+
+from sgmahjong.analysis.decompose import is_standard_complete
+from sgmahjong.bots import efficiency as ef
+from sgmahjong.bots.tactics import acceptance, discard_distances, waits
+from sgmahjong.notation import parse_tiles
+from sgmahjong.tiles import counts34
+
+
+def _c(text: str) -> list[int]:
+    return counts34(parse_tiles(text))
+
+
+def _random_near_complete(rng: random.Random, n_tiles: int) -> list[int]:
+    """A random hand built mostly from sets (so that waiting and complete hands are common)."""
+    counts = [0] * 34
+    while sum(counts) < n_tiles:
+        left = n_tiles - sum(counts)
+        kind = rng.random()
+        t = rng.randrange(34)
+        if left >= 3 and kind < 0.4 and t < 27 and t % 9 <= 6:
+            block = [t, t + 1, t + 2]
+        elif left >= 3 and kind < 0.6:
+            block = [t] * 3
+        elif left >= 2 and kind < 0.8:
+            block = [t, t]
+        else:
+            block = [t]
+        if all(counts[x] + block.count(x) <= 4 for x in block):
+            for x in block:
+                counts[x] += 1
+    return counts
+
+
+def test_known_shanten_values() -> None:
+    assert ef.shanten(_c("123m456m789m123p55s")) == -1
+    assert ef.shanten(_c("123m456m789m123p5s")) == 0
+    assert ef.shanten(_c("13m456m789m123p5s")) == 1
+    assert ef.shanten(_c("19m19p19sESWNCFP")) == 0
+    assert ef.shanten(_c("19m19p19sESWNCFPP")) == -1
+    assert ef.shanten(_c("1m"), 4) == 0
+    assert ef.shanten(_c("11m"), 4) == -1
+    assert ef.shanten(_c("123m456m789m11p22p")) == 0
+
+
+def test_distance_zero_iff_complete() -> None:
+    rng = random.Random(5)
+    for _ in range(400):
+        counts = _random_near_complete(rng, 14)
+        assert (ef.distance(counts) == 0) == is_standard_complete(counts), counts
+
+
+def test_distance_one_iff_some_tile_completes() -> None:
+    rng = random.Random(6)
+    seen_waiting = 0
+    for _ in range(300):
+        counts = _random_near_complete(rng, 13)
+        brute = False
+        for t in range(34):
+            if counts[t] < 4:
+                counts[t] += 1
+                brute = brute or is_standard_complete(counts)
+                counts[t] -= 1
+        seen_waiting += brute
+        d = ef.distance(counts)
+        assert (d == 1) == brute or (d == 1 and any(c == 4 for c in counts)), counts
+    assert seen_waiting > 20
+
+
+def test_discard_distances_match_full_recomputation() -> None:
+    rng = random.Random(7)
+    for _ in range(100):
+        counts = _random_near_complete(rng, 14)
+        dd = discard_distances(counts, 0)
+        for t, d in dd.items():
+            counts[t] -= 1
+            assert d == ef.distance(counts)
+            counts[t] += 1
+
+
+def test_waits_and_acceptance() -> None:
+    counts = _c("123m456m789m23p55s")
+    assert sorted(waits(counts, 0)) == [9, 12]  # 1p and 4p
+    d, acc = acceptance(counts, 0, lambda t: 4 - counts[t])
+    assert d == 1 and acc == 8
+    pong_wait = _c("123m456m789m55p55s")
+    d, acc = acceptance(pong_wait, 0, lambda t: 4 - pong_wait[t])
+    assert d == 1 and acc == 4
