@@ -1,0 +1,47 @@
+"""Events: what an applied action caused, small and JSON-able, and their per-seat redaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """``kind`` (``hand_start``, ``deal``, ``draw``, ``bonus``, ``discard``, ``chow``, ``pong``,
+    ``kong``, ``pass``, ``payment``, ``win``, ``drawn_game``, ``hand_end``, ``window``), the ``seat``
+    it concerns (or ``None``) and its ``data``."""
+
+    kind: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The full event as a JSON-able dict (not redacted: never send this to a seat)."""
+        return {"kind": self.kind, "seat": self.seat, **self.data}
+
+
+# data keys each kind hides from everyone but the event's seat
+_PRIVATE: dict[str, tuple[str, ...]] = {
+    "deal": ("tiles",),
+    "draw": ("tile",),
+}
+# data keys hidden from every seat and spectators (they would reveal the wall)
+_SECRET: dict[str, tuple[str, ...]] = {
+    "hand_start": ("seed", "wall", "salt"),
+}
+
+
+def redact_event(event: Event, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (``None`` = spectator) may see of ``event``: its own drawn and dealt tiles, and
+    everything public; another seat's concealed tiles become a count."""
+    out = event.to_json()
+    for key in _SECRET.get(event.kind, ()):
+        out.pop(key, None)
+    if seat is None or seat != event.seat:
+        for key in _PRIVATE.get(event.kind, ()):
+            if key in out:
+                value = out.pop(key)
+                if isinstance(value, list):
+                    out["count"] = len(value)
+    return out

@@ -1,0 +1,119 @@
+"""A match: rounds of prevailing wind, dealer rotation, a ledger over the hands (RULES.md §3)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..rules import RuleSet
+from .actions import Action, IllegalActionError
+from .engine import apply, new_hand
+from .events import Event
+from .state import HandState
+from .view import player_view
+
+_WINDS = "ESWN"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """``hand`` is the current hand; ``ledger`` sums the finished hands (and the current one's
+    payments so far are in ``hand.ledger``). ``hand_number`` counts from 1. ``round`` is the
+    prevailing wind 0-3. Hand seeds come from the match seed, so a match replays exactly."""
+
+    rules: RuleSet
+    seed: int
+    hand: HandState
+    round: int = 0
+    dealer: int = 0
+    hand_number: int = 1
+    ledger: tuple[int, ...] = (0, 0, 0, 0)
+    finished: bool = False
+    history: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def version(self) -> int:
+        return self.hand.version
+
+    @property
+    def total_ledger(self) -> tuple[int, ...]:
+        """Finished hands plus the current hand's payments so far."""
+        if self.finished:
+            return self.ledger
+        return tuple(a + b for a, b in zip(self.ledger, self.hand.ledger, strict=True))
+
+
+def hand_seed(match_seed: int, hand_number: int) -> int:
+    """The seed of a match's ``hand_number``-th hand (derived, so the match replays exactly)."""
+    return random.Random(f"{match_seed}:{hand_number}").getrandbits(64)
+
+
+def new_match(rules: RuleSet, *, seed: int) -> tuple[MatchState, list[Event]]:
+    hand, events = new_hand(rules, seed=hand_seed(seed, 1), dealer=0, prevailing=0)
+    return MatchState(rules=rules, seed=seed, hand=hand), events
+
+
+def apply_match(match: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
+    """Apply an action to the current hand."""
+    if match.finished:
+        raise IllegalActionError("the match has ended")
+    hand, events = apply(match.hand, action)
+    return replace(match, hand=hand), events
+
+
+def next_dealer(hand: HandState) -> tuple[int, bool]:
+    """Who deals next and whether the deal passed: the dealer keeps it after his win or a drawn hand
+    without kongs."""
+    result = hand.result or {}
+    if result.get("drawn_game"):
+        keeps = not result.get("kong_made")
+    else:
+        keeps = result.get("winner") == hand.dealer
+    if keeps:
+        return hand.dealer, False
+    return (hand.dealer + 1) % 4, True
+
+
+def next_hand(match: MatchState) -> tuple[MatchState, list[Event]]:
+    """Settle the ended hand into the match ledger and deal the next hand (or finish the match)."""
+    hand = match.hand
+    if not hand.ended:
+        raise IllegalActionError("the hand has not ended")
+    if match.finished:
+        raise IllegalActionError("the match has ended")
+    ledger = tuple(a + b for a, b in zip(match.ledger, hand.ledger, strict=True))
+    summary = {"hand": match.hand_number, "round": match.round, "dealer": match.dealer,
+               "ledger": list(hand.ledger), "winner": (hand.result or {}).get("winner")}
+    history = (*match.history, summary)
+    dealer, passed = next_dealer(hand)
+    rnd = match.round
+    if passed and dealer == 0:
+        rnd += 1
+    if rnd >= match.rules.rounds:
+        done = replace(match, ledger=ledger, finished=True, history=history)
+        return done, [Event("match_end", None, {"ledger": list(ledger), "standings": standings(ledger)})]
+    number = match.hand_number + 1
+    new, events = new_hand(match.rules, seed=hand_seed(match.seed, number), dealer=dealer, prevailing=rnd)
+    return replace(match, hand=new, round=rnd, dealer=dealer, hand_number=number, ledger=ledger,
+                   history=history), events
+
+
+def standings(ledger: tuple[int, ...] | list[int]) -> list[dict[str, int]]:
+    """Seats ranked by their money, best first (ties by seat)."""
+    order = sorted(range(4), key=lambda s: (-ledger[s], s))
+    return [{"seat": s, "amount": ledger[s], "rank": r + 1} for r, s in enumerate(order)]
+
+
+def match_view(match: MatchState, seat: int | None) -> dict[str, Any]:
+    """``player_view`` plus the match: round, hand number, ledger, standings when finished."""
+    view = player_view(match.hand, seat)
+    view.update({
+        "round": match.round,
+        "round_wind": _WINDS[match.round],
+        "hand_number": match.hand_number,
+        "match_ledger": list(match.total_ledger),
+        "match_finished": match.finished,
+        "standings": standings(match.ledger) if match.finished else None,
+    })
+    return view

@@ -1,0 +1,123 @@
+"""Immutable hand state: frozen dataclasses of tuples, shared structurally between versions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..melds import Meld, MeldKind
+from ..rules import RuleSet
+from ..tiles import Tile
+from .actions import Action
+
+TURN = "turn"
+CLAIM = "claim"
+ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class SetRec:
+    """An exposed set or a concealed kong, with the seat whose discard completed it (``None`` when
+    made from the seat's own tiles)."""
+
+    kind: MeldKind
+    tile: Tile
+    concealed: bool = False
+    source: int | None = None
+
+    @property
+    def meld(self) -> Meld:
+        return Meld(self.kind, self.tile, self.concealed)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat. ``concealed`` is sorted and includes the ``drawn`` tile (the last tile drawn, shown
+    apart to its owner). ``barred`` holds tiles the seat may not win or pong off a discard until its
+    next turn (sacred / missed discard). ``liable`` is the seat that owes the whole win (包) after a
+    claim-triggered liability."""
+
+    concealed: tuple[Tile, ...] = ()
+    drawn: Tile | None = None
+    melds: tuple[SetRec, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    discards: tuple[Tile, ...] = ()
+    barred: frozenset[Tile] = frozenset()
+    paid: frozenset[str] = frozenset()
+    dealt_bonus: frozenset[Tile] = frozenset()
+    has_drawn: bool = False
+    liable: int | None = None
+    liable_reason: str | None = None
+
+    @property
+    def size(self) -> int:
+        """Concealed tiles plus three per set (a kong counts as 3)."""
+        return len(self.concealed) + 3 * len(self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """An open claim window. ``kind``: ``discard``, ``added_kong``, ``concealed_kong`` or ``eighth``
+    (another seat drew the eighth flower). ``options[seat]`` are the actions open to each asked seat;
+    ``decisions[seat]`` what each decided so far."""
+
+    kind: str
+    source: int
+    tile: Tile
+    options: tuple[tuple[Action, ...], ...]
+    decisions: tuple[Action | None, ...] = (None, None, None, None)
+
+    @property
+    def asked(self) -> tuple[int, ...]:
+        return tuple(s for s in range(4) if self.options[s])
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        return tuple(s for s in range(4) if self.options[s] and self.decisions[s] is None)
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """The whole of one hand. ``wall`` is in draw order; ``front`` tiles were drawn from the front and
+    ``back`` from the back. ``turn_options`` caches the legal actions of the seat on turn."""
+
+    rules: RuleSet
+    seed: int | None
+    dealer: int
+    prevailing: int
+    wall: tuple[Tile, ...]
+    stacked: bool
+    salt: str
+    wall_hash: str
+    dice: tuple[int, int, int]
+    front: int = 0
+    back: int = 0
+    seats: tuple[SeatState, ...] = ()
+    phase: str = TURN
+    turn: int = 0
+    version: int = 0
+    window: Window | None = None
+    turn_options: tuple[Action, ...] = ()
+    last_discard: tuple[int, Tile] | None = None
+    draw_source: str = "deal"  # deal, front, flower, kong, kong_on_kong, claim
+    flower_chain: int = 0
+    kongs_in_turn: int = 0
+    last_tile: bool = False
+    kong_made: bool = False
+    claims_made: bool = False
+    discards_made: int = 0
+    seen: tuple[int, ...] = (0,) * 34  # discards (and tiles claimed for pong/kong), for 生牌
+    ledger: tuple[int, ...] = (0, 0, 0, 0)
+    result: dict[str, Any] | None = None
+    turn_win: Any = None  # WinInfo of the seat on turn, if it may (or tried to) win
+    window_wins: tuple[Any, ...] = (None, None, None, None)  # WinInfo per seat in the open window
+    last_fresh: bool = False  # the last discard was a fresh tile (生牌)
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    @property
+    def wall_remaining(self) -> int:
+        """Drawable tiles left (the last 15 are never drawn)."""
+        return len(self.wall) - self.front - self.back - 15
