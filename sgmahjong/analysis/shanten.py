@@ -1,0 +1,129 @@
+"""Shanten: how many tiles a hand is from ready (0 = ready/tenpai, -1 = complete).
+
+Counts are length-34 ``list[int]`` of the concealed tiles: 3n+1 tiles (before the draw) or 3n+2
+(after it), n being the sets still to make, so a hand with exposed melds just passes fewer tiles.
+
+Definition (the usual one): for a hand H, ``shanten = min |T - H| - 1`` over complete hands T of
+3n+2 tiles (multiset difference), i.e. one less than the fewest tiles to swap in. Like
+:func:`.waits.waits` it is about shape: a fifth copy of a tile is not ruled out, so a 13-tile hand
+has shanten 0 exactly when its waits are not empty. Thirteen wonders counts only for 13 or 14 tiles;
+there is no seven-pairs hand in Singapore rules.
+
+Speed: a suit's best splits into sets, partial sets and a pair come from :mod:`.tables` (one lookup
+per suit); the honours likewise; the combination is a few additions.
+"""
+
+from __future__ import annotations
+
+from .special import ORPHANS
+from .tables import GroupOptions, honour_options, suit_options
+
+_SUIT = suit_options
+_HONOUR = honour_options
+
+
+def _size(counts: list[int], n_melds: int | None) -> int:
+    total = sum(counts)
+    if total % 3 == 0:
+        raise ValueError(f"shanten needs 3n+1 or 3n+2 concealed tiles, got {total}")
+    if n_melds is not None and total + 3 * n_melds not in (13, 14):
+        raise ValueError(f"{total} concealed tiles and {n_melds} melds do not make 13 or 14")
+    return total
+
+
+def _combine(n: int, groups: tuple[GroupOptions, ...]) -> int:
+    """Best ``min(A, n + B) + pair`` over one option per group, at most one group giving the pair."""
+    acc0 = [(0, 0)]
+    acc1: list[tuple[int, int]] = []
+    for g0, g1 in groups:
+        if g0 == ((0, 0),) and not g1:
+            continue  # an empty group
+        new1 = [(a + c, b + d) for a, b in acc0 for c, d in g1]
+        if acc1:
+            new1 += [(a + c, b + d) for a, b in acc1 for c, d in g0]
+        acc0 = [(a + c, b + d) for a, b in acc0 for c, d in g0]
+        acc1 = new1
+    best = max(min(a, n + b) for a, b in acc0)
+    for a, b in acc1:
+        v = min(a, n + b) + 1
+        if v > best:
+            best = v
+    return best
+
+
+def shanten_standard(counts: list[int], n_melds: int | None = None) -> int:
+    """Shanten towards the standard shape (n sets and a pair); -1 when complete."""
+    total = _size(counts, n_melds)
+    n = total // 3
+    b = bytes(counts)
+    groups = (_SUIT(b[0:9]), _SUIT(b[9:18]), _SUIT(b[18:27]), _HONOUR(b[27:34]))
+    return 2 * n - _combine(n, groups)
+
+
+def shanten_thirteen(counts: list[int]) -> int:
+    """Shanten towards thirteen wonders (13 or 14 tiles only, else ``ValueError``); -1 complete."""
+    total = sum(counts)
+    if total not in (13, 14):
+        raise ValueError(f"thirteen wonders needs 13 or 14 concealed tiles, got {total}")
+    distinct = 0
+    pair = 0
+    for i in ORPHANS:
+        c = counts[i]
+        if c:
+            distinct += 1
+            if c > 1:
+                pair = 1
+    return 13 - distinct - pair
+
+
+def shanten(counts: list[int], n_melds: int | None = None) -> int:
+    """The lower of :func:`shanten_standard` and (for 13 or 14 tiles) :func:`shanten_thirteen`.
+
+    ``n_melds``, if given, is checked: concealed tiles plus three per meld must make 13 or 14.
+    Raises ``ValueError`` for a tile count that is a multiple of 3.
+    """
+    s = shanten_standard(counts, n_melds)
+    if s > 0 and sum(counts) >= 13:
+        t = shanten_thirteen(counts)
+        if t < s:
+            return t
+    return s
+
+
+def useful_tiles(counts: list[int]) -> list[int]:
+    """Tiles whose draw lowers the shanten of a 3n+1 hand (shape only: tiles held four times are
+    not left out; drop those with no copy left yourself)."""
+    total = sum(counts)
+    if total % 3 != 1:
+        raise ValueError(f"useful tiles need 3n+1 concealed tiles, got {total}")
+    base = shanten(counts)
+    work = list(counts)
+    out = []
+    for t in range(34):
+        work[t] += 1
+        if shanten(work) < base:
+            out.append(t)
+        work[t] -= 1
+    return out
+
+
+def discard_shanten(counts: list[int]) -> dict[int, int]:
+    """For a 3n+2 hand: each distinct held tile -> the shanten of the hand after discarding it."""
+    total = sum(counts)
+    if total % 3 != 2:
+        raise ValueError(f"discards need 3n+2 concealed tiles, got {total}")
+    work = list(counts)
+    out: dict[int, int] = {}
+    for t in range(34):
+        if work[t]:
+            work[t] -= 1
+            out[t] = shanten(work)
+            work[t] += 1
+    return out
+
+
+def best_discards(counts: list[int]) -> list[int]:
+    """For a 3n+2 hand: the held tiles whose discard leaves the lowest shanten, sorted."""
+    by_tile = discard_shanten(counts)
+    low = min(by_tile.values())
+    return [t for t, s in by_tile.items() if s == low]
