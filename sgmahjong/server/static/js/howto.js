@@ -1,0 +1,23 @@
+// The "How to play" page: key help, the gallery of all 46 tile faces, and the rule options table
+// generated from GET /api/rules.
+import { ALL_FACES, tileElement, tileName } from "./tiles.js";
+import { renderKeyHelp } from "./keys.js";
+import { getJSON, renderOptionsTable } from "./api.js";
+
+renderKeyHelp(document.getElementById("keys-table"));
+
+const gallery = document.getElementById("gallery");
+gallery.className = "gallery";
+for (const face of ALL_FACES) {
+  const fig = document.createElement("figure");
+  const cap = document.createElement("figcaption");
+  cap.innerHTML = `<code>${face}</code><br>${tileName(face)}`;
+  fig.append(tileElement(face), cap);
+  gallery.append(fig);
+}
+
+getJSON("/api/rules")
+  .then((rules) => renderOptionsTable(document.getElementById("options-table"), rules))
+  .catch((err) => {
+    document.getElementById("options-table").textContent = `Could not load the rule options: ${err.message}`;
+  });

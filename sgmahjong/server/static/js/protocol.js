@@ -1,0 +1,105 @@
+// The WebSocket side of docs/protocol.md: one connection per tab, reconnecting on loss.
+//
+//   const conn = new TableConnection(code, token, handlers)
+//   conn.send({type: "action", action: "discard 5p", version: 12})
+//
+// handlers: {welcome, table, view, event, error, status(connected: bool)} — each optional.
+
+export const PROTOCOL_VERSION = 1;
+
+const TOKEN_PREFIX = "sgmahjong:";
+
+/** The secret seat token this browser holds for a table, or null. */
+export function loadToken(code) {
+  try {
+    return localStorage.getItem(TOKEN_PREFIX + code);
+  } catch (_err) {
+    return null;
+  }
+}
+
+/** Remember (or, with null, forget) the seat token for a table. */
+export function saveToken(code, token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_PREFIX + code, token);
+    else localStorage.removeItem(TOKEN_PREFIX + code);
+  } catch (_err) {
+    /* private mode: the seat lasts as long as the tab */
+  }
+}
+
+export class TableConnection {
+  constructor(code, token, handlers) {
+    this.code = code;
+    this.token = token;
+    this.handlers = handlers;
+    this.ws = null;
+    this.closed = false;
+    this.retry = 0;
+    this.pingTimer = null;
+    this.open();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`;
+  }
+
+  open() {
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      this.call("status", true);
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (_err) {
+        return;
+      }
+      if (msg && typeof msg.type === "string") this.call(msg.type, msg);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.call("status", false);
+      if (this.closed) return;
+      const delay = Math.min(5000, 300 * 2 ** this.retry);
+      this.retry += 1;
+      setTimeout(() => {
+        if (!this.closed && this.ws === ws) this.open();
+      }, delay);
+    });
+  }
+
+  call(name, arg) {
+    const fn = this.handlers[name];
+    if (fn) fn(arg);
+  }
+
+  /** Send one message (dropped, with false returned, while disconnected). */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Reconnect with another token (after joining a seat). */
+  reconnect(token) {
+    this.token = token;
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close();
+    this.open();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}
