@@ -255,12 +255,13 @@ def _begin_turn(b: _Builder, seat: int, source: str) -> None:
 
 
 def _special_for_self_draw(b: _Builder, seat: int) -> str | None:
-    if b.get("claims_made") or b.get("kongs_in_turn") or b.get("flower_chain"):
+    """Heavenly (the dealer's first turn) or earthly (a non-dealer's first draw), nobody having
+    claimed anything yet."""
+    if b.get("claims_made"):
         return None
     if seat == b.s.dealer:
-        return "heavenly" if b.get("draw_source") == "deal" and b.get("discards_made") == 0 else None
-    # a non-dealer's first draw, nobody has claimed anything yet
-    if b.get("draw_source") == "front" and b.get("discards_made") <= (seat - b.s.dealer) % 4:
+        return "heavenly" if b.get("discards_made") == 0 else None
+    if b.get("discards_made") <= (seat - b.s.dealer) % 4:
         return "earthly"
     return None
 
@@ -320,6 +321,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     if action not in legal_actions(state, action.seat):
         raise IllegalActionError(_why(state, action))
     b = _Builder(state)
+    b.set(actions=(*state.actions, action))
     b.emit("action", action.seat, action=format_action(action))
     if state.phase == TURN:
         _do_turn(b, action)

@@ -12,6 +12,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import InvalidHandError
 from ..hand import Hand
 from ..rules import RuleSet
 from ..scoring.context import PatternScore, ScoreResult, WinContext
@@ -33,7 +34,10 @@ _SCORE_SPECIAL = _lookup("sgmahjong.scoring", "score_special")
 def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     """Score a complete hand (the caller checked the shape)."""
     if _SCORE is not None:
-        result: ScoreResult = _SCORE(hand, ctx, rules)
+        try:
+            result: ScoreResult = _SCORE(hand, ctx, rules)
+        except InvalidHandError as exc:
+            return ScoreResult(False, 0, False, reason=str(exc))
         return result
     tai = max(1, rules.min_tai)
     return ScoreResult(True, tai, False, (PatternScore("unscored", tai),))

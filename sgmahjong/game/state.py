@@ -112,6 +112,7 @@ class HandState:
     turn_win: Any = None  # WinInfo of the seat on turn, if it may (or tried to) win
     window_wins: tuple[Any, ...] = (None, None, None, None)  # WinInfo per seat in the open window
     last_fresh: bool = False  # the last discard was a fresh tile (生牌)
+    actions: tuple[Action, ...] = ()  # every applied action, in order (the replayable log)
 
     @property
     def ended(self) -> bool:

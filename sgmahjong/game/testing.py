@@ -1,0 +1,100 @@
+"""Scripted hands for tests and docs: stack a wall from tile strings, then play actions in notation.
+
+>>> state = deal(E="123m456m789m123p5p E", S="...", draws="9p 3s")      # doctest: +SKIP
+>>> state, events = play(state, "E discard E", "S pass")                  # doctest: +SKIP
+
+Seats are written ``E S W N`` (absolute seats 0-3). Unspecified hands, front draws and replacement
+draws are filled deterministically with the tiles left over, bonus tiles placed in the middle of the
+wall (where short scripted hands do not reach).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import SgMahjongError
+from ..notation import parse_tiles
+from ..rules import RuleSet
+from ..tiles import NUM_PLAYING, Tile, full_set
+from .actions import parse_action
+from .engine import apply, new_hand
+from .events import Event
+from .state import HandState
+
+SEATS = "ESWN"
+
+
+def _tiles(x: str | list[Tile] | None) -> list[Tile]:
+    if x is None:
+        return []
+    if isinstance(x, str):
+        return parse_tiles(x)
+    return list(x)
+
+
+def stack_wall(hands: dict[int, list[Tile]], draws: list[Tile], back: list[Tile], dealer: int = 0,
+               ) -> list[Tile]:
+    """A 148-tile wall in draw order that deals ``hands`` (seat -> 13 tiles, 14 for the dealer; may be
+    partial), then gives ``draws`` from the front and ``back`` as replacement draws."""
+    pool = full_set()
+    used = [*draws, *back]
+    for tiles in hands.values():
+        used.extend(tiles)
+    for t in used:
+        try:
+            pool.remove(t)
+        except ValueError:
+            raise SgMahjongError(f"the script uses more {t!r} than the set holds") from None
+    playing = [t for t in pool if t < NUM_PLAYING]
+    bonus = [t for t in pool if t >= NUM_PLAYING]
+    full: dict[int, list[Tile]] = {}
+    for s in range(4):
+        want = 14 if s == dealer else 13
+        given = list(hands.get(s, []))
+        if len(given) > want:
+            raise SgMahjongError(f"{SEATS[s]} is dealt {len(given)} tiles; at most {want}")
+        while len(given) < want:
+            given.append(playing.pop())
+        full[s] = given
+    order = [(dealer + i) % 4 for i in range(4)]
+    wall: list[Tile] = []
+    cursor = {s: 0 for s in range(4)}
+    for _ in range(3):
+        for s in order:
+            wall.extend(full[s][cursor[s]:cursor[s] + 4])
+            cursor[s] += 4
+    for s in order:
+        wall.append(full[s][cursor[s]])
+        cursor[s] += 1
+    wall.append(full[dealer][13])
+    wall.extend(draws)
+    middle = playing
+    middle[len(middle) // 2:len(middle) // 2] = bonus
+    wall.extend(middle)
+    wall.extend(reversed(back))
+    assert len(wall) == 148
+    return wall
+
+
+def deal(*, E: str | None = None, S: str | None = None, W: str | None = None,
+         N: str | None = None, draws: str | None = None, back: str | None = None,
+         dealer: int = 0, prevailing: int = 0, rules: RuleSet | None = None,
+         **options: Any) -> HandState:
+    """A new hand with a stacked wall. ``options`` are rule options (``limit=10``)."""
+    hands = {i: _tiles(h) for i, h in enumerate((E, S, W, N)) if h is not None}
+    wall = stack_wall(hands, _tiles(draws), _tiles(back), dealer)
+    rs = (rules or RuleSet()).with_options(**options) if options else (rules or RuleSet())
+    state, _ = new_hand(rs, seed=0, dealer=dealer, prevailing=prevailing, wall=wall)
+    return state
+
+
+def play(state: HandState, *steps: str) -> tuple[HandState, list[Event]]:
+    """Apply steps written ``"S pong"``, ``"E discard 5p"`` (seat letter, then the action)."""
+    events: list[Event] = []
+    for step in steps:
+        who, _, text = step.strip().partition(" ")
+        if who not in SEATS:
+            raise SgMahjongError(f"step {step!r} must start with a seat letter E, S, W or N")
+        state, evs = apply(state, parse_action(text, SEATS.index(who)))
+        events.extend(evs)
+    return state, events
