@@ -1,0 +1,38 @@
+"""``sgmahjong serve``: run the web server (uvicorn, one process)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..cli import CliError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="SQLite URL or file (default $DATABASE_URL, else ./data/sgmahjong.sqlite3)",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server import create_app
+    from ..server.store import database_path
+
+    if not 0 < args.port < 65536:
+        raise CliError(f"port must be 1-65535; got {args.port}")
+    try:
+        db = database_path(args.database)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    app = create_app(db)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"sgmahjong: serving on http://{shown}:{args.port}  (database {os.path.abspath(db)})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20)
+    return 0

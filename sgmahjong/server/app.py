@@ -1,0 +1,344 @@
+"""The ASGI application (Starlette): pages, JSON endpoints and the table WebSocket (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import SgMahjongError
+from ..rules import PRESETS, RuleSet
+from . import api, engine
+from .options import TableOptions
+from .protocol import (
+    BOT_LEVELS,
+    PROTOCOL_VERSION,
+    ActionMsg,
+    AddBot,
+    Hello,
+    Leave,
+    Message,
+    Next,
+    Ping,
+    ProtocolError,
+    RemoveBot,
+    Start,
+    parse_message,
+)
+from .store import Store, database_path
+from .table import Connection, Table
+
+log = logging.getLogger("sgmahjong.server")
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024
+CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
+
+PAGES = {
+    "/": "index.html",
+    "/how-to-play": "howto.html",
+    "/scoring": "scoring.html",
+    "/calculator": "calculator.html",
+}
+
+
+class CreateTable(BaseModel):
+    """Body of ``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    preset: str = "default"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None  # test hook
+    wall: Annotated[str, Field(max_length=2000)] | None = None  # test hook
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    seat: Annotated[int, Field(ge=0, le=3)] | None = None
+
+
+class TableServer:
+    """Every table of one database, loaded at startup and resumed where it was."""
+
+    def __init__(self, database: str | None = None, *, test_hooks: bool = False) -> None:
+        self.database = database_path(database)
+        self.test_hooks = test_hooks
+        self.store: Store | None = None
+        self.tables: dict[str, Table] = {}
+
+    def open(self) -> None:
+        self.store = Store(self.database)
+        for row in self.store.tables():
+            table = Table.from_rows(self.store, row, self.store.seats(row.id))
+            try:
+                table.resume(row.match_seed)
+            except Exception:
+                log.exception("table %s could not be resumed; it is left out", row.code)
+                continue
+            self.tables[row.code] = table
+
+    def start_tasks(self) -> None:
+        for table in self.tables.values():
+            table.schedule()
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()
+        if self.store is not None:
+            self.store.close()
+
+    def create(self, body: CreateTable) -> Table:
+        assert self.store is not None
+        if (body.seed is not None or body.wall is not None) and not self.test_hooks:
+            raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
+        name = " ".join(body.name.split())
+        if not name:
+            raise ProtocolError("invalid", "a table needs a name")
+        rules = RuleSet.preset(body.preset).with_options(**body.rules)
+        options = TableOptions.parse(body.options)
+        wall = None
+        if body.wall is not None:
+            wall = engine.format_wall(engine.parse_wall(body.wall))
+        code = secrets.token_urlsafe(6)
+        while code in self.tables:
+            code = secrets.token_urlsafe(6)
+        table_id = self.store.create_table(
+            code, name, body.private, rules.to_dict(), options.model_dump(), wall, body.seed
+        )
+        row = next(r for r in self.store.tables() if r.id == table_id)
+        table = Table.from_rows(self.store, row, self.store.seats(table_id))
+        self.tables[code] = table
+        return table
+
+    def get(self, code: str) -> Table | None:
+        if not CODE_RE.match(code):
+            return None
+        return self.tables.get(code)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ProtocolError("too_large", f"request body larger than {MAX_BODY} bytes")
+    try:
+        return json.loads(body or b"null")
+    except ValueError:
+        raise ProtocolError("bad_json", "request body is not valid JSON") from None
+
+
+def _validation_message(exc: ValidationError) -> str:
+    err = exc.errors(include_url=False)[0]
+    field = ".".join(str(p) for p in err["loc"]) or "body"
+    if err["type"] == "extra_forbidden":
+        return f"unexpected field {field!r}"
+    if err["type"] == "missing":
+        return f"missing field {field!r}"
+    return f"field {field!r}: {err['msg']}"
+
+
+_STATUS = {"wrong_status": 409, "seat_taken": 409, "bad_token": 403}
+
+
+def create_app(database: str | None = None, *, test_hooks: bool | None = None) -> Starlette:
+    """The application. ``database``: a SQLite URL or path (default ``$DATABASE_URL`` or
+    ``./data/sgmahjong.sqlite3``); ``test_hooks`` (default ``$SGMAHJONG_TEST_HOOKS == "1"``) lets a
+    new table take a fixed ``seed`` or stacked ``wall``."""
+    if test_hooks is None:
+        test_hooks = os.environ.get("SGMAHJONG_TEST_HOOKS") == "1"
+    server = TableServer(database, test_hooks=test_hooks)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.open()
+        server.start_tasks()
+        try:
+            yield
+        finally:
+            server.close()
+
+    def page(filename: str) -> Any:
+        async def handler(request: Request) -> Response:
+            path = STATIC_DIR / filename
+            if not path.is_file():
+                return PlainTextResponse(f"{filename} is missing from the server's static folder", 404)
+            return FileResponse(path, media_type="text/html")
+
+        return handler
+
+    async def table_page(request: Request) -> Response:
+        if server.get(request.path_params["code"]) is None:
+            return PlainTextResponse("No table with this link. Create one at /", 404)
+        response: Response = await page("table.html")(request)
+        return response
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse({
+            "options": RuleSet.describe(),
+            "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+            "table_options": TableOptions.describe(),
+            "bot_levels": list(BOT_LEVELS),
+        })
+
+    async def reference(request: Request) -> Response:
+        try:
+            preset = request.query_params.get("preset", "default")
+            ruleset = api.rules_from_query(preset, request.query_params.getlist("rule"))
+            return JSONResponse(api.reference(ruleset))
+        except SgMahjongError as exc:
+            return _error(400, str(exc))
+
+    async def score(request: Request) -> Response:
+        try:
+            body = await _json_body(request)
+            return JSONResponse(api.score(body))
+        except ProtocolError as exc:
+            return _error(400, exc.message)
+        except (SgMahjongError, ValueError, TypeError) as exc:
+            return _error(400, str(exc))
+
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse({
+            "tables": [t.summary() for t in server.tables.values() if not t.private]
+        })
+
+    async def create_table(request: Request) -> Response:
+        try:
+            body = CreateTable.model_validate(await _json_body(request))
+            table = server.create(body)
+        except ValidationError as exc:
+            return _error(400, _validation_message(exc))
+        except ProtocolError as exc:
+            return _error(400, exc.message)
+        except SgMahjongError as exc:
+            return _error(400, str(exc))
+        return JSONResponse(
+            {"code": table.code, "url": f"/t/{table.code}", "table": table.summary()}, status_code=201
+        )
+
+    async def get_table(request: Request) -> Response:
+        table = server.get(request.path_params["code"])
+        if table is None:
+            return _error(404, "no such table")
+        return JSONResponse(table.summary())
+
+    async def join_table(request: Request) -> Response:
+        table = server.get(request.path_params["code"])
+        if table is None:
+            return _error(404, "no such table")
+        try:
+            body = JoinTable.model_validate(await _json_body(request))
+            async with table.lock:
+                seat, token = table.join(body.name, body.seat)
+        except ValidationError as exc:
+            return _error(400, _validation_message(exc))
+        except ProtocolError as exc:
+            return _error(_STATUS.get(exc.code, 400), exc.message)
+        return JSONResponse({"seat": seat, "token": token})
+
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        table = server.get(ws.path_params["code"])
+        if table is None:
+            await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
+            await ws.close(code=4404)
+            return
+        conn = Connection(ws.send_json)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        async with table.lock:
+            table.conns.add(conn)
+        try:
+            while not conn.closed:
+                try:
+                    frame = await ws.receive()
+                except (WebSocketDisconnect, RuntimeError):
+                    break
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                try:
+                    message = parse_message(text if text is not None else frame.get("bytes"))
+                    async with table.lock:
+                        handle(table, conn, message)
+                except ProtocolError as exc:
+                    conn.push(exc.to_json())
+                except Exception:  # never let one message kill the connection
+                    log.exception("table %s: error handling a message", table.code)
+                    conn.push({"type": "error", "code": "server", "message": "internal error", "ref": None})
+        finally:
+            async with table.lock:
+                table.disconnect(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=1)
+            writer.cancel()
+
+    return Starlette(
+        routes=[
+            *[Route(path, page(name)) for path, name in PAGES.items()],
+            Route("/t/{code}", table_page),
+            Route("/api/health", health),
+            Route("/api/rules", rules),
+            Route("/api/reference", reference),
+            Route("/api/score", score, methods=["POST"]),
+            Route("/api/tables", list_tables, methods=["GET"]),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{code}", get_table),
+            Route("/api/tables/{code}/join", join_table, methods=["POST"]),
+            WebSocketRoute("/ws/{code}", websocket),
+            Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def handle(table: Table, conn: Connection, message: Message) -> None:
+    """Dispatch one validated message (the table lock is held)."""
+    if isinstance(message, Hello):
+        table.hello(conn, message.token)
+        return
+    if not conn.hello:
+        raise ProtocolError("hello_first", "send hello first", message.type)
+    if isinstance(message, Ping):
+        conn.push({"type": "pong"})
+    elif isinstance(message, ActionMsg):
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot play", "action")
+        table.act(conn.seat, message.action, message.version, "human")
+    elif isinstance(message, AddBot):
+        table.add_bot(conn, message.seat, message.level)
+    elif isinstance(message, RemoveBot):
+        table.remove_bot(conn, message.seat)
+    elif isinstance(message, Leave):
+        table.leave(conn)
+    elif isinstance(message, Start):
+        table.start(conn)
+    elif isinstance(message, Next):
+        table.ready(conn)

@@ -1,0 +1,121 @@
+"""The server's narrow use of the game engine (``sgmahjong.game``) and the bots, in one place.
+
+Actions cross this boundary as text (``discard 5p``) so the store, the protocol and replay share one
+form; views and events are the engine's own (``match_view``, ``redact_event``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import game
+from ..errors import SgMahjongError
+from ..game.match import hand_seed
+from ..notation import parse_tiles
+from ..rules import RuleSet
+from ..tiles import Tile, full_set
+
+Match = Any
+Event = Any
+
+
+def parse_wall(text: str) -> list[Tile]:
+    """A stacked wall: 148 tiles in draw order (RULES.md notation, spaces allowed)."""
+    tiles = parse_tiles(text.replace(" ", ""))
+    if sorted(tiles) != full_set():
+        raise SgMahjongError("a stacked wall must hold each of the 148 tiles exactly once")
+    return tiles
+
+
+def format_wall(tiles: list[Tile]) -> str:
+    return " ".join(t.notation for t in tiles)
+
+
+def start_match(rules: RuleSet, seed: int, wall: list[Tile] | None) -> tuple[Match, list[Event]]:
+    """A new match of seed ``seed`` (every hand's seed derives from it); a stacked ``wall`` replaces
+    the first hand's shuffle (test hook)."""
+    if wall is None:
+        return game.new_match(rules, seed=seed)
+    hand, events = game.new_hand(rules, seed=hand_seed(seed, 1), dealer=0, prevailing=0, wall=wall)
+    return game.MatchState(rules=rules, seed=seed, hand=hand), events
+
+
+def next_hand(match: Match) -> tuple[Match, list[Event]]:
+    """Settle the ended hand and deal the next (or finish the match: ``finished(match)``)."""
+    return game.next_hand(match)
+
+
+def hand_of(match: Match) -> Any:
+    return match.hand
+
+
+def finished(match: Match) -> bool:
+    return bool(match.finished)
+
+
+def apply(match: Match, seat: int, text: str) -> tuple[Match, list[Event]]:
+    """Apply the action ``text`` for ``seat``; raises ``SgMahjongError`` with the reason if refused."""
+    action = game.parse_action(text, seat)
+    return game.apply_match(match, action)
+
+
+def canonical(text: str, seat: int) -> str:
+    return game.format_action(game.parse_action(text, seat))
+
+
+def legal_texts(match: Match, seat: int) -> list[str]:
+    return [game.format_action(a) for a in game.legal_actions(match.hand, seat)]
+
+
+def awaiting(match: Match) -> list[int]:
+    return list(game.awaiting(match.hand))
+
+
+def phase(match: Match) -> str:
+    return str(match.hand.phase)
+
+
+def view(match: Match, seat: int | None) -> dict[str, Any]:
+    result: dict[str, Any] = game.match_view(match, seat)
+    return result
+
+
+def redact(event: Event, seat: int | None) -> dict[str, Any]:
+    result: dict[str, Any] = game.redact_event(event, seat)
+    return result
+
+
+def full_event(event: Event) -> dict[str, Any]:
+    result: dict[str, Any] = event.to_json()
+    return result
+
+
+def make_bot(level: str, seed: int) -> Any:
+    from ..bots import make_bot as make
+
+    return make(level, seed)
+
+
+def bot_choose(bot: Any, match: Match, seat: int) -> str:
+    """The bot's action for ``seat``, as text; it sees only the seat's view."""
+    legal = game.legal_actions(match.hand, seat)
+    choice = bot.choose(game.match_view(match, seat), legal)
+    return game.format_action(choice)
+
+
+def timeout_action(match: Match, seat: int) -> str:
+    """What a seat does when its time runs out: pass; else discard the drawn tile, else the rightmost
+    concealed tile; else its first legal action."""
+    legal = legal_texts(match, seat)
+    if "pass" in legal:
+        return "pass"
+    state = match.hand.seats[seat]
+    candidates: list[Tile] = []
+    if state.drawn is not None:
+        candidates.append(state.drawn)
+    candidates.extend(reversed(state.concealed))
+    for tile in candidates:
+        text = f"discard {tile.notation}"
+        if text in legal:
+            return text
+    return legal[0]

@@ -1,0 +1,74 @@
+"""Table options: how a table is run (timers, bots), as opposed to the rules of the game."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import SgMahjongError
+
+
+class TableOptionsError(SgMahjongError, ValueError):
+    """A table option that does not exist or a value it does not accept."""
+
+
+class TableOptions(BaseModel):
+    """The options of one table (docs/protocol.md, "Table options")."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    turn_seconds: Annotated[
+        float, Field(ge=0, le=3600, description="time to act on your turn; 0 = no limit")
+    ] = 30
+    claim_seconds: Annotated[
+        float, Field(ge=0, le=3600, description="time to claim a discard; 0 = no limit")
+    ] = 15
+    bot_delay: Annotated[float, Field(ge=0, le=10, description="seconds a bot waits before acting")] = 0.8
+    next_hand_seconds: Annotated[
+        float,
+        Field(ge=0, le=3600, description="after a hand, start the next after this long; 0 = wait for all"),
+    ] = 20
+    bot_level: Annotated[
+        Literal["random", "greedy", "strong"],
+        Field(description="level of the bot playing a disconnected seat"),
+    ] = "greedy"
+
+    @classmethod
+    def parse(cls, data: Any) -> TableOptions:
+        """Validate a JSON object of options (ints accepted for seconds)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise TableOptionsError("table options must be a JSON object")
+        fixed = {
+            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k != "bot_level" else v
+            for k, v in data.items()
+        }
+        try:
+            return cls.model_validate(fixed)
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            field = ".".join(str(p) for p in err["loc"]) or "options"
+            if err["type"] == "extra_forbidden":
+                raise TableOptionsError(f"unknown table option {field!r}") from None
+            raise TableOptionsError(f"table option {field}: {err['msg']}") from None
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """Each option: name, default, doc, type and range or choices."""
+        out: list[dict[str, Any]] = []
+        for name, f in cls.model_fields.items():
+            entry: dict[str, Any] = {"name": name, "default": f.default, "doc": f.description or ""}
+            if name == "bot_level":
+                entry["type"] = "choice"
+                entry["choices"] = ["random", "greedy", "strong"]
+            else:
+                entry["type"] = "number"
+                for m in f.metadata:
+                    if getattr(m, "ge", None) is not None:
+                        entry["minimum"] = m.ge
+                    if getattr(m, "le", None) is not None:
+                        entry["maximum"] = m.le
+            out.append(entry)
+        return out

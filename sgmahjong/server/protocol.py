@@ -1,0 +1,133 @@
+"""The WebSocket messages a client may send (docs/protocol.md), validated with pydantic.
+
+Every message is a JSON object with a ``type``; each type has exactly its listed fields, in strict
+types (no coercion of ``"12"`` to ``12``). :func:`parse_message` turns one text frame into a model or a
+:class:`ProtocolError` carrying the error code and a human reason; it never raises anything else.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 4096  # bytes of one inbound text frame
+BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+
+BotLevel = Literal["random", "greedy", "strong"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Message):
+    """Authenticate as the seat owning ``token`` (null: watch as a spectator)."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=1, max_length=200)] | None
+
+
+class ActionMsg(_Message):
+    """Play one of the seat's legal actions, against the view of ``version``."""
+
+    type: Literal["action"]
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    version: Annotated[int, Field(ge=0)]
+
+
+class AddBot(_Message):
+    type: Literal["add_bot"]
+    seat: Annotated[int, Field(ge=0, le=3)] | None
+    level: BotLevel
+
+
+class RemoveBot(_Message):
+    type: Literal["remove_bot"]
+    seat: Annotated[int, Field(ge=0, le=3)]
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Next(_Message):
+    type: Literal["next"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+Message = Hello | ActionMsg | AddBot | RemoveBot | Leave | Start | Next | Ping
+
+MESSAGE_TYPES: tuple[str, ...] = (
+    "hello", "action", "add_bot", "remove_bot", "leave", "start", "next", "ping",
+)
+
+_ADAPTER: TypeAdapter[Message] = TypeAdapter(
+    Annotated[Message, Field(discriminator="type")]
+)
+
+
+class ProtocolError(Exception):
+    """A refused message: ``code`` (see docs/protocol.md) and a reason for humans."""
+
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": "error", "code": self.code, "message": self.message, "ref": self.ref}
+
+
+def parse_message(text: str | bytes | None) -> Message:
+    """Validate one inbound frame; raise :class:`ProtocolError` if it is not a valid message."""
+    if text is None or isinstance(text, bytes):
+        raise ProtocolError("bad_json", "binary frames are not accepted; send JSON text")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+        raise ProtocolError("too_large", f"message larger than {MAX_FRAME} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("invalid", "a message is a JSON object with a 'type'")
+    mtype = data.get("type")
+    ref = mtype if isinstance(mtype, str) else None
+    if mtype is None:
+        raise ProtocolError("invalid", "message has no 'type'")
+    if not isinstance(mtype, str) or mtype not in MESSAGE_TYPES:
+        shown = str(mtype)[:30]
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {shown!r}; types: {', '.join(MESSAGE_TYPES)}", None
+        )
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError("invalid", _describe(exc), ref) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts: list[str] = []
+    for err in exc.errors(include_url=False)[:3]:
+        loc = [str(p) for p in err["loc"]]
+        # the discriminated union puts the tag first; drop it so 'version' reads as 'version'
+        if loc and loc[0] in MESSAGE_TYPES:
+            loc = loc[1:]
+        field = ".".join(loc) or "message"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unexpected field {field!r}")
+        elif err["type"] == "missing":
+            parts.append(f"missing field {field!r}")
+        else:
+            parts.append(f"field {field!r}: {err['msg']}")
+    return "; ".join(parts)

@@ -1,0 +1,189 @@
+"""Shared fixtures: a live server (uvicorn in a background thread) for server and browser tests.
+
+``live_server`` is the base URL (a ``str``, e.g. ``http://127.0.0.1:53211``) with helpers:
+
+* ``live_server.create_table(name="Test", *, seed=None, wall=None, rules=None, options=None,
+  preset=None, private=False) -> dict`` (the ``POST /api/tables`` answer: ``code``, ``url``, ``table``);
+  ``seed`` fixes the first hand's shuffle, ``wall`` stacks it (148 tiles in draw order). Options
+  default to ``FAST_OPTIONS`` (no bot delay, no timers) unless given.
+* ``live_server.join(code, name, seat=None) -> dict`` (``seat``, ``token``),
+* ``live_server.ws(code) -> WsClient`` (a synchronous WebSocket client, see below),
+* ``live_server.ws_url``, ``live_server.database`` (the SQLite file), ``live_server.restart()``
+  (stop and start a new application on the same database and port: what a process restart does).
+
+Test hooks (seed/wall) are on for this server only.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+FAST_OPTIONS: dict[str, Any] = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0}
+
+
+class WsClient:
+    """A blocking WebSocket client speaking the JSON protocol."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.conn = connect(url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True)
+        self.seen: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        if isinstance(message, dict):
+            message = json.dumps(message)
+        self.conn.send(message)
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        data = json.loads(self.conn.recv(timeout=timeout))
+        self.seen.append(data)
+        return data  # type: ignore[no-any-return]
+
+    def until(
+        self, mtype: str, pred: Callable[[dict[str, Any]], bool] | None = None, timeout: float = 20
+    ) -> dict[str, Any]:
+        """The next message of ``mtype`` (satisfying ``pred``), skipping others."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {mtype!r} message within {timeout}s")
+            msg = self.recv(timeout=left)
+            if msg.get("type") == mtype and (pred is None or pred(msg)):
+                return msg
+
+    def hello(self, token: str | None) -> dict[str, Any]:
+        self.send({"type": "hello", "token": token})
+        return self.until("welcome")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> WsClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Thread:
+    def __init__(self, app: Any, sock: socket.socket) -> None:
+        import uvicorn
+
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > end or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+class LiveServer(str):
+    """The base URL of a running test server, with helpers (see the module docstring)."""
+
+    database: str
+    port: int
+    _runner: _Thread | None
+
+    def __new__(cls, port: int, database: str) -> LiveServer:
+        self = super().__new__(cls, f"http://127.0.0.1:{port}")
+        self.port = port
+        self.database = database
+        self._runner = None
+        return self
+
+    @property
+    def url(self) -> str:
+        return str(self)
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        from sgmahjong.server import create_app
+
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", self.port))
+        self._runner = _Thread(create_app(self.database, test_hooks=True), sock)
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            self._runner.stop()
+            self._runner = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def post(self, path: str, body: Any) -> httpx.Response:
+        return httpx.post(self.url + path, json=body, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=10)
+
+    def create_table(
+        self, name: str = "Test", *, seed: int | None = None, wall: str | None = None,
+        rules: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
+        preset: str | None = None, private: bool = False,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name, "private": private,
+                                "options": FAST_OPTIONS if options is None else options}
+        if seed is not None:
+            body["seed"] = seed
+        if wall is not None:
+            body["wall"] = wall
+        if rules:
+            body["rules"] = rules
+        if preset:
+            body["preset"] = preset
+        r = self.post("/api/tables", body)
+        assert r.status_code == 201, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        r = self.post(f"/api/tables/{code}/join", body)
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    def ws(self, code: str) -> WsClient:
+        return WsClient(f"{self.ws_url}/ws/{code}")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server on 127.0.0.1 (random free port) with a temporary SQLite file and test hooks on."""
+    server = LiveServer(free_port(), str(tmp_path / "test.sqlite3"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,94 @@
+"""The inbound message models (sgmahjong/server/protocol.py) and the table options, without a server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sgmahjong.server.options import TableOptions, TableOptionsError
+from sgmahjong.server.protocol import (
+    MAX_FRAME,
+    ActionMsg,
+    AddBot,
+    Hello,
+    Ping,
+    ProtocolError,
+    parse_message,
+)
+from sgmahjong.server.store import database_path
+
+
+def refused(text: str | bytes | None) -> ProtocolError:
+    with pytest.raises(ProtocolError) as info:
+        parse_message(text)
+    return info.value
+
+
+def test_valid_messages_parse_to_their_models() -> None:
+    assert parse_message('{"type": "hello", "token": null}') == Hello(type="hello", token=None)
+    assert parse_message('{"type": "hello", "token": "abc"}') == Hello(type="hello", token="abc")
+    msg = parse_message('{"type": "action", "action": "discard 5p", "version": 3}')
+    assert isinstance(msg, ActionMsg) and msg.action == "discard 5p" and msg.version == 3
+    assert parse_message('{"type": "add_bot", "seat": null, "level": "random"}') == AddBot(
+        type="add_bot", seat=None, level="random"
+    )
+    assert isinstance(parse_message('{"type": "ping"}'), Ping)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        ('{"type": "shout"}', "unknown_type", "shout"),
+        ('{"type": 7}', "unknown_type", "7"),
+        ('{"token": null}', "invalid", "type"),
+        ('{"type": "ping", "extra": 1}', "invalid", "extra"),
+        ('{"type": "action", "action": "pass", "version": "3"}', "invalid", "version"),
+        ('{"type": "action", "action": "pass", "version": true}', "invalid", "version"),
+        ('{"type": "action", "action": "pass", "version": -1}', "invalid", "version"),
+        ('{"type": "action", "action": "pass"}', "invalid", "missing field 'version'"),
+        ('{"type": "action", "action": "pass", "version": 1, "seat": 0}', "invalid", "seat"),
+        ('{"type": "add_bot", "seat": 5, "level": "random"}', "invalid", "seat"),
+        ('{"type": "add_bot", "seat": 1, "level": "genius"}', "invalid", "level"),
+        ('{"type": "hello"}', "invalid", "token"),
+        ("[1, 2]", "invalid", "object"),
+        ("{not json", "bad_json", "JSON"),
+        ("", "bad_json", "JSON"),
+        ("[" * 5000, "too_large", str(MAX_FRAME)),
+    ],
+)
+def test_bad_messages_are_refused_with_a_reason(text: str, code: str, words: str) -> None:
+    err = refused(text)
+    assert err.code == code
+    assert words in err.message
+    out = err.to_json()
+    assert out["type"] == "error" and out["code"] == code
+
+
+def test_binary_and_oversize_frames_are_refused() -> None:
+    assert refused(b'{"type": "ping"}').code == "bad_json"
+    big = json.dumps({"type": "action", "action": "x" * MAX_FRAME, "version": 1})
+    assert refused(big).code == "too_large"
+    # a long action within the frame limit is still refused by its field limit
+    assert refused(json.dumps({"type": "action", "action": "x" * 100, "version": 1})).code == "invalid"
+
+
+def test_table_options_validate() -> None:
+    opts = TableOptions.parse({"turn_seconds": 5, "bot_level": "random"})
+    assert opts.turn_seconds == 5 and opts.bot_level == "random" and opts.claim_seconds == 15
+    with pytest.raises(TableOptionsError, match="unknown table option 'speed'"):
+        TableOptions.parse({"speed": 3})
+    with pytest.raises(TableOptionsError, match="turn_seconds"):
+        TableOptions.parse({"turn_seconds": -1})
+    with pytest.raises(TableOptionsError, match="bot_level"):
+        TableOptions.parse({"bot_level": "godlike"})
+    names = [d["name"] for d in TableOptions.describe()]
+    assert names == ["turn_seconds", "claim_seconds", "bot_delay", "next_hand_seconds", "bot_level"]
+
+
+def test_database_url() -> None:
+    assert database_path("sqlite:///data/x.sqlite3") == "data/x.sqlite3"
+    assert database_path("sqlite:////abs/x.sqlite3") == "/abs/x.sqlite3"
+    assert database_path("plain.sqlite3") == "plain.sqlite3"
+    with pytest.raises(ValueError, match="only sqlite"):
+        database_path("postgres://host/db")
