@@ -1,0 +1,153 @@
+"""``score(hand, ctx, rules)``: the tai of a win under a rule set (RULES.md §4).
+
+The hand is read in every way it splits into four sets and a pair (or as thirteen wonders); each
+reading is scored with every pattern of the registry, and the best reading wins. How points
+combine:
+
+* limit patterns make the total the limit;
+* a fixed-value hand (10 or 13) absorbs the patterns named in its descriptor (those made of its own
+  sets); everything else adds; the total is capped at the limit;
+* "additional points" (``extra`` patterns) do not count toward ``min_tai`` unless
+  ``extras_count_toward_min``.
+"""
+
+from __future__ import annotations
+
+from ..analysis.decompose import decompositions
+from ..errors import InvalidHandError
+from ..hand import Hand
+from ..rules import RuleSet
+from . import patterns as _patterns  # noqa: F401  (fills the registry)
+from .context import PatternScore, ScoreResult, WinContext
+from .facts import THIRTEEN, Arrangement, HandFacts, arrangements
+from .registry import FIXED, LIMIT, PATTERNS, Pattern, enabled
+
+_Entry = tuple[Pattern, int]
+_cache: dict[int, tuple[RuleSet, list[Pattern], list[Pattern]]] = {}
+
+
+def _patterns_for(rules: RuleSet) -> tuple[list[Pattern], list[Pattern]]:
+    """The enabled hand-level and decomposition-level patterns of ``rules`` (cached per object)."""
+    hit = _cache.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2]
+    on = [p for p in PATTERNS if enabled(p, rules)]
+    hand_level = [p for p in on if p.scope == "hand"]
+    dec_level = [p for p in on if p.scope == "decomposition"]
+    if len(_cache) > 64:
+        _cache.clear()
+    _cache[id(rules)] = (rules, hand_level, dec_level)
+    return hand_level, dec_level
+
+
+def check_context(hand: Hand, ctx: WinContext) -> None:
+    """Raise :class:`InvalidHandError` when the circumstances cannot go together (or with the hand)."""
+    if not (0 <= ctx.seat_wind <= 3 and 0 <= ctx.prevailing_wind <= 3):
+        raise InvalidHandError("seat and prevailing wind are 0-3 (East, South, West, North)")
+    if ctx.robbed_kong and ctx.self_drawn:
+        raise InvalidHandError("robbing the kong is not a self-drawn win")
+    if ctx.robbed_kong and ctx.replacement:
+        raise InvalidHandError("robbing the kong is not a win on a replacement tile")
+    if ctx.replacement and not ctx.self_drawn:
+        raise InvalidHandError("a win on a replacement tile is self-drawn")
+    if ctx.last_tile and (not ctx.self_drawn or ctx.replacement):
+        raise InvalidHandError("the last tile (海底捞月) is a self-drawn tile, not a replacement")
+    kongs = sum(1 for m in hand.melds if m.is_kong)
+    if ctx.replacement == "kong" and kongs < 1:
+        raise InvalidHandError("a win on a kong replacement needs a kong")
+    if ctx.replacement == "kong_on_kong" and kongs < 2:
+        raise InvalidHandError("kong on kong needs two kongs")
+    if ctx.special == "heavenly" and (ctx.seat_wind != 0 or not ctx.self_drawn):
+        raise InvalidHandError("a heavenly hand is the dealer's (East) self-drawn win")
+    if ctx.special == "earthly" and ctx.seat_wind == 0:
+        raise InvalidHandError("an earthly hand is a non-dealer's win")
+    if ctx.special == "humanly" and (ctx.seat_wind == 0 or ctx.self_drawn):
+        raise InvalidHandError("a humanly hand is a non-dealer's win on a discard")
+    if ctx.robbed_kong and hand.winning_tile is not None:
+        w = hand.winning_tile
+        if sum(1 for t in hand.all_tiles() if t == w) > 1:
+            raise InvalidHandError(f"a robbed kong leaves one {w!r} for the winner; the hand holds more")
+
+
+def _combine(entries: list[_Entry], rules: RuleSet) -> tuple[int, int, list[_Entry]]:
+    """(capped total, points toward min_tai, reported entries) for one reading."""
+    limit = rules.limit
+    absorbed: set[str] = set()
+    has_limit = False
+    for p, _v in entries:
+        if p.absorbs:
+            absorbed.update(p.absorbs)
+        if p.value == LIMIT:
+            has_limit = True
+    if has_limit:
+        kept = [(p, limit) for p, _v in entries if p.value == LIMIT]
+        return limit, limit, kept
+    total = 0
+    toward_min = 0
+    kept = []
+    extras_count = rules.extras_count_toward_min
+    for p, v in entries:
+        if p.id in absorbed:
+            continue
+        if p.value == FIXED:
+            v = min(v, limit)
+        kept.append((p, v))
+        total += v
+        if extras_count or not p.extra:
+            toward_min += v
+    return min(total, limit), min(toward_min, limit), kept
+
+
+def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
+    """Score ``hand`` (14 playing tiles with its winning tile) won in the circumstances ``ctx``.
+
+    Returns ``valid=False`` with a reason when the tiles are not a winning hand or the best reading
+    scores under ``min_tai``; raises :class:`InvalidHandError` for circumstances that cannot go
+    together (a robbed kong that is self-drawn, a heavenly hand for a non-dealer...)."""
+    check_context(hand, ctx)
+    if hand.winning_tile is None:
+        return ScoreResult(False, 0, False, reason="not a winning hand: there is no winning tile")
+    h = HandFacts(hand, ctx, rules)
+    readings: list[Arrangement]
+    if h.thirteen:
+        readings = [THIRTEEN]
+    else:
+        counts = [0] * 34
+        for t in hand.concealed:
+            counts[t] += 1
+        counts[hand.winning_tile] += 1
+        decs = decompositions(counts)
+        if not decs:
+            return ScoreResult(False, 0, False, reason="not a winning hand: the tiles do not form "
+                               "four sets and a pair (nor thirteen wonders)")
+        readings = arrangements(h, decs)
+    hand_level, dec_level = _patterns_for(rules)
+    base: list[_Entry] = []
+    for p in hand_level:
+        v = p.fn(h)
+        if v:
+            base.append((p, v))
+    best: tuple[int, int, list[_Entry]] | None = None
+    min_tai = rules.min_tai
+    for a in readings:
+        entries = list(base)
+        if not a.thirteen:
+            for p in dec_level:
+                v = p.fn(h, a)
+                if v:
+                    entries.append((p, v))
+        result = _combine(entries, rules)
+        if best is None or (result[1] >= min_tai, result[0], result[1]) > (
+                best[1] >= min_tai, best[0], best[1]):
+            best = result
+    assert best is not None
+    total, toward_min, kept = best
+    pats = tuple(PatternScore(p.id, v) for p, v in kept)
+    at_limit = total >= rules.limit
+    if toward_min < min_tai:
+        reason = f"scores {toward_min} tai; the minimum is {min_tai}"
+        if toward_min != total:
+            reason = (f"scores {toward_min} tai without additional points (which do not count "
+                      f"toward the minimum); the minimum is {min_tai}")
+        return ScoreResult(False, total, at_limit, pats, reason, h.thirteen)
+    return ScoreResult(True, total, at_limit, pats, None, h.thirteen)
