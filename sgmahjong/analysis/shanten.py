@@ -15,20 +15,40 @@ per suit); the honours likewise; the combination is a few additions.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .special import ORPHANS
 from .tables import GroupOptions, honour_options, suit_options
 
-_SUIT = suit_options
-_HONOUR = honour_options
+_Entry = tuple[int, int, tuple[tuple[int, int], ...], bool]
+"""Per group: (A, B) of its best split without the pair, the (dA, dB) of each with-pair option
+relative to it, and whether it has other options without the pair (then the general path runs)."""
 
 
-def _size(counts: list[int], n_melds: int | None) -> int:
-    total = sum(counts)
+def _entry(opts: GroupOptions) -> _Entry:
+    (a0, b0), *rest = opts[0]
+    return (a0, b0, tuple((a - a0, b - b0) for a, b in opts[1]), bool(rest))
+
+
+_SUIT_FAST: dict[bytes, _Entry] = {}
+_HONOUR_FAST: dict[bytes, _Entry] = {}
+
+
+def _suit_entry(key: bytes) -> _Entry:
+    got = _SUIT_FAST[key] = _entry(suit_options(key))
+    return got
+
+
+def _honour_entry(key: bytes) -> _Entry:
+    got = _HONOUR_FAST[key] = _entry(honour_options(key))
+    return got
+
+
+def _check(total: int, n_melds: int | None) -> None:
     if total % 3 == 0:
         raise ValueError(f"shanten needs 3n+1 or 3n+2 concealed tiles, got {total}")
     if n_melds is not None and total + 3 * n_melds not in (13, 14):
         raise ValueError(f"{total} concealed tiles and {n_melds} melds do not make 13 or 14")
-    return total
 
 
 def _combine(n: int, groups: tuple[GroupOptions, ...]) -> int:
@@ -36,8 +56,6 @@ def _combine(n: int, groups: tuple[GroupOptions, ...]) -> int:
     acc0 = [(0, 0)]
     acc1: list[tuple[int, int]] = []
     for g0, g1 in groups:
-        if g0 == ((0, 0),) and not g1:
-            continue  # an empty group
         new1 = [(a + c, b + d) for a, b in acc0 for c, d in g1]
         if acc1:
             new1 += [(a + c, b + d) for a, b in acc1 for c, d in g0]
@@ -51,13 +69,45 @@ def _combine(n: int, groups: tuple[GroupOptions, ...]) -> int:
     return best
 
 
+def _standard(b: bytes, n: int) -> int:
+    k1 = b[0:9]
+    k2 = b[9:18]
+    k3 = b[18:27]
+    k4 = b[27:34]
+    get = _SUIT_FAST.get
+    e1 = get(k1) or _suit_entry(k1)
+    e2 = get(k2) or _suit_entry(k2)
+    e3 = get(k3) or _suit_entry(k3)
+    e4 = _HONOUR_FAST.get(k4) or _honour_entry(k4)
+    if e1[3] or e2[3] or e3[3] or e4[3]:
+        return 2 * n - _combine(n, (suit_options(k1), suit_options(k2), suit_options(k3), honour_options(k4)))
+    sa = e1[0] + e2[0] + e3[0] + e4[0]
+    sb = n + e1[1] + e2[1] + e3[1] + e4[1]
+    best = sa if sa < sb else sb
+    for da, db in e1[2] + e2[2] + e3[2] + e4[2]:
+        a = sa + da
+        c = sb + db
+        v = (a if a < c else c) + 1
+        if v > best:
+            best = v
+    return 2 * n - best
+
+
 def shanten_standard(counts: list[int], n_melds: int | None = None) -> int:
     """Shanten towards the standard shape (n sets and a pair); -1 when complete."""
-    total = _size(counts, n_melds)
-    n = total // 3
     b = bytes(counts)
-    groups = (_SUIT(b[0:9]), _SUIT(b[9:18]), _SUIT(b[18:27]), _HONOUR(b[27:34]))
-    return 2 * n - _combine(n, groups)
+    total = sum(b)
+    if total % 3 == 0 or n_melds is not None:
+        _check(total, n_melds)
+    return _standard(b, total // 3)
+
+
+_orphans = itemgetter(*ORPHANS)
+
+
+def _thirteen(b: bytes) -> int:
+    held: tuple[int, ...] = _orphans(b)
+    return held.count(0) - 1 if max(held) > 1 else held.count(0)
 
 
 def shanten_thirteen(counts: list[int]) -> int:
@@ -65,15 +115,7 @@ def shanten_thirteen(counts: list[int]) -> int:
     total = sum(counts)
     if total not in (13, 14):
         raise ValueError(f"thirteen wonders needs 13 or 14 concealed tiles, got {total}")
-    distinct = 0
-    pair = 0
-    for i in ORPHANS:
-        c = counts[i]
-        if c:
-            distinct += 1
-            if c > 1:
-                pair = 1
-    return 13 - distinct - pair
+    return _thirteen(bytes(counts))
 
 
 def shanten(counts: list[int], n_melds: int | None = None) -> int:
@@ -82,9 +124,13 @@ def shanten(counts: list[int], n_melds: int | None = None) -> int:
     ``n_melds``, if given, is checked: concealed tiles plus three per meld must make 13 or 14.
     Raises ``ValueError`` for a tile count that is a multiple of 3.
     """
-    s = shanten_standard(counts, n_melds)
-    if s > 0 and sum(counts) >= 13:
-        t = shanten_thirteen(counts)
+    b = bytes(counts)
+    total = sum(b)
+    if total % 3 == 0 or n_melds is not None:
+        _check(total, n_melds)
+    s = _standard(b, total // 3)
+    if s > 0 and (total == 13 or total == 14):
+        t = _thirteen(b)
         if t < s:
             return t
     return s
