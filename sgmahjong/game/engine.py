@@ -280,14 +280,16 @@ def _turn_options(b: _Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo |
     if source != "claim":
         win = declaration_win(st, b.rules)
         drawn = st.drawn
-        if (win is None or not win.valid) and drawn is not None:
+        if drawn is not None:
             rep = source if source in ("flower", "kong", "kong_on_kong") else None
             special = _special_for_self_draw(b, seat)
             normal = hand_win(st, drawn, self_drawn=True, seat_wind=(seat - b.s.dealer) % 4,
                               prevailing=b.s.prevailing, rules=b.rules, replacement=rep,
                               flower_replacements=max(1, b.get("flower_chain")),
                               last_tile=b.get("last_tile"), special=special)  # type: ignore[arg-type]
-            if normal is not None and (win is None or normal.valid):
+            # the better of a complete hand and a declaration (a complete hand on a tie)
+            if normal is not None and (win is None or not win.valid
+                                       or (normal.valid and normal.result.tai >= win.result.tai)):
                 win = normal
         if win is not None and win.valid:
             opts.append(Action(seat, "win"))

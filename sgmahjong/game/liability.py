@@ -70,12 +70,12 @@ def win_liability(state: HandState, seats: Sequence[SeatState], winner: int, sho
     rules = state.rules
     st = seats[winner]
     on_discard = shooter is not None and window is not None and window.kind == "discard"
-    if win.kind != "normal":
+    if win.kind in ("eight_flowers", "robbing_the_eighth"):
         return None, None
     if (st.liable is not None and st.liable != winner
             and not (rules.payout == "shooter_pays" and shooter is not None)):
         return st.liable, st.liable_reason
-    if not on_discard or rules.payout == "shooter_pays":
+    if not on_discard or rules.payout == "shooter_pays" or win.kind != "normal":
         return None, None
     assert shooter is not None
     tile: Tile = window.tile

@@ -16,12 +16,14 @@ from ..errors import SgMahjongError
 from ..notation import parse_tiles
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile, full_set
-from .actions import parse_action
-from .engine import apply, new_hand
+from .actions import Action, parse_action
+from .engine import apply, awaiting, new_hand
 from .events import Event
-from .state import HandState
+from .state import CLAIM, HandState
 
 SEATS = "ESWN"
+_QUIET = [Tile(i) for i in (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30, 31, 32, 33,
+                            1, 4, 7, 10, 13, 16, 19, 22, 25, 2, 5, 8, 11, 14, 17, 20, 23, 26)]
 
 
 def _tiles(x: str | list[Tile] | None) -> list[Tile]:
@@ -53,6 +55,12 @@ def stack_wall(hands: dict[int, list[Tile]], draws: list[Tile], back: list[Tile]
         given = list(hands.get(s, []))
         if len(given) > want:
             raise SgMahjongError(f"{SEATS[s]} is dealt {len(given)} tiles; at most {want}")
+        for face in _QUIET:  # distinct faces three apart: no pair, no chow, no win
+            if len(given) >= want:
+                break
+            if face in playing and face not in given:
+                playing.remove(face)
+                given.append(face)
         while len(given) < want:
             given.append(playing.pop())
         full[s] = given
@@ -88,13 +96,29 @@ def deal(*, E: str | None = None, S: str | None = None, W: str | None = None,
     return state
 
 
-def play(state: HandState, *steps: str) -> tuple[HandState, list[Event]]:
-    """Apply steps written ``"S pong"``, ``"E discard 5p"`` (seat letter, then the action)."""
+def play(state: HandState, *steps: str, autopass: bool = True) -> tuple[HandState, list[Event]]:
+    """Apply steps written ``"S pong"``, ``"E discard 5p"`` (seat letter, then the action). With
+    ``autopass``, when a step's seat is not awaited during a claim window, every awaited seat passes
+    first (so scripts only name the claims that matter)."""
     events: list[Event] = []
     for step in steps:
         who, _, text = step.strip().partition(" ")
         if who not in SEATS:
             raise SgMahjongError(f"step {step!r} must start with a seat letter E, S, W or N")
-        state, evs = apply(state, parse_action(text, SEATS.index(who)))
+        seat = SEATS.index(who)
+        if autopass and state.phase == CLAIM and seat not in awaiting(state):
+            state, evs = pass_all(state)
+            events.extend(evs)
+        state, evs = apply(state, parse_action(text, seat))
+        events.extend(evs)
+    return state, events
+
+
+def pass_all(state: HandState) -> tuple[HandState, list[Event]]:
+    """Every seat awaited in the open claim window passes."""
+    events: list[Event] = []
+    while state.phase == CLAIM:
+        seat = awaiting(state)[0]
+        state, evs = apply(state, Action(seat, "pass"))
         events.extend(evs)
     return state, events

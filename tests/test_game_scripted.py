@@ -1,0 +1,142 @@
+"""Scripted hands: stack the wall, play actions in notation, check what the rules say."""
+
+from __future__ import annotations
+
+import pytest
+
+from sgmahjong.game import Action, IllegalActionError, apply, awaiting, legal_actions
+from sgmahjong.game.testing import deal, play
+from sgmahjong.notation import parse_tiles
+from sgmahjong.tiles import Tile
+
+E, S, W, N = 0, 1, 2, 3
+
+
+def acts(state, seat):
+    return [str(a) for a in legal_actions(state, seat)]
+
+
+def test_deal_gives_the_stacked_hands_and_leaves_80_drawable():
+    st = deal(E="123m456m789m123p5p", S="1s2s3s4s5s6s7s8s9sEEE9p")
+    assert sorted(st.seats[S].concealed) == sorted(parse_tiles("1s2s3s4s5s6s7s8s9sEEE9p"))
+    assert len(st.seats[E].concealed) == 14 and all(len(s.concealed) == 13 for s in st.seats[1:])
+    assert st.wall_remaining == 148 - 53 - 15
+    assert awaiting(st) == [E]
+    assert acts(st, S) == []
+    assert "discard 5p" in acts(st, E)
+
+
+def test_discard_then_next_seat_draws():
+    st = deal(E="19m19p19s ESWN CFP P", draws="2m")
+    st, ev = play(st, "E discard P")
+    assert st.turn == S and st.seats[S].drawn == Tile.M2
+    assert [e.kind for e in ev if e.kind in ("discard", "draw")] == ["discard", "draw"]
+
+
+def test_not_your_turn_and_not_in_hand_are_refused_with_reasons():
+    st = deal(E="19m19p19s ESWN CFP P")
+    with pytest.raises(IllegalActionError, match="not your turn"):
+        apply(st, Action(S, "discard", Tile.M1))
+    with pytest.raises(IllegalActionError, match="not in"):
+        apply(st, Action(E, "discard", Tile.M5))
+
+
+# W waits on 5p (46p, a dragon pong for the tai); S holds 5p5p.
+ROB = dict(E="5p 8m9m 3s6s9s 1p2p7p8p 7s E S W", S="5p5p 2s 8s 3p 9p ESWN F P 7m",
+           W="123m 456m CCC 11s 46p", N="1p 4p 7p 2m 5m 8m 3s 6s 9s S W N P")
+
+
+def test_robbing_the_added_kong():
+    st = deal(**ROB, draws="F P N 5p")
+    assert set(awaiting(play(st, "E discard 5p")[0])) == {S, W}
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s",
+                 "W discard F", "N discard P", "E discard N")
+    assert st.turn == S and st.seats[S].drawn == Tile.P5
+    st, ev = play(st, "S kong 5p")
+    assert st.phase == "claim" and awaiting(st) == [W]
+    assert not [e for e in ev if e.kind == "payment"]
+    st, ev = play(st, "W win")
+    r = st.result
+    assert r["winner"] == W and r["shooter"] == S and not r["self_drawn"]
+    assert "robbing_the_kong" in [p["name"] for p in r["patterns"]]
+    assert not [e for e in ev if e.kind == "payment"]  # a robbed kong pays nothing
+    assert sum(st.ledger) == 0 and st.ledger[W] > 0 and st.ledger[S] < 0
+
+
+def test_missed_discard_bars_the_win_until_the_next_turn():
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass")
+    assert Tile.P5 in st.seats[W].barred
+    st, _ = play(st, "S pong")
+    assert Tile.P5 in st.seats[W].barred
+    st, _ = play(st, "S discard 2s", "W discard F")
+    assert Tile.P5 not in st.seats[W].barred  # W's own turn began
+
+
+def test_pass_on_a_robbable_kong_lets_it_complete_with_payment():
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s",
+                 "W discard F", "N discard P", "E discard N", "S kong 5p")
+    st, ev = play(st, "W pass")
+    pays = [e for e in ev if e.kind == "payment"]
+    assert len(pays) == 1 and pays[0].data["amounts"] == [-2, 6, -2, -2]
+    assert st.turn == S and any(m.tile == Tile.P5 and m.kind.value == "kong" for m in st.seats[S].melds)
+
+
+def test_sacred_discard_forbids_pong_of_own_discard():
+    st = deal(E="1m9m1s9s ESWN CFP 9p 2m 5m", S="9p9p9p 2s5s8s 3m6m 2p5p8p E S", draws="C F P 6s")
+    st, _ = play(st, "E discard 2m", "S discard 9p")
+    assert Tile.P9 in st.seats[S].barred
+    st, _ = play(st, "W discard F", "N discard P", "E discard 9p")
+    assert S not in awaiting(st) or "pong" not in acts(st, S)
+    assert st.turn == S or st.phase == "claim"
+
+
+def test_kong_on_kong_wins_on_the_second_replacement():
+    st = deal(S="1m1m1m 9p9p9p9p 234s 567s", draws="8p 8s 5p 3p 1m", back="E E")
+    st, _ = play(st, "E discard N", "S discard 8p", "W discard 8s", "N discard 5p", "E discard 3p")
+    assert st.turn == S and st.seats[S].drawn == Tile.M1
+    st, ev = play(st, "S kong 9p")
+    assert st.draw_source == "kong" and st.seats[S].drawn == Tile.EAST
+    st, ev2 = play(st, "S kong 1m")
+    assert st.draw_source == "kong_on_kong"
+    st, _ = play(st, "S win")
+    names = [p["name"] for p in st.result["patterns"]]
+    assert "kong_on_kong" in names and st.result["self_drawn"]
+    kong_pays = [e for e in ev + ev2 if e.kind == "payment"]
+    assert len(kong_pays) == 2 and all(e.data["amounts"][S] == 12 for e in kong_pays)  # concealed kong: 2 units
+    assert sum(st.ledger) == 0
+
+
+# race: E discards 1m. S (23m + dragon pong) and N can both win; W can pong.
+def test_claim_priority_nearest_winner_takes_the_discard():
+    st = deal(E="1m 2s5s8s 3p6p 4s7s E S W N 7m", S="23m 456p 789p CCC 55s",
+              W="1m1m 3s 6s 9s 2p 5p 8p N W S E 4m", N="23m 789s FFF PPP 55p")
+    st, _ = play(st, "E discard 1m")
+    assert set(awaiting(st)) == {S, W, N}
+    st, _ = play(st, "N win", "W pong", "S win")
+    assert st.result["winner"] == S and st.result["shooter"] == E
+
+
+def test_claim_priority_thirteen_wonders_beats_a_nearer_win():
+    st = deal(E="1m 2s5s8s 3p6p 4s7s E S W N 7m", S="23m 456p 789p CCC 55s",
+              N="1m9m1p9p1s9s ESWN CFP")
+    st, _ = play(st, "E discard 1m", "S win", "N win")
+    assert st.result["winner"] == N
+    assert st.result["tai"] == st.rules.limit
+
+
+def test_claim_priority_pong_beats_chow():
+    st = deal(E="1m 2s5s8s 3p6p 4s7s E S W N 7m", S="23m 3s6s9s 1p4p7p E S W N F",
+              W="1m1m 3s 6s 9s 2p 5p 8p N W S E 4m")
+    st, _ = play(st, "E discard 1m")
+    assert "chow 123m" in acts(st, S) and "pong" in acts(st, W)
+    st, ev = play(st, "S chow 123m", "W pong")
+    assert st.turn == W and [e.kind for e in ev if e.kind in ("pong", "chow")] == ["pong"]
+    assert Tile.M2 in st.seats[S].concealed
+
+
+def test_chow_only_from_the_left():
+    st = deal(E="1m 2s5s8s 3p6p 4s7s E S W N 7m", W="23m 3s6s9s 1p4p7p E S W N F")
+    st, _ = play(st, "E discard 1m")
+    assert W not in awaiting(st)
