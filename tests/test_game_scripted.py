@@ -104,7 +104,8 @@ def test_kong_on_kong_wins_on_the_second_replacement():
     names = [p["name"] for p in st.result["patterns"]]
     assert "kong_on_kong" in names and st.result["self_drawn"]
     kong_pays = [e for e in ev + ev2 if e.kind == "payment"]
-    assert len(kong_pays) == 2 and all(e.data["amounts"][S] == 12 for e in kong_pays)  # concealed kong: 2 units
+    # a concealed kong: 2 units (of 2) from each other seat
+    assert len(kong_pays) == 2 and all(e.data["amounts"][S] == 12 for e in kong_pays)
     assert sum(st.ledger) == 0
 
 
@@ -140,3 +141,130 @@ def test_chow_only_from_the_left():
     st = deal(E="1m 2s5s8s 3p6p 4s7s E S W N 7m", W="23m 3s6s9s 1p4p7p E S W N F")
     st, _ = play(st, "E discard 1m")
     assert W not in awaiting(st)
+
+
+def test_bonus_tiles_in_the_deal_are_replaced_and_bitten_pairs_pay_double():
+    # S is dealt cat+rat (a bitten pair, 暗咬): each other seat pays 2 units (double) at once
+    st = deal(S="1a 2a 3s6s9s 1p4p7p E S W N F", back="2m 5m")
+    assert st.seats[S].bonus == (Tile.CAT, Tile.RAT)
+    assert len(st.seats[S].concealed) == 13 and Tile.CAT not in st.seats[S].concealed
+    assert st.ledger == (-4, 12, -4, -4)
+
+
+def test_animal_pair_completed_in_play_pays_single():
+    st = deal(S="1a 3s6s9s 1p4p7p E S W N F 2m", back="5m 8m", draws="2a")
+    assert st.ledger == (0, 0, 0, 0)
+    st, _ = play(st, "E discard N")
+    assert st.seats[S].bonus == (Tile.CAT, Tile.RAT)
+    assert st.ledger == (-2, 6, -2, -2)
+    assert st.draw_source == "flower" and st.seats[S].drawn == Tile.M8
+
+
+def test_robbing_the_eighth():
+    st = deal(S="1f2f3f4f5f6f7f 3s6s9s 1p4p7p", back="E S W N C F P", draws="8m 8f 2m")
+    assert len(st.seats[S].bonus) == 7
+    before = st.ledger
+    st, _ = play(st, "E discard N", "S discard 8m")
+    assert st.phase == "claim" and awaiting(st) == [S] and st.window.kind == "eighth"
+    st, _ = play(st, "S win")
+    r = st.result
+    assert r["winner"] == S and r["shooter"] == W and r["kind"] == "robbing_the_eighth"
+    assert r["tai"] == st.rules.limit and len(st.seats[S].bonus) == 8
+    assert sum(st.ledger) == 0 and st.ledger[W] - before[W] < st.ledger[E] - before[E]
+
+
+def test_passing_on_the_eighth_lets_the_drawer_replace_it():
+    st = deal(S="1f2f3f4f5f6f7f 3s6s9s 1p4p7p", back="E S W N C F P 2p", draws="8m 8f 2m")
+    st, _ = play(st, "E discard N", "S discard 8m", "S pass")
+    assert st.turn == W and st.seats[W].drawn == Tile.P2 and Tile.WINTER in st.seats[W].bonus
+
+
+def test_eight_flowers_win_on_own_turn():
+    st = deal(S="1f2f3f4f5f6f7f8f 3s6s9s 1p4p", back="E S W N C F P 9s")
+    st, _ = play(st, "E discard N")
+    assert "win" in acts(st, S)
+    st, _ = play(st, "S win")
+    assert st.result["kind"] == "eight_flowers" and st.result["tai"] == st.rules.limit
+
+
+def test_heavenly_hand():
+    st = deal(E="123m 456m 789m 123p 55s")
+    assert "win" in acts(st, E)
+    st, _ = play(st, "E win")
+    assert "heavenly_hand" in [p["name"] for p in st.result["patterns"]]
+
+
+def test_win_below_minimum_tai_is_refused_with_the_scorers_reason():
+    # S's second draw completes a no-tai hand (single wait, mixed suits, no honours)
+    st = deal(S="123m 456m 999p 11s 46p", draws="2s 8s 8m 9s 5p")
+    st, _ = play(st, "E discard N", "S discard 2s", "W discard 8s", "N discard 8m", "E discard 9s")
+    assert st.turn == S and st.seats[S].drawn == Tile.P5
+    assert "win" not in acts(st, S)
+    with pytest.raises(IllegalActionError, match="not a win"):
+        apply(st, Action(S, "win"))
+
+
+def test_declared_three_dragons():
+    st = deal(S="CCC FFF PPP 1m 4m 7m 2p", draws="9s")
+    st, _ = play(st, "E discard N")
+    assert "win" in acts(st, S)
+    st, _ = play(st, "S win")
+    assert st.result["kind"] == "declare_three_dragons" and st.result["tai"] == 5
+
+
+def test_declared_three_dragons_off():
+    st = deal(S="CCC FFF PPP 1m 4m 7m 2p", draws="9s", declare_three_dragons=False)
+    st, _ = play(st, "E discard N")
+    assert "win" not in acts(st, S)
+
+
+def test_bao_dragons_feeder_pays_for_all_on_a_self_drawn_win():
+    st = deal(E="C", S="CC FF PP 123m 9s 4m 7m 1p", W="F", N="P", draws="2s 5s 3p 8s 6p 2p 9s")
+    st, _ = play(st, "E discard C", "S pong", "S discard 4m",
+                 "W discard F", "S pong", "S discard 7m",
+                 "W discard 2s", "N discard P", "S pong")
+    assert st.seats[S].liable == N and st.seats[S].liable_reason == "bao_dragons"
+    before = st.ledger
+    st, _ = play(st, "S discard 1p", "W discard 8s", "N discard 6p", "E discard 2p")
+    assert st.seats[S].drawn == Tile.S9, st.seats[S]
+    st, _ = play(st, "S win")
+    paid = [a - b for a, b in zip(st.ledger, before, strict=True)]
+    assert st.result["liable"] == N and paid[E] == 0 and paid[W] == 0 and paid[N] == -paid[S] < 0
+
+
+def test_bao_kong_fresh_discard_konged_late_pays_the_whole_kong():
+    st = deal(E="5p 1m", S="5p5p5p 3s6s9s 1p 7p E S W N", bao_kong_tiles=100)
+    st, _ = play(st, "E discard 5p")
+    assert st.last_fresh
+    st, ev = play(st, "S kong 5p")
+    pays = [e.data for e in ev if e.kind == "payment"]
+    assert pays == [{"reason": "kong_bao", "amounts": [-6, 6, 0, 0]}]
+
+
+def test_no_bao_kong_when_the_tile_was_seen():
+    st = deal(E="5p 1m", S="5p5p5p 3s6s9s 1p 7p E S W N", bao_kong_tiles=100)
+    st, _ = play(st, "E discard 1m")
+    assert st.last_fresh
+    st = deal(E="5p 1m", S="5p5p5p 3s6s9s 1p 7p E S W N", bao_kong_tiles=3)
+    st, ev = play(st, "E discard 5p", "S kong 5p")
+    assert [e.data["amounts"] for e in ev if e.kind == "payment"] == [[-2, 6, -2, -2]]
+
+
+def test_bao_fresh_win_on_a_fresh_discard_late_is_paid_by_the_shooter():
+    st = deal(**ROB, bao_fresh_tiles=100)
+    st, _ = play(st, "E discard 5p", "W win", "S pass")
+    assert st.result["liable"] == E and st.ledger[S] == 0 and st.ledger[N] == 0
+    st = deal(**ROB)
+    st, _ = play(st, "E discard 5p", "W win", "S pass")
+    assert st.result["liable"] is None and st.ledger[S] < 0
+
+
+def test_wall_commitment_is_revealed_and_verifies():
+    from sgmahjong.game.wall import verify_commitment
+
+    st = deal(E="123m 456m 789m 123p 55s")
+    h = st.wall_hash
+    st, _ = play(st, "E win")
+    reveal = st.result["wall_reveal"]
+    assert verify_commitment(h, reveal["salt"], reveal["wall"])
+    assert not verify_commitment(h, reveal["salt"], list(reversed(reveal["wall"])))
