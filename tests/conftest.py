@@ -27,7 +27,9 @@ from typing import Any
 import httpx
 import pytest
 
-FAST_OPTIONS: dict[str, Any] = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0}
+FAST_OPTIONS: dict[str, Any] = {
+    "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
+}
 
 
 class WsClient:
@@ -100,12 +102,14 @@ class LiveServer(str):
 
     database: str
     port: int
+    test_hooks: bool
     _runner: _Thread | None
 
-    def __new__(cls, port: int, database: str) -> LiveServer:
+    def __new__(cls, port: int, database: str, *, test_hooks: bool = True) -> LiveServer:
         self = super().__new__(cls, f"http://127.0.0.1:{port}")
         self.port = port
         self.database = database
+        self.test_hooks = test_hooks
         self._runner = None
         return self
 
@@ -123,7 +127,7 @@ class LiveServer(str):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", self.port))
-        self._runner = _Thread(create_app(self.database, test_hooks=True), sock)
+        self._runner = _Thread(create_app(self.database, test_hooks=self.test_hooks), sock)
 
     def stop(self) -> None:
         if self._runner is not None:

@@ -29,6 +29,10 @@ class TableOptions(BaseModel):
         float,
         Field(ge=0, le=3600, description="after a hand, start the next after this long; 0 = wait for all"),
     ] = 20
+    takeover_seconds: Annotated[
+        float,
+        Field(ge=0, le=3600, description="a disconnected player's seat is played by a bot after this long"),
+    ] = 5
     bot_level: Annotated[
         Literal["random", "greedy", "strong"],
         Field(description="level of the bot playing a disconnected seat"),

@@ -122,6 +122,7 @@ class Table:
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _timer: asyncio.Task[None] | None = None
     _bots: dict[int, Any] = field(default_factory=dict)
+    away_since: dict[int, float] = field(default_factory=dict)
     closed: bool = False
 
     # -- construction ------------------------------------------------------------------------------
@@ -164,6 +165,13 @@ class Table:
     # -- summaries and views -----------------------------------------------------------------------
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
+
+    def _taken_over(self, seat: int) -> bool:
+        """A human seat with no connection for ``takeover_seconds`` is played by a bot."""
+        if self.connected(seat):
+            return False
+        away = self.away_since.get(seat)
+        return away is None or time.monotonic() - away >= self.options.takeover_seconds
 
     def summary(self) -> dict[str, Any]:
         wall_hash = None
@@ -301,6 +309,7 @@ class Table:
         )
         self.match, self.hand_number, self.action_seq, self.event_seq = match, 1, 0, len(events)
         self.status = "playing"
+        self.mark_all_away()
         self._broadcast_table()
         self._after_change(events)
 
@@ -425,7 +434,7 @@ class Table:
             return []
         return [
             s for s in engine.awaiting(self.match)
-            if self.seats[s].kind == "bot" or not self.connected(s)
+            if self.seats[s].kind == "bot" or self._taken_over(s)
         ]
 
     def _spawn(self, coro: Any) -> asyncio.Task[None]:
@@ -456,9 +465,12 @@ class Table:
 
     def schedule(self) -> None:
         """Public kick (after startup): arm the deadline and start the bots."""
+        self.mark_all_away()
         if self.deadline is None:
             self._set_deadline()
         self._schedule()
+        if self.options.takeover_seconds > 0 and any(s.kind == "human" for s in self.seats):
+            self._spawn(self._takeover_later(self.options.takeover_seconds))
 
     async def _bots_act(self, version: int) -> None:
         await asyncio.sleep(self.options.bot_delay)
@@ -527,8 +539,25 @@ class Table:
         self.conns.discard(conn)
         conn.closed = True
         if conn.seat is not None:
+            if not self.connected(conn.seat):
+                self.away_since[conn.seat] = time.monotonic()
+                if self.options.takeover_seconds > 0 and not self.closed:
+                    self._spawn(self._takeover_later(self.options.takeover_seconds))
             self._broadcast_table()
             self._schedule_after_connection()
+
+    def mark_all_away(self) -> None:
+        """At startup every human is away (they reconnect within ``takeover_seconds``)."""
+        now = time.monotonic()
+        for s in self.seats:
+            if s.kind == "human" and not self.connected(s.seat):
+                self.away_since[s.seat] = now
+
+    async def _takeover_later(self, seconds: float) -> None:
+        await asyncio.sleep(seconds + 0.01)
+        async with self.lock:
+            if not self.closed:
+                self._schedule_after_connection()
 
     def _schedule_after_connection(self) -> None:
         if self.status == "playing" and self._bot_seats():

@@ -1,0 +1,113 @@
+"""A server process killed mid-hand (SIGKILL) and started again resumes every table from SQLite."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.conftest import FAST_OPTIONS, WsClient, free_port
+
+SEED = 42
+
+
+class Process:
+    """``python -m sgmahjong serve`` in a child process."""
+
+    def __init__(self, port: int, database: Path) -> None:
+        env = {**os.environ, "SGMAHJONG_TEST_HOOKS": "1"}
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sgmahjong", "serve", "--port", str(port), "--database", str(database)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        end = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > end:
+                out = self.proc.stdout.read() if self.proc.stdout else ""
+                raise RuntimeError(f"server did not start: {out}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+    def ws(self, code: str) -> WsClient:
+        return WsClient(f"{self.ws_url}/ws/{code}")
+
+
+def humans_awaited(msg: dict[str, Any]) -> bool:
+    view = msg["view"]
+    return view["phase"] == "ended" or (bool(view["awaiting"]) and set(view["awaiting"]) <= {0, 1})
+
+
+def after_version(seen: int) -> Any:
+    return lambda m: humans_awaited(m) and m["view"]["version"] > seen
+
+
+def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) -> None:
+    port, db = free_port(), tmp_path / "restart.sqlite3"
+    server = Process(port, db)
+    try:
+        options = {**FAST_OPTIONS, "takeover_seconds": 60}
+        r = httpx.post(server.url + "/api/tables",
+                       json={"name": "Restart", "seed": SEED, "options": options}, timeout=10)
+        code = r.json()["code"]
+        tokens = [httpx.post(f"{server.url}/api/tables/{code}/join", json={"name": n, "seat": s},
+                             timeout=10).json()["token"] for s, n in ((0, "Ann"), (1, "Bob"))]
+        clients = [server.ws(code), server.ws(code)]
+        for ws, token in zip(clients, tokens, strict=True):
+            ws.hello(token)
+        clients[0].send({"type": "start"})
+        last: list[dict[str, Any]] = [clients[0].until("view")["view"], clients[1].until("view")["view"]]
+        # the humans play their turns (first legal action), bots play the others, for a while
+        moves = 0
+        while moves < 6 and last[0]["phase"] != "ended":
+            for seat, ws in enumerate(clients):
+                view = last[seat]
+                if seat in view["awaiting"] and view["legal_actions"]:
+                    ws.send({"type": "action", "action": view["legal_actions"][0],
+                             "version": view["version"]})
+                    moves += 1
+                    break
+            newer = after_version(last[0]["version"])
+            for seat, ws in enumerate(clients):
+                last[seat] = ws.until("view", newer)["view"]
+            assert last[0]["version"] == last[1]["version"]
+        assert moves >= 2 and last[0]["version"] >= 2
+        server.kill()  # while both humans are connected: nothing more happens before the kill
+        for ws in clients:
+            ws.close()
+
+        server = Process(port, db)
+        summary = httpx.get(f"{server.url}/api/tables/{code}", timeout=10).json()
+        assert summary["status"] == ("playing" if last[0]["phase"] != "ended" else "between_hands")
+        for seat, token in enumerate(tokens):
+            with server.ws(code) as ws:
+                assert ws.hello(token)["seat"] == seat
+                assert ws.until("view")["view"] == last[seat]
+        # and play goes on from there
+        if last[0]["phase"] != "ended":
+            seat = next(s for s in (0, 1) if s in last[0]["awaiting"])
+            with server.ws(code) as ws:
+                ws.hello(tokens[seat])
+                view = ws.until("view")["view"]
+                ws.send({"type": "action", "action": view["legal_actions"][0], "version": view["version"]})
+                after = ws.until("view", lambda m: m["view"]["version"] > view["version"])["view"]
+                assert after["version"] > last[0]["version"]
+    finally:
+        server.kill()
