@@ -41,10 +41,19 @@ def honour_value(tile: Tile, seat_wind: int, prevailing_wind: int) -> int:
 
 
 def exposed_set_tai(melds: Iterable[Meld], seat_wind: int, prevailing_wind: int) -> int:
-    """Tai the sets on the table already score: dragon pongs and the seat/prevailing wind pongs
-    (big three dragons counts 10 and big four winds the limit only once complete; this is what
-    ``bao_limit`` looks at)."""
+    """Tai the sets on the table already score: dragon pongs and the seat/prevailing wind pongs."""
     return sum(honour_value(m.tile, seat_wind, prevailing_wind) for m in melds if m.is_pong_or_kong)
+
+
+def bonus_tai(bonus: Iterable[Tile], seat_wind: int) -> int:
+    """Tai of laid-out bonus tiles: animals (1 each, +1 for all four), seat flowers (1 each),
+    complete flower sets (+1 each)."""
+    have = {int(t) for t in bonus}
+    animals = sum(1 for t in have if t >= 42)
+    tai = animals + (animals == 4)
+    tai += (34 + seat_wind in have) + (38 + seat_wind in have)
+    tai += ({34, 35, 36, 37} <= have) + ({38, 39, 40, 41} <= have)
+    return tai
 
 
 def claim_liability(
@@ -56,15 +65,19 @@ def claim_liability(
     prevailing_wind: int,
     rules: RuleSet,
     unseen: bool = False,
+    bonus: Iterable[Tile] = (),
 ) -> str | None:
     """The liability B incurs when A pongs (``kong=False``) or kongs (``kong=True``) B's discarded
     ``tile`` with ``melds_before`` on the table, or ``None``. Checked in this order:
 
     * ``bao_dragons``: two dragon sets on the table; the tile is the third dragon.
     * ``bao_winds``: three wind sets; the tile is the fourth wind.
-    * ``bao_limit``: the sets on the table score less than the limit and the tile's pong brings them
+    * ``bao_limit``: A's exposed points score less than the limit and the tile's pong brings them
       to it: limit−1 and any value honour (dragon, seat or prevailing wind), or limit−2 and A's double
-      wind (seat wind = prevailing wind).
+      wind (seat wind = prevailing wind). Exposed points are those of the sets on the table plus
+      those of the laid-out ``bonus`` tiles: RULES.md says "exposed sets", the article "4 points on
+      his exposed tiles"; counted from sets alone, the limit−1 case at limit 5 would need two dragon
+      sets and always be ``bao_dragons`` first, so the bonus tiles (as visible as the sets) count.
     * ``bao_arhats``: three kongs on the table; A kongs B's discard for the fourth, and the tile was
       ``unseen`` (in no discard pool nor any set on the table: :func:`is_unseen`).
     """
@@ -75,7 +88,7 @@ def claim_liability(
     if rules.bao_winds and tile.is_wind and wind_sets == 3:
         return "bao_winds"
     if rules.bao_limit and tile.is_honour:
-        before = exposed_set_tai(melds_before, seat_wind, prevailing_wind)
+        before = exposed_set_tai(melds_before, seat_wind, prevailing_wind) + bonus_tai(bonus, seat_wind)
         gain = honour_value(tile, seat_wind, prevailing_wind)
         if gain and before < rules.limit <= before + gain:
             return "bao_limit"
