@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
+from ..rules import RuleSet
 from ..tiles import Tile
 
 
@@ -36,14 +37,16 @@ class Bot:
     """A computer player. ``choose`` picks one action of ``legal`` given the seat's ``view``.
 
     Subclasses override :meth:`decide`; :meth:`choose` checks the inputs and guarantees the answer is
-    one of the legal actions. Randomness comes only from ``self.rng`` (seeded).
+    one of the legal actions. Randomness comes only from ``self.rng`` (seeded). ``rules`` is the
+    table's rule set: public knowledge (every player knows the house rules), not part of the view.
     """
 
     level = "base"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.rules = rules if rules is not None else RuleSet()
 
     def choose(self, view: View, legal: Sequence[A]) -> A:
         """One of ``legal`` (the very object); raises ``ValueError`` if there is nothing to choose."""

@@ -117,8 +117,17 @@ def honour_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
     return _suit_vec(key, mode, False)
 
 
+_conv_memo: dict[tuple[Vec, Vec], Vec] = {}
+
+
 def conv(a: Vec, b: Vec) -> Vec:
     """Min-plus convolution of two group vectors: the distance vector of both groups together."""
+    key = (a, b)
+    hit = _conv_memo.get(key)
+    if hit is not None:
+        return hit
+    if len(_conv_memo) > 200_000:
+        _conv_memo.clear()
     out = [INF] * 10
     for i in range(5):
         a0 = a[i]
@@ -134,7 +143,9 @@ def conv(a: Vec, b: Vec) -> Vec:
                 y = z
             if y < out[5 + k]:
                 out[5 + k] = y
-    return tuple(out)
+    res = tuple(out)
+    _conv_memo[key] = res
+    return res
 
 
 def final(g: Vec, rest: Vec, need: int) -> int:

@@ -18,6 +18,8 @@ from .tactics import acceptance, best_after_claim, discard_distances
 
 def claimed_tile(p: Perception, legal: Sequence[A]) -> int | None:
     """The tile a claim window is about (the last discard, or a kong's tile)."""
+    if p.claim is not None:
+        return p.claim[2]
     for a in legal:
         if a.kind == "kong" and a.tile is not None:
             return int(a.tile)
@@ -103,9 +105,8 @@ class GreedyBot(Bot):
             return passing
         counts = p.hand
         n = p.n_melds
-        d0, acc0 = acceptance(counts, n, p.live)
-        best: tuple[int, int] = (d0, acc0)
-        choice = passing
+        d0 = ef.distance(counts, n)
+        options: list[tuple[int, A, list[int]]] = []
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 work = list(counts)
@@ -118,10 +119,24 @@ class GreedyBot(Bot):
                 else:
                     lo = int(a.tile) if a.tile is not None else tile
                     remove = [x for x in (lo, lo + 1, lo + 2) if x != tile]
-                if any(counts[x] < remove.count(x) for x in remove):
+                work = list(counts)
+                for x in remove:
+                    work[x] -= 1
+                if min(work) < 0:
                     continue
-                d, acc, _ = best_after_claim(counts, remove, n, p.live)
-                if d < best[0] or (d == best[0] and acc > best[1]):
-                    best = (d, acc)
-                    choice = a
+                d = min(discard_distances(work, n + 1).values())
+                if d <= d0:
+                    options.append((d, a, remove))
+        if not options:
+            return passing
+        best_d = min(o[0] for o in options)
+        best: tuple[int, int] = (d0, acceptance(counts, n, p.live)[1]) if best_d == d0 else (99, -1)
+        choice = passing
+        for d, a, remove in options:
+            if d != best_d:
+                continue
+            d2, acc, _ = best_after_claim(counts, remove, n, p.live)
+            if d2 < best[0] or (d2 == best[0] and acc > best[1]):
+                best = (d2, acc)
+                choice = a
         return choice

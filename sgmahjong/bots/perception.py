@@ -45,12 +45,13 @@ class Perception:
     prevailing: int
     turn: int
     wall_remaining: int
-    hand: list[int]  # 34 counts of own concealed tiles (the drawn tile included)
+    hand: list[int]  # 34 counts of own concealed tiles (the drawn tile added back in)
     drawn: int | None
     seats: list[SeatSeen]
     visible: list[int]  # 34 counts: own concealed + every exposed meld + every discard pool
     in_pools: list[int]  # 34 counts of tiles in discard pools (claimed tiles count as discarded)
     last_discard: tuple[int, int] | None
+    claim: tuple[str, int, int] | None = None  # an open claim window: (kind, source seat, tile)
 
     @property
     def me(self) -> SeatSeen:
@@ -108,6 +109,9 @@ def perceive(view: dict[str, Any]) -> Perception:
             d = s.get("drawn")
             if d:
                 drawn = int(tile_of(d))
+                if drawn < 34:
+                    hand[drawn] += 1
+                    visible[drawn] += 1
         seats.append(ss)
     seats.sort(key=lambda x: x.seat)
     for i in range(34):
@@ -115,6 +119,8 @@ def perceive(view: dict[str, Any]) -> Perception:
             visible[i] = 4
     last = view.get("last_discard")
     last_discard = (int(last["seat"]), int(tile_of(last["tile"]))) if last else None
+    window = view.get("window")
+    claim = (str(window.get("kind")), int(window["seat"]), int(tile_of(window["tile"]))) if window else None
     return Perception(
         seat=seat,
         phase=str(view.get("phase")),
@@ -128,4 +134,5 @@ def perceive(view: dict[str, Any]) -> Perception:
         visible=visible,
         in_pools=in_pools,
         last_discard=last_discard,
+        claim=claim,
     )

@@ -1,9 +1,126 @@
-"""The ``strong`` level (placeholder until the engine lands: plays like ``greedy``)."""
+"""The ``strong`` level: plays for value and defends.
+
+* **Value**: every decision weighs the scoring plans still open (:mod:`value`): honour pongs, the
+  sequence hand with its wait rule, triplets, flushes, thirteen wonders, bonus-tile tai — a plan under
+  the table's ``min_tai`` is worth nothing, so the bot never drifts into a hand that cannot win.
+* **Defence** (:mod:`defence`): each opponent's chance of waiting and hand value are read from their
+  exposed sets, bonus tiles and discards; each discard's expected loss (including 包 for the third
+  dragon / fourth wind / flush suit, and fresh tiles late under 包生/包杠) is subtracted from its value.
+* **Kongs**: taken when they do not cost value (they pay at once and draw a replacement).
+* Always wins when the engine offers a win.
+"""
 
 from __future__ import annotations
 
-from .greedy import GreedyBot
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .base import A, Bot, View
+from .defence import discard_cost, read_threats
+from .greedy import claimed_tile, kong_removal
+from .perception import Perception, perceive
+from .value import Context, hand_value, offence, plan_acceptance, seat_context
+
+WIN_MULTIPLIER = 4.5  # payment units collected per per-loser unit (discard and self-drawn mixed)
+KONG_BONUS = 0.25  # per-loser units: instant payment plus a free replacement draw
 
 
-class StrongBot(GreedyBot):
+def _with_meld(ctx: Context, kind: str, tile: int) -> Context:
+    extra = ctx.honour_value.get(tile, 0) if kind != "chow" else 0
+    return replace(ctx, meld_kinds=[*ctx.meld_kinds, kind], meld_tiles=[*ctx.meld_tiles, tile],
+                   locked_tai=ctx.locked_tai + extra)
+
+
+class StrongBot(Bot):
+    """Value planning plus defence (see the module docstring)."""
+
     level = "strong"
+
+    def decide(self, view: View, legal: Sequence[A]) -> A:
+        for a in legal:
+            if a.kind == "win":
+                return a
+        p = perceive(view)
+        ctx = seat_context(p, self.rules)
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            return self._turn(p, ctx, legal, discards)
+        return self._claim(p, ctx, legal)
+
+    # -- own turn ----------------------------------------------------------------------------
+    def _turn(self, p: Perception, ctx: Context, legal: Sequence[A], discards: Sequence[A]) -> A:
+        counts = p.hand
+        cands = sorted({int(a.tile) for a in discards if a.tile is not None})
+        off = offence(counts, ctx, p.live, p.wall_remaining, cands)
+        top = max(o.value for o in off.values())
+        # kongs that keep the hand's value
+        for a in legal:
+            if a.kind != "kong" or a.tile is None:
+                continue
+            t = int(a.tile)
+            rem = kong_removal(p, t, claiming=False)
+            if rem is None:
+                continue
+            work = list(counts)
+            for x in rem[0]:
+                work[x] -= 1
+            kctx = _with_meld(ctx, "kong", t) if rem[1] else ctx
+            after = hand_value(work, kctx, p.live, p.wall_remaining) + KONG_BONUS * 0.2
+            if after >= 0.9 * top:
+                return a
+        threats = read_threats(p, self.rules)
+        scores: dict[int, float] = {}
+        for t in cands:
+            o = off[t]
+            v = o.value
+            if o.plan is not None and v >= 0.6 * top and v > 0:
+                counts[t] -= 1
+                acc = plan_acceptance(counts, o.plan, ctx.n_melds, p.live)
+                counts[t] += 1
+                v *= 1.0 + 0.012 * acc
+            scores[t] = WIN_MULTIPLIER * v - discard_cost(p, threats, t, self.rules)
+        best = max(scores.values())
+        ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
+        return ties[0]
+
+    # -- claims -------------------------------------------------------------------------------
+    def _claim(self, p: Perception, ctx: Context, legal: Sequence[A]) -> A:
+        passing = next((a for a in legal if a.kind == "pass"), legal[0])
+        tile = claimed_tile(p, legal)
+        if tile is None:
+            return passing
+        counts = p.hand
+        before = hand_value(counts, ctx, p.live, p.wall_remaining)
+        choice = passing
+        best = before * 1.08 + 1e-9
+        for a in legal:
+            if a.kind == "kong" and a.tile is not None:
+                work = list(counts)
+                work[tile] -= 3
+                if work[tile] < 0:
+                    continue
+                after = hand_value(work, _with_meld(ctx, "kong", tile), p.live, p.wall_remaining)
+                after += KONG_BONUS * 0.2
+                if after >= before * 0.95 and after + 1e-9 >= best * 0.95:
+                    best = max(best, after)
+                    choice = a
+            elif a.kind in ("pong", "chow"):
+                if a.kind == "pong":
+                    remove = [tile, tile]
+                    lo = tile
+                else:
+                    lo = int(a.tile) if a.tile is not None else tile
+                    remove = [x for x in (lo, lo + 1, lo + 2) if x != tile]
+                work = list(counts)
+                for x in remove:
+                    work[x] -= 1
+                if min(work) < 0:
+                    continue
+                cctx = _with_meld(ctx, a.kind, lo)
+                cands = [t for t in range(34) if work[t]]
+                off = offence(work, cctx, p.live, p.wall_remaining, cands)
+                after = max(o.value for o in off.values()) if off else 0.0
+                if after > best:
+                    best = after
+                    choice = a
+        return choice

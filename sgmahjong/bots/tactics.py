@@ -60,46 +60,63 @@ def hand_distance(counts: Sequence[int], n_melds: int, mode: int = ef.ALL,
     return ef.distance(work, n_melds, mode)
 
 
-def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int]) -> tuple[int, int]:
-    """(distance, live useful tiles) of a 13-equivalent hand: tiles whose draw lowers the distance."""
-    vs = [_vec(_group_key(counts, g), g, ef.ALL) for g in range(4)]
+_useful_memo: dict[tuple[tuple[int, ...], int, ef.Vec, int, int], tuple[int, ...]] = {}
+
+
+def _useful(key: tuple[int, ...], suit: int, rest: ef.Vec, need: int, mode: int = ef.ALL) -> tuple[int, ...]:
+    """Ranks (0-8, or honour slots 0-6) whose addition to group ``key`` lowers the hand's distance."""
+    mk = (key, suit, rest, need, mode)
+    hit = _useful_memo.get(mk)
+    if hit is not None:
+        return hit
+    if len(_useful_memo) > 200_000:
+        _useful_memo.clear()
+    k = list(key)
+    out: list[int] = []
+    if suit:
+        d = ef.final(ef.suit_vec(key, mode), rest, need)
+        for r in range(9):
+            if k[r] >= 4:
+                continue
+            if not (k[r] or (r > 0 and k[r - 1]) or (r < 8 and k[r + 1])
+                    or (r > 1 and k[r - 2]) or (r < 7 and k[r + 2])):
+                continue
+            k[r] += 1
+            v = ef.suit_vec(tuple(k), mode)
+            k[r] -= 1
+            if ef.final(v, rest, need) < d:
+                out.append(r)
+    else:
+        d = ef.final(ef.honour_vec(key, mode), rest, need)
+        for r in range(7):
+            if not k[r] or k[r] >= 4:
+                continue
+            k[r] += 1
+            v = ef.honour_vec(tuple(k), mode)
+            k[r] -= 1
+            if ef.final(v, rest, need) < d:
+                out.append(r)
+    res = tuple(out)
+    _useful_memo[mk] = res
+    return res
+
+
+def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int],
+               mode: int = ef.ALL) -> tuple[int, int]:
+    """(distance, live useful tiles) of a 13-equivalent hand: tiles whose draw lowers the distance
+    (in ``mode``; thirteen wonders is considered in the ``ALL`` mode only)."""
+    keys = [tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])]
+    vs = [ef.suit_vec(keys[0], mode), ef.suit_vec(keys[1], mode), ef.suit_vec(keys[2], mode),
+          ef.honour_vec(keys[3], mode)]
     rs = ef.rests(vs)
     need = 4 - n_melds
     d = ef.final(vs[0], rs[0], need)
     total = 0
-    for g in range(3):
-        b = g * 9
-        key = counts[b:b + 9]
-        rest = rs[g]
-        for r in range(9):
-            if key[r] >= 4:
-                continue
-            near = key[r] or (r > 0 and key[r - 1]) or (r < 8 and key[r + 1]) \
-                or (r > 1 and key[r - 2]) or (r < 7 and key[r + 2])
-            if not near:
-                continue
-            n = live(b + r)
-            if n <= 0:
-                continue
-            key[r] += 1
-            v = ef.suit_vec(tuple(key), ef.ALL)
-            key[r] -= 1
-            if ef.final(v, rest, need) < d:
-                total += n
-    hk = counts[27:34]
-    rest = rs[3]
-    for r in range(7):
-        if not hk[r] or hk[r] >= 4:
-            continue
-        n = live(27 + r)
-        if n <= 0:
-            continue
-        hk[r] += 1
-        v = ef.honour_vec(tuple(hk), ef.ALL)
-        hk[r] -= 1
-        if ef.final(v, rest, need) < d:
-            total += n
-    if n_melds == 0:
+    for g in range(4):
+        base = 27 if g == 3 else 9 * g
+        for r in _useful(keys[g], g < 3, rs[g], need, mode):
+            total += live(base + r)
+    if n_melds == 0 and mode == ef.ALL:
         td = ef.thirteen_distance(counts)
         if td < d:
             d = td
@@ -108,8 +125,6 @@ def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int]) -> t
             for t in ef._TERMINALS:
                 if not counts[t] or not has_pair:
                     total += live(t)
-        elif td == d and d <= 3:
-            pass
     return d, total
 
 

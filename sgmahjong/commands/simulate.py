@@ -1,0 +1,192 @@
+"""``sgmahjong simulate``: seeded self-play between bots, with per-level results.
+
+Each seeded wall is played four times with the line-up rotated, so every bot sits in every seat
+(dealer included) on the same tiles. Prints, per bot level: hands won, self-drawn share, deal-in
+rate, average tai of wins, net payment per hand with a 95% confidence interval, and the speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from typing import Any, TextIO
+
+from ..bots import LEVELS, Bot, make_bot
+from ..bots.arena import play_hand
+from ..bots.tally import Tally
+from ..cli import CliError
+from ..rules import RuleSet, parse_rule_assignment
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bots", default="strong,greedy,greedy,greedy",
+                        help=f"four comma-separated levels, seat order ({', '.join(LEVELS)})")
+    parser.add_argument("--hands", type=int, default=400, help="hands to play (default 400)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the walls and the bots")
+    parser.add_argument("--rule", action="append", default=[], metavar="K=V",
+                        help="a rule option, e.g. --rule limit=10 (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--progress", action="store_true",
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+
+
+def parse_lineup(text: str) -> list[str]:
+    """Four bot levels from ``a,b,c,d`` (a single level fills all four seats)."""
+    names = [x.strip().lower() for x in text.split(",") if x.strip()]
+    if len(names) == 1:
+        names = names * 4
+    if len(names) != 4:
+        raise CliError(f"--bots needs four levels (or one for all seats), got {len(names)}: {text!r}")
+    for n in names:
+        if n not in LEVELS:
+            raise CliError(f"unknown bot level {n!r}; levels: {', '.join(LEVELS)}")
+    return names
+
+
+def parse_rules(pairs: list[str]) -> RuleSet:
+    assignments: dict[str, str] = {}
+    for text in pairs:
+        key, value = parse_rule_assignment(text)
+        assignments[key] = value
+    return RuleSet().with_strings(assignments)
+
+
+class _Progress:
+    """A one-line progress bar on a stream (stderr), redrawn at most five times a second."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = enabled
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def update(self, done: int, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if not force and now - self.last < 0.2:
+            return
+        self.last = now
+        frac = done / self.total if self.total else 1.0
+        width = 30
+        filled = int(width * frac)
+        rate = done / (now - self.start) if now > self.start else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * frac:5.1f}% "
+                          f"{done}/{self.total} hands, {rate:.0f} hands/s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def simulate(lineup: list[str], hands: int, seed: int, rules: RuleSet,
+             progress: _Progress | None = None) -> dict[str, Any]:
+    """Play ``hands`` hands (blocks of four rotations per wall) and return the results dict."""
+    rng = random.Random(seed)
+    bots: list[Bot] = [make_bot(level, seed * 4 + i, rules) for i, level in enumerate(lineup)]
+    tally = Tally(lineup)
+    clock = time.perf_counter
+    start = clock()
+    played = 0
+    block = 0
+    decisions = 0
+    while played < hands:
+        wall_seed = rng.getrandbits(62)
+        prevailing = block % 4
+        for r in range(4):
+            if played >= hands:
+                break
+            seat_bots = [bots[(s + r) % 4] for s in range(4)]
+            levels = [lineup[(s + r) % 4] for s in range(4)]
+            rec = play_hand(rules, seat_bots, seed=wall_seed, dealer=0, prevailing=prevailing, clock=clock)
+            decisions += rec.decisions
+            tally.add(rec, levels)
+            played += 1
+            if progress is not None:
+                progress.update(played)
+        tally.end_block()
+        block += 1
+    if progress is not None:
+        progress.update(played, force=True)
+    elapsed = clock() - start
+    return {
+        "bots": lineup,
+        "hands": played,
+        "walls": block,
+        "seed": seed,
+        "rules": rules.changed_from_default(),
+        "drawn_games": tally.drawn,
+        "drawn_share": tally.drawn / played if played else 0.0,
+        "seconds": elapsed,
+        "hands_per_second": played / elapsed if elapsed > 0 else 0.0,
+        "decisions": decisions,
+        "levels": tally.summary(),
+    }
+
+
+def _fmt(x: float, spec: str) -> str:
+    return "n/a" if isinstance(x, float) and math.isnan(x) else format(x, spec)
+
+
+def render_text(data: dict[str, Any]) -> str:
+    rules = data["rules"]
+    rules_text = ", ".join(f"{k}={v}" for k, v in rules.items()) if rules else "default"
+    lines = [
+        f"{data['hands']} hands ({data['walls']} walls, line-up rotated through the seats), "
+        f"seed {data['seed']}, bots {','.join(data['bots'])}, rules: {rules_text}",
+        "",
+        f"{'level':<8} {'seats':>6} {'won':>6} {'win%':>6} {'self-drawn':>10} {'deal-in':>8} "
+        f"{'avg tai':>7} {'net/hand':>9} {'95% CI':>19} {'decide ms':>9}",
+    ]
+    counts = {lv: data["bots"].count(lv) for lv in data["bots"]}
+    for s in data["levels"]:
+        lo, hi = s["net_ci95"]
+        lines.append(
+            f"{s['level']:<8} {counts[s['level']]:>6} {s['wins']:>6} {100 * s['win_rate']:>5.1f}% "
+            f"{100 * s['self_drawn_share']:>9.1f}% {100 * s['deal_in_rate']:>7.1f}% "
+            f"{s['avg_tai_of_wins']:>7.2f} {s['net_per_hand']:>+9.3f} "
+            f"[{_fmt(lo, '+.3f'):>8}, {_fmt(hi, '+.3f'):>8}] {_fmt(s['median_decision_ms'], '.3f'):>9}")
+    lines.append("")
+    lines.append(f"drawn games {data['drawn_games']} ({100 * data['drawn_share']:.1f}%); "
+                 f"{data['hands_per_second']:.1f} hands/s ({data['seconds']:.1f} s, "
+                 f"{data['decisions']} decisions)")
+    lines.append("win% and deal-in are per seat-hand; net/hand is the hand ledger (instant + win "
+                 "payments) per seat-hand, CI over walls.")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    lineup = parse_lineup(args.bots)
+    if args.hands < 1:
+        raise CliError(f"--hands must be at least 1, got {args.hands}")
+    rules = parse_rules(args.rule)
+    show = not args.no_progress and (args.progress or sys.stderr.isatty()) and args.hands >= 20
+    progress = _Progress(args.hands, sys.stderr, show)
+    try:
+        data = simulate(lineup, args.hands, args.seed, rules, progress)
+    finally:
+        progress.close()
+    if args.json:
+        print(json.dumps(_finite(data), indent=2, allow_nan=False))
+    else:
+        print(render_text(data))
+    return 0
+
+
+def _finite(obj: Any) -> Any:
+    """The results with NaN (an interval from a single wall) replaced by null for JSON."""
+    if isinstance(obj, float):
+        return None if math.isnan(obj) else obj
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    return obj
