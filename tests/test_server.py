@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -366,3 +367,42 @@ def test_a_whole_match_of_bots_plays_to_the_standings(live_server: LiveServer) -
         view = ws.until("view")["view"]
         assert view["match_finished"] and len(view["standings"]) == 4
         assert sum(s["amount"] for s in view["standings"]) == 0
+
+
+# -- reference and calculator ---------------------------------------------------------------------------
+
+def test_score_endpoint_answers_what_the_cli_prints(
+    live_server: LiveServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sgmahjong.cli import main
+
+    hand = "23s55p [123m] [456m] [789p] +4s /1f1a"
+    assert main(["score", hand, "--shooter", "S", "--rule", "limit=10", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    r = live_server.post("/api/score", {"hand": hand, "shooter": "S", "rules": {"limit": 10}})
+    assert r.status_code == 200 and r.json() == cli
+    assert live_server.post("/api/score", {"hand": hand, "shooter": 1, "rules": {"limit": 10}}).json() == cli
+    for body, words in [
+        ({"hand": "xx"}, "unknown tile"),
+        ({"hand": hand, "shooter": "E"}, "shooter"),
+        ({"hand": hand, "colour": "red"}, "colour"),
+        ({"hand": hand, "rules": {"nope": 1}}, "nope"),
+        ({"hand": hand, "self_drawn": "yes"}, "self_drawn"),
+        ([hand], "object"),
+    ]:
+        r = live_server.post("/api/score", body)
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+
+
+def test_reference_is_generated_from_the_rule_set(live_server: LiveServer) -> None:
+    default = live_server.get("/api/reference").json()
+    ten = live_server.get("/api/reference?preset=default&rule=limit=10").json()
+    assert default["rules"]["limit"] == 5 and ten["rules"]["limit"] == 10
+    ids = {p["id"] for p in default["patterns"]}
+    assert {"dragon_pong", "ping_hu", "thirteen_wonders"} <= ids
+    t5 = next(p for p in default["patterns"] if p["id"] == "big_three_dragons")
+    t10 = next(p for p in ten["patterns"] if p["id"] == "big_three_dragons")
+    assert t5["tai"] == 5 and t10["tai"] == 10
+    r = live_server.get("/api/reference?rule=limit=2")
+    assert r.status_code == 400 and "limit" in r.json()["error"]
+    assert live_server.get("/api/reference?preset=nope").status_code == 400

@@ -1,20 +1,51 @@
 """The reference JSON endpoints: the pattern reference of a rule set and the scoring calculator.
 
-Both call the scoring package's own functions (the same code as ``sgmahjong score --json``), so the
-pages never hand-copy a rule.
+Both call the scoring code itself, so the pages never hand-copy a rule: ``/api/reference`` is
+``sgmahjong.scoring.pattern_reference(rules)``, and ``/api/score`` runs the very ``sgmahjong score
+--json`` command (``sgmahjong.commands.score``) on the arguments the JSON body spells.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import argparse
+import contextlib
+import io
+import json
+from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..cli import CliError
 from ..errors import SgMahjongError
 from ..rules import RuleSet, parse_rule_assignment
 
+SeatName = Literal["E", "S", "W", "N"]
+Seat = SeatName | Annotated[int, Field(ge=0, le=3)]
 
-class UnavailableError(SgMahjongError):
-    """A part of the rules core the endpoint needs is not installed."""
+
+class ScoreRequestError(SgMahjongError):
+    """A calculator request the CLI would refuse (the message says why)."""
+
+
+class ScoreRequest(BaseModel):
+    """The body of ``POST /api/score``: the options of ``sgmahjong score``, as JSON."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    hand: Annotated[str, Field(min_length=1, max_length=200)]
+    seat: Seat = "E"
+    wind: Seat = "E"
+    self_drawn: bool = False
+    shooter: Seat | None = None
+    replacement: Literal["flower", "kong", "kong-on-kong"] | None = None
+    robbed_kong: bool = False
+    last_tile: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    humanly: bool = False
+    bao: Seat | None = None
+    preset: Annotated[str, Field(max_length=40)] = "default"
+    rules: dict[str, bool | int | str] = Field(default_factory=dict)
 
 
 def rules_from_query(preset: str, assignments: list[str]) -> RuleSet:
@@ -25,20 +56,63 @@ def rules_from_query(preset: str, assignments: list[str]) -> RuleSet:
 
 def reference(rules: RuleSet) -> dict[str, Any]:
     """``{"rules": ..., "patterns": pattern_reference(rules)}``."""
-    scoring = importlib.import_module("sgmahjong.scoring")
-    fn = getattr(scoring, "pattern_reference", None)
-    if fn is None:
-        raise UnavailableError("the scoring reference is not available")
-    return {"rules": rules.to_dict(), "patterns": fn(rules)}
+    from ..scoring import pattern_reference
+
+    return {"rules": rules.to_dict(), "patterns": pattern_reference(rules)}
+
+
+def _seat_text(seat: str | int) -> str:
+    return "ESWN"[seat] if isinstance(seat, int) else seat
+
+
+def score_argv(req: ScoreRequest) -> list[str]:
+    """The ``sgmahjong score`` arguments that ask what ``req`` asks."""
+    argv = [req.hand, "--seat", _seat_text(req.seat), "--wind", _seat_text(req.wind), "--json"]
+    flags = {
+        "--self-drawn": req.self_drawn, "--robbed-kong": req.robbed_kong, "--last-tile": req.last_tile,
+        "--heavenly": req.heavenly, "--earthly": req.earthly, "--humanly": req.humanly,
+    }
+    argv += [flag for flag, on in flags.items() if on]
+    if req.shooter is not None:
+        argv += ["--shooter", _seat_text(req.shooter)]
+    if req.bao is not None:
+        argv += ["--bao", _seat_text(req.bao)]
+    if req.replacement is not None:
+        argv += ["--replacement", req.replacement]
+    argv += ["--rule", f"preset={req.preset}"]
+    for key, value in req.rules.items():
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        argv += ["--rule", f"{key}={text}"]
+    return argv
 
 
 def score(body: Any) -> dict[str, Any]:
     """What ``sgmahjong score --json`` prints for the same inputs, given as a JSON object."""
+    from ..commands import score as command
+
     if not isinstance(body, dict):
-        raise SgMahjongError("the body is a JSON object with at least a 'hand'")
-    command = importlib.import_module("sgmahjong.commands.score")
-    fn = getattr(command, "score_json", None)
-    if fn is None:
-        raise UnavailableError("the scoring calculator is not available")
-    result: dict[str, Any] = fn(body)
+        raise ScoreRequestError("the body is a JSON object with at least a 'hand'")
+    try:
+        req = ScoreRequest.model_validate(body)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = ".".join(str(p) for p in err["loc"]) or "body"
+        if err["type"] == "extra_forbidden":
+            raise ScoreRequestError(f"unexpected field {field!r}") from None
+        raise ScoreRequestError(f"field {field!r}: {err['msg']}") from None
+    if sum((req.heavenly, req.earthly, req.humanly)) > 1:
+        raise ScoreRequestError("heavenly, earthly and humanly exclude each other")
+    parser = argparse.ArgumentParser(prog="sgmahjong score", exit_on_error=False, add_help=False)
+    command.add_arguments(parser)
+    try:
+        args = parser.parse_args(score_argv(req))
+    except argparse.ArgumentError as exc:
+        raise ScoreRequestError(str(exc)) from None
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            command.run(args)
+    except CliError as exc:
+        raise ScoreRequestError(str(exc)) from None
+    result: dict[str, Any] = json.loads(out.getvalue())
     return result
