@@ -322,7 +322,7 @@ function plate(seat, sv) {
 
 function matchTotal(seat) {
   const v = state.view;
-  const ledger = v.ledger || [0, 0, 0, 0];
+  const ledger = v.match_ledger || v.ledger || [0, 0, 0, 0];
   return ledger[seat] || 0;
 }
 
@@ -409,7 +409,7 @@ function renderActions() {
     return;
   }
   const g = legalGroups(v);
-  const discard = v.last_discard ? v.last_discard.tile : null;
+  const discard = v.last_discard ? v.last_discard.tile : v.window ? v.window.tile : null;
   const add = (action, label, key, tiles) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -470,7 +470,7 @@ function readyNext() {
 function renderLedger() {
   const v = state.view;
   const hand = v.hand_ledger || [0, 0, 0, 0];
-  const total = v.ledger || [0, 0, 0, 0];
+  const total = v.match_ledger || v.ledger || [0, 0, 0, 0];
   const rows = [0, 1, 2, 3].map((s) =>
     `<tr data-seat="${s}" class="${s === state.seat ? "me" : ""}"><td><span class="cjk">${WIND_GLYPH[windOf(s)]}</span> ` +
     `${esc(seatName(s))}</td><td class="hand-amount">${signed(hand[s])}</td><td class="total-amount">${signed(total[s])}</td></tr>`);
@@ -481,6 +481,21 @@ function renderLedger() {
 function signed(n) {
   const x = Number(n) || 0;
   return x > 0 ? `+${x}` : String(x);
+}
+
+// -- pattern names (from the scoring reference) ---------------------------------------------------
+
+const PATTERN_NAMES = new Map();
+
+function patternName(id) {
+  return PATTERN_NAMES.get(id) || String(id).replaceAll("_", " ");
+}
+
+function loadPatternNames() {
+  fetch("/api/reference").then((r) => (r.ok ? r.json() : null)).then((ref) => {
+    if (!ref) return;
+    for (const p of ref.patterns || []) if (p.id && p.name) PATTERN_NAMES.set(p.id, p.chinese ? `${p.name} ${p.chinese}` : p.name);
+  }).catch(() => {});
 }
 
 // -- hand result -----------------------------------------------------------------------------------
@@ -542,7 +557,7 @@ function renderResult() {
     const t = document.createElement("table");
     t.className = "data patterns";
     t.innerHTML = `<thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
-      r.patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(p.name)}</td>` +
+      r.patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(patternName(p.id || p.name))}</td>` +
         `<td class="num">${p.tai}</td></tr>`).join("") +
       `<tr><th>total${r.limit ? " (capped at the limit)" : ""}</th><th class="num">${r.tai}</th></tr></tbody>`;
     el.append(t);
@@ -556,7 +571,7 @@ function renderResult() {
       `<th class="num">match</th></tr></thead><tbody>` +
       [0, 1, 2, 3].map((s) => `<tr data-seat="${s}"><td>${esc(seatName(s))}${s === r.liable ? " (pays for all, 包)" : ""}` +
         `${s === r.shooter && !r.self_drawn ? " (shooter)" : ""}</td><td class="num">${signed(r.payments[s])}</td>` +
-        `<td class="num">${signed(hand[s])}</td><td class="num">${signed((v.ledger || [])[s])}</td></tr>`).join("") +
+        `<td class="num">${signed(hand[s])}</td><td class="num">${signed((v.match_ledger || v.ledger || [])[s])}</td></tr>`).join("") +
       `</tbody>`;
     el.append(t);
   }
@@ -626,12 +641,13 @@ function standingsElement(standings) {
     if (typeof s === "number") return { seat: i, score: s };
     return s;
   });
-  rows.sort((a, b) => (b.score ?? b.total ?? 0) - (a.score ?? a.total ?? 0));
+  const amount = (s) => s.amount ?? s.score ?? s.total ?? 0;
+  rows.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || amount(b) - amount(a));
   const t = document.createElement("table");
   t.className = "data";
   t.innerHTML = `<thead><tr><th>place</th><th>player</th><th class="num">score</th></tr></thead><tbody>` +
     rows.map((s, i) => `<tr data-seat="${s.seat}"><td>${s.rank ?? i + 1}</td><td>${esc(seatName(s.seat))}</td>` +
-      `<td class="num">${signed(s.score ?? s.total ?? 0)}</td></tr>`).join("") + `</tbody>`;
+      `<td class="num">${signed(amount(s))}</td></tr>`).join("") + `</tbody>`;
   wrap.append(t);
   return wrap;
 }
@@ -648,10 +664,18 @@ function logLine(text, cls = "") {
   log.scrollTop = log.scrollHeight;
 }
 
+/** The engine's kong and win events carry a data field "kind" that shadows the event kind. */
+function eventKind(e) {
+  if (["exposed", "concealed", "added"].includes(e.kind) && e.tile) return "kong";
+  if (Array.isArray(e.payments) && "tai" in e && "self_drawn" in e) return "win";
+  return e.kind;
+}
+
 function eventText(e) {
   const who = seatName(e.seat);
+  const kind = eventKind(e);
   const tile = e.tile ? ` ${e.tile}` : "";
-  switch (e.kind) {
+  switch (kind) {
     case "hand_start":
       state.readySent = false;
       return `A new hand begins${e.wall_hash ? ` (wall hash ${String(e.wall_hash).slice(0, 12)}…)` : ""}.`;
@@ -664,15 +688,15 @@ function eventText(e) {
     case "discard":
       return `${who} discarded${tile}.`;
     case "chow":
+      return `${who} chows ${(e.tiles || []).join(" ")}.`;
     case "pong":
-    case "kong": {
-      const tiles = e.tiles ? ` ${e.tiles.join("")}` : tile;
-      return `${who} ${e.kind === "kong" && e.concealed ? "declared a concealed kong" : e.kind + "ed"}${tiles}.`;
-    }
+      return `${who} pongs ${e.tile}.`;
+    case "kong":
+      return `${who} ${e.kind === "concealed" ? "declares a concealed kong of" : e.kind === "added" ? "adds a kong of" : "kongs"} ${e.tile}.`;
     case "payment":
       return paymentText(e);
     case "win":
-      return `${who} wins!`;
+      return `${who} wins${e.self_drawn ? " by self-draw" : ""}: ${e.tai} tai!`;
     case "drawn_game":
       return "The wall is down to 15 tiles: drawn hand.";
     default:
@@ -695,7 +719,7 @@ function onEvent(msg) {
   const e = msg.event || {};
   const text = eventText(e);
   if (!text) return;
-  if (e.kind === "payment") {
+  if (eventKind(e) === "payment") {
     logLine(text, "pay");
     flash(text);
   } else {
@@ -777,6 +801,7 @@ function render() {
 function start() {
   $("table-code").textContent = state.code;
   renderKeyHelp($("key-help"), true);
+  loadPatternNames();
   for (const level of ["random", "greedy", "strong"]) $("bot-level").add(new Option(level, level));
   $("bot-level").value = "greedy";
   $("start-btn").addEventListener("click", () => state.conn.send({ type: "start" }));

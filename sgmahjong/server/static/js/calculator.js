@@ -1,0 +1,100 @@
+// The scoring calculator (/calculator): a hand string and the circumstances of the win, scored by the
+// server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
+import { esc, getJSON, optionControls, postJSON } from "./api.js";
+import { parseHand } from "./notation.js";
+import { sortTiles, tileElement } from "./tiles.js";
+
+const $ = (id) => document.getElementById(id);
+let controls = null;
+let rules = null;
+
+function preview() {
+  const el = $("hand-preview");
+  el.innerHTML = "";
+  let hand;
+  try {
+    hand = parseHand($("hand").value);
+  } catch (err) {
+    el.textContent = err.message;
+    return;
+  }
+  const add = (tiles, cls) => {
+    const span = document.createElement("span");
+    span.className = "tiles " + cls;
+    for (const t of tiles) span.append(tileElement(t, { size: "sm" }));
+    el.append(span);
+  };
+  add(sortTiles(hand.concealed), "concealed");
+  for (const m of hand.melds) add(m.tiles, m.concealed ? "meld concealed" : "meld");
+  if (hand.winning) add([hand.winning], "winning");
+  if (hand.bonus.length) add(hand.bonus, "bonus");
+}
+
+async function init() {
+  $("hand").addEventListener("input", preview);
+  preview();
+  try {
+    rules = await getJSON("/api/rules");
+    for (const name of Object.keys(rules.presets)) $("preset").add(new Option(name, name));
+    controls = optionControls($("rule-options"), rules.options, "rule-");
+    controls.set(rules.presets[$("preset").value]);
+    $("preset").addEventListener("change", () => controls.set(rules.presets[$("preset").value]));
+  } catch (_err) {
+    /* the calculator still works with the default rules */
+  }
+  $("calc-form").addEventListener("submit", calculate);
+}
+
+async function calculate(ev) {
+  ev.preventDefault();
+  const body = {
+    hand: $("hand").value,
+    preset: $("preset").value || "default",
+    rules: controls ? controls.changed() : {},
+    seat: Number($("seat").value),
+    prevailing: Number($("prevailing").value),
+    self_drawn: $("self_drawn").checked,
+    replacement: $("replacement").value || null,
+    flower_replacements: Number($("flower_replacements").value) || 1,
+    robbed_kong: $("robbed_kong").checked,
+    last_tile: $("last_tile").checked,
+    special: $("special").value || null,
+  };
+  const out = $("calc-result");
+  out.hidden = false;
+  try {
+    const res = await postJSON("/api/score", body);
+    render(res);
+  } catch (err) {
+    out.innerHTML = `<p class="error" id="calc-error">${esc(err.message)}</p>`;
+  }
+}
+
+function render(res) {
+  const out = $("calc-result");
+  const patterns = res.patterns || [];
+  const head = res.valid === false
+    ? `<h2 class="error">Not a win: ${esc(res.reason || "")}</h2>`
+    : `<h2>${esc(res.tai)} tai${res.limit ? " (limit)" : ""}</h2>`;
+  let html = head;
+  if (patterns.length) {
+    html += `<table class="data patterns"><thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
+      patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(p.title || p.name || p.id)}` +
+        `${p.chinese ? ` <span class="cjk">${esc(p.chinese)}</span>` : ""}</td><td class="num">${esc(p.tai)}</td></tr>`).join("") +
+      `<tr><th>total</th><th class="num">${esc(res.tai)}</th></tr></tbody></table>`;
+  }
+  const pay = res.payments;
+  if (pay && typeof pay === "object") {
+    html += "<h3>Payments</h3>";
+    if (Array.isArray(pay)) {
+      html += `<table class="data"><tbody>${pay.map((a, s) => `<tr><td>${["East", "South", "West", "North"][s]}</td>` +
+        `<td class="num">${a > 0 ? "+" : ""}${esc(a)}</td></tr>`).join("")}</tbody></table>`;
+    } else {
+      html += `<table class="data"><tbody>${Object.entries(pay).map(([k, v]) =>
+        `<tr><td>${esc(k.replaceAll("_", " "))}</td><td class="num">${esc(Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v)}</td></tr>`).join("")}</tbody></table>`;
+    }
+  }
+  out.innerHTML = html;
+}
+
+init();
