@@ -9,7 +9,7 @@ the result into a new :class:`HandState` (unchanged seats are shared with the ol
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from ..melds import MeldKind
@@ -22,6 +22,15 @@ from .events import Event
 from .state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec, Window
 from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
 from .wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(HandState))
+# shared Action objects (the hot path builds no new ones)
+_DISCARD = tuple(tuple(Action(s, "discard", Tile(t)) for t in range(NUM_PLAYING)) for s in range(4))
+_KONG = tuple(tuple(Action(s, "kong", Tile(t)) for t in range(NUM_PLAYING)) for s in range(4))
+_CHOW = tuple(tuple(Action(s, "chow", Tile(t)) for t in range(27)) for s in range(4))
+_PONG = tuple(Action(s, "pong") for s in range(4))
+_PASS = tuple(Action(s, "pass") for s in range(4))
 
 
 class _Builder:
@@ -50,7 +59,14 @@ class _Builder:
         return self.seats[i]
 
     def upd(self, i: int, **kw: Any) -> None:
-        self.seats[i] = replace(self.seats[i], **kw)
+        st = self.seats[i]
+        g = kw.get
+        self.seats[i] = SeatState(
+            g("concealed", st.concealed), g("drawn", st.drawn) if "drawn" in kw else st.drawn,
+            g("melds", st.melds), g("bonus", st.bonus), g("discards", st.discards),
+            g("barred", st.barred), g("paid", st.paid), g("dealt_bonus", st.dealt_bonus),
+            g("has_drawn", st.has_drawn), g("liable", st.liable) if "liable" in kw else st.liable,
+            g("liable_reason", st.liable_reason))
 
     def emit(self, kind: str, seat: int | None = None, /, **data: Any) -> None:
         self.events.append(Event(kind, seat, data))
@@ -65,7 +81,14 @@ class _Builder:
         self.set(ledger=tuple(a + b for a, b in zip(ledger, amounts, strict=True)))
 
     def freeze(self, version: int) -> HandState:
-        return replace(self.s, seats=tuple(self.seats), version=version, **self.f)
+        f = self.f
+        f["seats"] = tuple(self.seats)
+        f["version"] = version
+        old = self.s
+        new = object.__new__(HandState)
+        for name in _STATE_FIELDS:
+            object.__setattr__(new, name, f[name] if name in f else getattr(old, name))
+        return new
 
 
 # -- creation ------------------------------------------------------------------------------------
@@ -268,13 +291,15 @@ def _special_for_self_draw(b: _Builder, seat: int) -> str | None:
 
 def _turn_options(b: _Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo | None]:
     st = b.seat(seat)
-    opts = [Action(seat, "discard", t) for t in sorted(set(st.concealed))]
-    counts = [0] * NUM_PLAYING
-    for t in st.concealed:
-        counts[t] += 1
-    kongs = {Tile(t) for t in range(NUM_PLAYING) if counts[t] == 4}
-    kongs.update(m.tile for m in st.melds if m.kind is MeldKind.PONG and counts[m.tile])
-    opts.extend(Action(seat, "kong", t) for t in sorted(kongs))
+    conc = st.concealed  # sorted
+    table = _DISCARD[seat]
+    opts = [table[t] for t in dict.fromkeys(conc)]
+    kongs = [conc[i] for i in range(len(conc) - 3) if conc[i] == conc[i + 3]]
+    for m in st.melds:
+        if m.kind is MeldKind.PONG and m.tile in conc:
+            kongs.append(m.tile)
+    if kongs:
+        opts.extend(_KONG[seat][t] for t in sorted(kongs))
     win: WinInfo | None = None
     source = b.get("draw_source")
     if source != "claim":
@@ -418,30 +443,39 @@ def _open_discard_window(b: _Builder, source: int, t: Tile) -> None:
     for k in (1, 2, 3):
         seat = (source + k) % 4
         st = b.seat(seat)
-        n = st.concealed.count(t)
+        conc = st.concealed
+        n = conc.count(t)
         opts: list[Action] = []
-        if k == 1 and t.is_suited:
+        near = n > 0
+        if t < 27:
             rank = t % 9
-            have = set(st.concealed)
-            for lo in (t - 2, t - 1, t):
-                if lo < 0 or lo // 9 != t // 9 or lo % 9 > 6 or rank - (lo % 9) > 2:
-                    continue
-                need = [x for x in (lo, lo + 1, lo + 2) if x != t]
-                if all(Tile(x) in have for x in need):
-                    opts.append(Action(seat, "chow", Tile(lo)))
+            lo_ok = rank >= 1 and (t - 1) in conc
+            hi_ok = rank <= 7 and (t + 1) in conc
+            near = near or lo_ok or hi_ok or (rank >= 2 and (t - 2) in conc) or (rank <= 6 and (t + 2) in conc)
+            if k == 1 and near:
+                if rank >= 2 and lo_ok and (t - 2) in conc:
+                    opts.append(_CHOW[seat][t - 2])
+                if lo_ok and hi_ok:
+                    opts.append(_CHOW[seat][t - 1])
+                if rank <= 6 and hi_ok and (t + 2) in conc:
+                    opts.append(_CHOW[seat][t])
+            if not near and not st.melds and rank in (0, 8):
+                near = True  # thirteen wonders may wait on a terminal
+        elif not st.melds:
+            near = True  # thirteen wonders may wait on any honour
         barred = t in st.barred
         if n >= 2 and not barred:
-            opts.append(Action(seat, "pong"))
+            opts.append(_PONG[seat])
         if n == 3:
-            opts.append(Action(seat, "kong", t))
-        if not barred:
+            opts.append(_KONG[seat][t])
+        if near and not barred and (t < 27 or n or not st.melds):
             win = _discard_win(b, seat, source, t, robbed=False)
             if win is not None:
                 wins[seat] = win
                 if win.valid:
                     opts.append(Action(seat, "win"))
         if opts:
-            opts.append(Action(seat, "pass"))
+            opts.append(_PASS[seat])
         options[seat] = tuple(opts)
     if not any(options):
         b.set(window=None, window_wins=(None,) * 4)

@@ -10,6 +10,7 @@ wall (where short scripted hands do not reach).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ..errors import SgMahjongError
@@ -17,7 +18,7 @@ from ..notation import parse_tiles
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile, full_set
 from .actions import Action, parse_action
-from .engine import apply, awaiting, new_hand
+from .engine import apply, awaiting, legal_actions, new_hand
 from .events import Event
 from .state import CLAIM, HandState
 
@@ -122,3 +123,26 @@ def pass_all(state: HandState) -> tuple[HandState, list[Event]]:
         state, evs = apply(state, Action(seat, "pass"))
         events.extend(evs)
     return state, events
+
+
+def random_action(state: HandState, rng: random.Random, win_bias: float = 0.9) -> Action:
+    """A random legal action of a random awaited seat (a win is taken with probability ``win_bias``)."""
+    seats = awaiting(state)
+    seat = seats[rng.randrange(len(seats))]
+    legal = legal_actions(state, seat)
+    wins = [a for a in legal if a.kind == "win"]
+    if wins and rng.random() < win_bias:
+        return wins[0]
+    return legal[rng.randrange(len(legal))]
+
+
+def random_hand(rules: RuleSet, seed: int, *, dealer: int = 0, prevailing: int = 0,
+                ) -> tuple[HandState, int]:
+    """Play a whole hand with random legal actions; the final state and the number of actions."""
+    rng = random.Random(seed)
+    state, _ = new_hand(rules, seed=seed, dealer=dealer, prevailing=prevailing)
+    n = 0
+    while not state.ended:
+        state, _ = apply(state, random_action(state, rng))
+        n += 1
+    return state, n

@@ -82,6 +82,10 @@ def hand_win(seat: SeatState, tile: Tile, *, self_drawn: bool, seat_wind: int, p
 
 def declaration_win(seat: SeatState, rules: RuleSet) -> WinInfo | None:
     """Eight flowers, or a declared three dragons / four winds, when the rules enable them."""
+    if len(seat.bonus) < 8:  # cheap exit: three honour sets need nine honour tiles
+        honours = sum(1 for t in seat.concealed if t >= 27) + sum(3 for m in seat.melds if m.tile >= 27)
+        if honours < 9:
+            return None
     if rules.eight_flowers and all(f in seat.bonus for f in FLOWERS):
         return WinInfo(scoring_bridge.score_special("eight_flowers", rules), "eight_flowers")
     counts = _counts(seat.concealed)
