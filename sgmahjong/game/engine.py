@@ -23,7 +23,6 @@ from .state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec, Window
 from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
 from .wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
 
-
 _STATE_FIELDS = tuple(f.name for f in fields(HandState))
 # shared Action objects (the hot path builds no new ones)
 _DISCARD = tuple(tuple(Action(s, "discard", Tile(t)) for t in range(NUM_PLAYING)) for s in range(4))
@@ -451,7 +450,8 @@ def _open_discard_window(b: _Builder, source: int, t: Tile) -> None:
             rank = t % 9
             lo_ok = rank >= 1 and (t - 1) in conc
             hi_ok = rank <= 7 and (t + 1) in conc
-            near = near or lo_ok or hi_ok or (rank >= 2 and (t - 2) in conc) or (rank <= 6 and (t + 2) in conc)
+            near = (near or lo_ok or hi_ok or (rank >= 2 and (t - 2) in conc)
+                    or (rank <= 6 and (t + 2) in conc))
             if k == 1 and near:
                 if rank >= 2 and lo_ok and (t - 2) in conc:
                     opts.append(_CHOW[seat][t - 2])
