@@ -184,3 +184,32 @@ def test_useful_tiles_and_discards() -> None:
     assert names(best_discards(hand14)) == "5s E W"
     assert discard_shanten(hand14)[Tile.M1] == 2
     assert discard_shanten(hand14)[Tile.P2] == 2
+
+
+def test_full_memos_are_emptied_and_results_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgmahjong.analysis import shanten as shanten_module
+    from sgmahjong.analysis import tables
+
+    monkeypatch.setattr(tables, "MEMO_LIMIT", 3)
+    for module, memo in [(tables, "_SUFFIX"), (tables, "_SUIT_OPTIONS"), (shanten_module, "_SUIT_FAST")]:
+        monkeypatch.setattr(module, memo, {})  # fresh, empty memos for this test only
+    for hand, expected in [("1357m2468p159sEW", 4), ("123m456m789m123p4p", 0), ("4588s", 0)]:
+        assert shanten(c(hand)) == expected
+    assert names(waits(c("4588s"))) == "3s 6s"
+    assert names(waits(c("1112345678999p"))) == "1p 2p 3p 4p 5p 6p 7p 8p 9p"
+    assert len(decompositions(c("11122233344455m"))) == 4
+    assert 0 < len(tables._SUFFIX) <= 3
+    assert 0 < len(tables._SUIT_OPTIONS) <= 3
+    assert 0 < len(shanten_module._SUIT_FAST) <= 3
+
+
+def test_shanten_with_melds_and_checks() -> None:
+    assert shanten(c("4588s"), n_melds=3) == 0
+    assert shanten(c("45889s"), n_melds=3) == 0
+    assert shanten(c("4589s"), n_melds=3) == 1
+    with pytest.raises(ValueError):
+        shanten(c("4588s"), n_melds=1)
+    with pytest.raises(ValueError):
+        useful_tiles(c("45889s"))
+    with pytest.raises(ValueError):
+        best_discards(c("4588s"))

@@ -14,6 +14,7 @@ from sgmahjong.analysis.shanten import (
     discard_shanten,
     shanten,
     shanten_standard,
+    shanten_thirteen,
     useful_tiles,
 )
 from sgmahjong.analysis.special import ORPHANS, is_thirteen_wonders
@@ -253,10 +254,31 @@ def test_shanten_is_min_swaps_one_suit(counts: list[int]) -> None:
     assert shanten(counts) == ref_shanten_swaps(counts, ONE_SUIT_AND_HONOURS)
 
 
+def ref_shanten_thirteen(counts: list[int]) -> int:
+    """min |T - H| - 1 over the 13 thirteen-wonders hands T (one per doubled tile)."""
+    best = 99
+    for pair in ORPHANS:
+        need = sum(max(0, (2 if t == pair else 1) - counts[t]) for t in ORPHANS)
+        best = min(best, need)
+    return best - 1
+
+
+NEAR_ORPHANS = (*ORPHANS, 1, 7, 13, 25)
+
+
 @settings(max_examples=150, deadline=None)
-@given(st.one_of(hand_13(), hand_14()))
-def test_shanten_standard_matches_block_formula(counts: list[int]) -> None:
-    assert shanten_standard(counts) == ref_shanten_blocks(counts)
+@given(
+    st.one_of(
+        hand_13(),
+        hand_14(),
+        st.sampled_from([13, 14]).flatmap(lambda n: random_hand(n, NEAR_ORPHANS)),
+    )
+)
+def test_shanten_matches_block_formula_and_thirteen(counts: list[int]) -> None:
+    std = ref_shanten_blocks(counts)
+    assert shanten_standard(counts) == std
+    assert shanten_thirteen(counts) == ref_shanten_thirteen(counts)
+    assert shanten(counts) == min(std, ref_shanten_thirteen(counts))
 
 
 @settings(max_examples=150, deadline=None)
@@ -266,7 +288,7 @@ def test_shanten_minus_one_iff_complete(counts: list[int]) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(hand_13())
+@given(st.one_of(hand_13(), random_hand(13, NEAR_ORPHANS), random_hand(7, ONE_SUIT_AND_HONOURS)))
 def test_draws_and_discards(counts: list[int]) -> None:
     s = shanten(counts)
     useful = useful_tiles(counts)

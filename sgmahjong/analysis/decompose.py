@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
-from .tables import CHOW, PONG, SUIT_COMPLETE, SUIT_DECOMPS, Sets, honour_complete
+from .tables import CHOW, PONG, SUIT_COMPLETE, SUIT_DECOMPS, Sets, honour_complete, remember
 
 __all__ = ["CHOW", "PONG", "Decomposition", "decompositions", "is_standard_complete"]
 
@@ -38,11 +38,10 @@ def _suit_decomps(suit: int, key: bytes) -> list[_GlobalDecomp] | None:
         if local is None:
             return None
         off = 9 * suit
-        got = [
+        got = remember(table, key, [
             (pair + off if pair >= 0 else -1, tuple((kind, tile + off) for kind, tile in sets))
             for pair, sets in local
-        ]
-        table[key] = got
+        ])
     return got
 
 

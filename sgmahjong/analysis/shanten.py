@@ -18,7 +18,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from .special import ORPHANS
-from .tables import GroupOptions, honour_options, suit_options
+from .tables import GroupOptions, honour_options, remember, suit_options
 
 _Entry = tuple[int, int, tuple[tuple[int, int], ...], bool]
 """Per group: (A, B) of its best split without the pair, the (dA, dB) of each with-pair option
@@ -35,13 +35,11 @@ _HONOUR_FAST: dict[bytes, _Entry] = {}
 
 
 def _suit_entry(key: bytes) -> _Entry:
-    got = _SUIT_FAST[key] = _entry(suit_options(key))
-    return got
+    return remember(_SUIT_FAST, key, _entry(suit_options(key)))
 
 
 def _honour_entry(key: bytes) -> _Entry:
-    got = _HONOUR_FAST[key] = _entry(honour_options(key))
-    return got
+    return remember(_HONOUR_FAST, key, _entry(honour_options(key)))
 
 
 def _check(total: int, n_melds: int | None) -> None:
@@ -136,16 +134,33 @@ def shanten(counts: list[int], n_melds: int | None = None) -> int:
     return s
 
 
+def _near(t: int) -> tuple[int, ...]:
+    if t >= 27:
+        return (t,)
+    r = t % 9
+    return tuple(range(t - min(r, 2), t + min(8 - r, 2) + 1))
+
+
+_NEAR: tuple[tuple[int, ...], ...] = tuple(_near(t) for t in range(34))
+"""Tiles within two of a tile in its suit (only the tile itself for honours): a drawn tile with no
+held tile this near cannot make a set, partial set or pair, so it cannot lower the standard shanten."""
+
+
 def useful_tiles(counts: list[int]) -> list[int]:
-    """Tiles whose draw lowers the shanten of a 3n+1 hand (shape only: tiles held four times are
-    not left out; drop those with no copy left yourself)."""
-    total = sum(counts)
+    """Tiles whose draw lowers the shanten of a 3n+1 hand, sorted (shape only: tiles held four times
+    are not left out; drop those with no copy left yourself)."""
+    b = bytes(counts)
+    total = sum(b)
     if total % 3 != 1:
         raise ValueError(f"useful tiles need 3n+1 concealed tiles, got {total}")
+    candidates: set[int] = set(ORPHANS) if total == 13 else set()
+    for t in range(34):
+        if b[t]:
+            candidates.update(_NEAR[t])
     base = shanten(counts)
     work = list(counts)
     out = []
-    for t in range(34):
+    for t in sorted(candidates):
         work[t] += 1
         if shanten(work) < base:
             out.append(t)

@@ -18,12 +18,28 @@ hand's answer is combined from one lookup per group.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from typing import TypeVar
+
+_V = TypeVar("_V")
 
 CHOW = 0
 PONG = 1
 
 Sets = tuple[tuple[int, int], ...]
 LocalDecomp = tuple[int, Sets]  # (pair tile or -1, sets), suit-local tile indices 0-8
+
+MEMO_LIMIT = 200_000
+"""Most entries a lazily filled memo keeps; a full memo is emptied (there are ~405k suit shapes of
+14 tiles or fewer, so this only bounds memory in a long-running process)."""
+
+
+def remember(table: dict[bytes, _V], key: bytes, value: _V) -> _V:
+    """Store ``value`` under ``key`` in a memo (emptying it first if full) and return it."""
+    if len(table) >= MEMO_LIMIT:
+        table.clear()
+    table[key] = value
+    return value
+
 
 # -- complete suit shapes ------------------------------------------------------------------------
 
@@ -94,8 +110,7 @@ def suit_waits(key: bytes) -> GroupWaits:
             elif p == 1:
                 with_pair.append(x)
             counts[x] -= 1
-        got = (tuple(no_pair), tuple(with_pair))
-        _SUIT_WAITS[key] = got
+        got = remember(_SUIT_WAITS, key, (tuple(no_pair), tuple(with_pair)))
     return got
 
 
@@ -147,13 +162,9 @@ def _suffix_options(s: bytes) -> _Raw:
     while i < len(s) and s[i] == 0:
         i += 1
     if i == len(s):
-        got = frozenset({(0, 0, 0)})
-        _SUFFIX[s] = got
-        return got
+        return remember(_SUFFIX, s, frozenset({(0, 0, 0)}))
     if i:
-        got = _suffix_options(s[i:])
-        _SUFFIX[s] = got
-        return got
+        return remember(_SUFFIX, s, _suffix_options(s[i:]))
     c = bytearray(s)
     out: set[tuple[int, int, int]] = set()
 
@@ -179,9 +190,7 @@ def _suffix_options(s: bytes) -> _Raw:
         take((0, 1), 0, 1, 0)
     if n >= 3 and s[2]:
         take((0, 2), 0, 1, 0)
-    got = _pareto(out)
-    _SUFFIX[s] = got
-    return got
+    return remember(_SUFFIX, s, _pareto(out))
 
 
 def _to_options(raw: _Raw) -> GroupOptions:
@@ -198,8 +207,7 @@ def suit_options(key: bytes) -> GroupOptions:
     """Pareto (A, B) options of one suit, without and with the pair (lazily memoised)."""
     got = _SUIT_OPTIONS.get(key)
     if got is None:
-        got = _to_options(_suffix_options(key))
-        _SUIT_OPTIONS[key] = got
+        got = remember(_SUIT_OPTIONS, key, _to_options(_suffix_options(key)))
     return got
 
 
@@ -218,6 +226,5 @@ def honour_options(key: bytes) -> GroupOptions:
                     (m + m2, t + t2, p + p2) for m, t, p in raw for m2, t2, p2 in single if p + p2 <= 1
                 }
                 raw = set(_pareto(raw))
-        got = _to_options(frozenset(raw))
-        _HONOUR_OPTIONS[key] = got
+        got = remember(_HONOUR_OPTIONS, key, _to_options(frozenset(raw)))
     return got

@@ -18,7 +18,7 @@ from operator import itemgetter
 
 from .decompose import is_standard_complete
 from .special import ORPHANS
-from .tables import SUIT_COMPLETE, GroupWaits, honour_complete, honour_waits, suit_waits
+from .tables import SUIT_COMPLETE, GroupWaits, honour_complete, honour_waits, remember, suit_waits
 
 _orphans = itemgetter(*ORPHANS)
 _ALL_ORPHANS = list(ORPHANS)
@@ -34,15 +34,14 @@ def _group_waits(g: int, key: bytes) -> GroupWaits:
     if got is None:
         local = honour_waits(key) if g == 3 else suit_waits(key)
         off = 9 * g
-        got = (tuple(x + off for x in local[0]), tuple(x + off for x in local[1]))
-        table[key] = got
+        got = remember(table, key, (tuple(x + off for x in local[0]), tuple(x + off for x in local[1])))
     return got
 
 
 def _honour_state(key: bytes) -> int:
     got = _HONOUR_STATE.get(key)
     if got is None:
-        got = _HONOUR_STATE[key] = honour_complete(key)
+        got = remember(_HONOUR_STATE, key, honour_complete(key))
     return got
 
 
