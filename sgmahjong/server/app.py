@@ -295,7 +295,8 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         finally:
             async with table.lock:
                 table.disconnect(conn)
-            conn.queue.put_nowait(None)
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
             writer.cancel()

@@ -8,7 +8,6 @@ restart (replaying the stored actions) never loses what a client was shown.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -121,7 +120,7 @@ class Table:
     deadline: Deadline | None = None
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _timer: asyncio.Task[None] | None = None
-    _bots: dict[int, Any] = field(default_factory=dict)
+    _bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)
     closed: bool = False
 
@@ -440,8 +439,13 @@ class Table:
     def _spawn(self, coro: Any) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: background task failed", self.code, exc_info=task.exception())
 
     def _schedule(self) -> None:
         """After any change: start the bots that must act and (re)arm the deadline timer."""
@@ -480,25 +484,39 @@ class Table:
             if engine.hand_of(self.match).version != version:
                 return  # something changed meanwhile; that change scheduled its own bots
             seats = self._bot_seats()
-            if not seats:
-                return
-            seat = seats[0]
+            # every bot of one claim window decides at once; a turn is one decision
+            claim = engine.phase(self.match) == "claim"
+            for seat in seats if claim else seats[:1]:
+                if self.status != "playing" or seat not in self._bot_seats():
+                    break
+                if claim and engine.phase(self.match) != "claim":
+                    break
+                self._bot_act(seat)
+
+    def _bot_act(self, seat: int) -> None:
+        """One decision of the bot playing ``seat``; a bot failure falls back to the first legal action
+        (a bot bug must never stop a table)."""
+        try:
             choice = self._bot_choice(seat)
-            try:
-                self.act(seat, choice, engine.hand_of(self.match).version, "bot")
-            except ProtocolError as exc:  # a bot bug must not stop the table
-                log.error("table %s: bot action %r refused: %s", self.code, choice, exc.message)
-                fallback = engine.legal_texts(self.match, seat)[0]
-                self.act(seat, fallback, engine.hand_of(self.match).version, "bot")
+            self.act(seat, choice, engine.hand_of(self.match).version, "bot")
+            return
+        except ProtocolError as exc:
+            log.error("table %s: bot action refused: %s", self.code, exc.message)
+        except Exception:
+            log.exception("table %s: bot failed", self.code)
+        fallback = engine.legal_texts(self.match, seat)
+        if fallback:
+            self.act(seat, fallback[0], engine.hand_of(self.match).version, "bot")
 
     def _bot_choice(self, seat: int) -> str:
         s = self.seats[seat]
         level = s.bot_level if s.kind == "bot" and s.bot_level else self.options.bot_level
         key = (seat, level)
-        bot = self._bots.get(hash(key))
+        bot = self._bots.get(key)
         if bot is None:
-            bot = engine.make_bot(level, hash((self.code, seat)) & 0xFFFFFFFF)
-            self._bots[hash(key)] = bot
+            digest = hashlib.sha256(f"{self.code}:{seat}:{level}".encode()).digest()
+            bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"))
+            self._bots[key] = bot
         return engine.bot_choose(bot, self.match, seat)
 
     async def _on_deadline(self, deadline: Deadline) -> None:
@@ -517,8 +535,10 @@ class Table:
                 if self.status != "playing" or seat not in engine.awaiting(self.match):
                     continue
                 text = engine.timeout_action(self.match, seat)
-                with contextlib.suppress(ProtocolError):
+                try:
                     self.act(seat, text, engine.hand_of(self.match).version, "timeout")
+                except ProtocolError as exc:
+                    log.error("table %s: timeout action refused: %s", self.code, exc.message)
 
     # -- connections ------------------------------------------------------------------------------
     def hello(self, conn: Connection, token: str | None) -> None:
