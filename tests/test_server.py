@@ -406,3 +406,25 @@ def test_reference_is_generated_from_the_rule_set(live_server: LiveServer) -> No
     r = live_server.get("/api/reference?rule=limit=2")
     assert r.status_code == 400 and "limit" in r.json()["error"]
     assert live_server.get("/api/reference?preset=nope").status_code == 400
+
+
+def test_hand_log_is_published_after_the_hand_and_replays(live_server: LiveServer, tmp_path: Any) -> None:
+    from sgmahjong.game.log import replay
+
+    code = live_server.create_table(seed=SEED)["code"]
+    ann, token = seated(live_server, code, "Ann", 0)
+    with ann:
+        ann.send({"type": "start"})
+        ann.until("view")
+        r = live_server.get(f"/api/tables/{code}/hands/1/log")
+        assert r.status_code == 409
+    wait_status(live_server, code, {"between_hands", "finished"})
+    assert live_server.get(f"/api/tables/{code}/hands/2/log").status_code == 404
+    text = live_server.get(f"/api/tables/{code}/hands/1/log").text
+    state, _ = replay(text)
+    with live_server.ws(code) as ws:
+        ws.hello(token)
+        view = ws.until("view")["view"]
+    assert state.ended and state.version == view["version"]
+    assert state.wall_hash == view["wall_hash"] and state.result is not None
+    assert state.result["payments"] == view["result"]["payments"]
