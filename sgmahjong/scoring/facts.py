@@ -14,10 +14,15 @@ from ..analysis.decompose import CHOW, PONG, Decomposition
 from ..analysis.special import is_thirteen_wonders
 from ..analysis.waits import standard_waits
 from ..hand import Hand
+from ..melds import MeldKind
 from ..rules import RuleSet
 from .context import WinContext
 
 KONG = 2  # set kind beside decompose.CHOW / decompose.PONG
+
+_CHOW = MeldKind.CHOW
+_KONG = MeldKind.KONG
+_NO_FLOWERS: frozenset[int] = frozenset()
 
 # bit masks of the "suits" present in a hand
 MAN, PIN, SOU, HONOUR = 1, 2, 4, 8
@@ -27,9 +32,10 @@ class HandFacts:
     """Decomposition-independent facts about a hand of 14 playing tiles plus bonus tiles."""
 
     __slots__ = (
-        "_waits", "all_terminal_or_honour", "animals", "bonus", "counts", "ctx", "exposed_chows",
-        "flowers", "hand", "has_exposed", "has_honours", "has_terminals", "melds", "n_kongs",
-        "prevailing", "rules", "seat", "self_drawn", "suit_mask", "thirteen", "winning",
+        "_waits", "all_terminal_or_honour", "animals", "bonus", "concealed_counts", "counts", "ctx",
+        "exposed_chows", "flowers", "hand", "has_bonus", "has_circumstances", "has_exposed",
+        "has_honours", "has_terminals", "melds", "n_kongs", "one_suit", "prevailing", "rules", "seat",
+        "self_drawn", "suit_mask", "thirteen", "winning",
     )
 
     def __init__(self, hand: Hand, ctx: WinContext, rules: RuleSet) -> None:
@@ -45,25 +51,29 @@ class HandFacts:
             counts[t] += 1
         if self.winning >= 0:
             counts[self.winning] += 1
+        self.concealed_counts = counts
         melds = hand.melds
         self.melds = melds
         n_kongs = 0
         exposed_chows = 0
         has_exposed = False
-        for m in melds:
-            kind = m.kind.value
-            if kind == "chow":
-                t = m.tile
-                counts[t] += 1
-                counts[t + 1] += 1
-                counts[t + 2] += 1
-                exposed_chows += 1
-            else:
-                counts[m.tile] += 4 if kind == "kong" else 3
-                if kind == "kong":
+        if melds:
+            counts = list(counts)
+            for m in melds:
+                kind = m.kind
+                if kind is _CHOW:
+                    t = m.tile
+                    counts[t] += 1
+                    counts[t + 1] += 1
+                    counts[t + 2] += 1
+                    exposed_chows += 1
+                elif kind is _KONG:
+                    counts[m.tile] += 4
                     n_kongs += 1
-            if not m.concealed:
-                has_exposed = True
+                else:
+                    counts[m.tile] += 3
+                if not m.concealed:
+                    has_exposed = True
         self.counts = counts
         self.n_kongs = n_kongs
         self.exposed_chows = exposed_chows
@@ -78,25 +88,31 @@ class HandFacts:
         if any(counts[27:34]):
             mask |= HONOUR
         self.suit_mask = mask
+        self.one_suit = (mask & 7) in (1, 2, 4)
         self.has_honours = bool(mask & HONOUR)
-        self.has_terminals = any(counts[i] for i in (0, 8, 9, 17, 18, 26))
-        self.all_terminal_or_honour = not any(
-            counts[i] for i in range(27) if i % 9 not in (0, 8)
-        )
+        terminals = counts[0] + counts[8] + counts[9] + counts[17] + counts[18] + counts[26]
+        self.has_terminals = terminals > 0
+        self.all_terminal_or_honour = terminals + sum(counts[27:34]) == sum(counts)
         self.thirteen = not melds and self.all_terminal_or_honour and is_thirteen_wonders(counts)
         bonus = hand.bonus
         self.bonus = bonus
-        self.animals = sum(1 for b in bonus if b >= 42)
-        self.flowers = frozenset(int(b) for b in bonus if b < 42)
+        self.has_bonus = bool(bonus)
+        self.has_circumstances = bool(ctx.special or ctx.replacement or ctx.robbed_kong or ctx.last_tile)
+        if bonus:
+            self.animals = sum(1 for b in bonus if b >= 42)
+            self.flowers = frozenset(int(b) for b in bonus if b < 42)
+        else:
+            self.animals = 0
+            self.flowers = _NO_FLOWERS
         self._waits: tuple[int, ...] | None = None
 
     def waits(self) -> tuple[int, ...]:
         """The distinct tiles that complete the 13-tile hand (before the winning tile) as a standard
         hand, leaving out tiles the hand already holds four of. Computed once, on demand."""
         if self._waits is None:
-            concealed = [0] * 34
-            for t in self.hand.concealed:
-                concealed[t] += 1
+            concealed = list(self.concealed_counts)
+            if self.winning >= 0:
+                concealed[self.winning] -= 1
             held = list(self.counts)
             if self.winning >= 0:
                 held[self.winning] -= 1

@@ -13,6 +13,10 @@ sets (honours, flushes, bonus tiles, the circumstances of the win), evaluated on
 ``"decomposition"`` for those that do (sequence hand, triplets hand, hidden treasure...), evaluated
 for every decomposition; the best decomposition wins.
 
+``gate`` names a cheap :class:`~sgmahjong.scoring.facts.HandFacts` attribute that must be true for
+the pattern to be possible (``has_bonus``, ``has_honours``...): the scorer skips the pattern function
+otherwise. It is only a shortcut; each function checks its own conditions.
+
 ``extra`` marks the "additional points" (the last rows of the table, except kong on kong): they do
 not count toward ``min_tai`` unless ``extras_count_toward_min`` is set.
 """
@@ -49,6 +53,7 @@ class Pattern:
     extra: bool = False
     absorbs: tuple[str, ...] = ()
     option: str | None = None  # the rule option that enables it, if any
+    gate: str | None = None  # a HandFacts attribute that must be true for the pattern to be possible
     family: str = ""
     doc: str = field(default="", compare=False)
 
@@ -68,6 +73,7 @@ def pattern(
     extra: bool = False,
     absorbs: tuple[str, ...] = (),
     option: str | None = None,
+    gate: str | None = None,
 ) -> Callable[[Callable[..., int]], Callable[..., int]]:
     """Register the decorated function as pattern ``id`` (in registry order)."""
 
@@ -75,13 +81,22 @@ def pattern(
         if id in BY_ID:
             raise ValueError(f"pattern {id!r} registered twice")
         family = fn.__module__.rsplit(".", 1)[-1]
-        p = Pattern(id, name, chinese, tai_text, value, scope, fn, extra, absorbs, option, family,
+        p = Pattern(id, name, chinese, tai_text, value, scope, fn, extra, absorbs, option, gate, family,
                     (fn.__doc__ or "").strip())
         PATTERNS.append(p)
         BY_ID[id] = p
         return fn
 
     return register
+
+
+FAMILY_ORDER = ("shapes", "flushes", "terminals", "honours", "bonus", "circumstances")
+
+
+def sort_registry() -> None:
+    """Put the registry in report order: by family (``FAMILY_ORDER``), then definition order."""
+    order = {f: i for i, f in enumerate(FAMILY_ORDER)}
+    PATTERNS.sort(key=lambda p: order.get(p.family, len(order)))
 
 
 def tai_for_reference(p: Pattern, rules: RuleSet) -> int | None:

@@ -23,21 +23,43 @@ from .facts import THIRTEEN, Arrangement, HandFacts, arrangements
 from .registry import FIXED, LIMIT, PATTERNS, Pattern, enabled
 
 _Entry = tuple[Pattern, int]
-_cache: dict[int, tuple[RuleSet, list[Pattern], list[Pattern]]] = {}
+_Runs = list[tuple[str | None, list[Pattern]]]
+_cache: dict[int, tuple[RuleSet, _Runs, _Runs]] = {}
+_SCORES: dict[tuple[str, int], PatternScore] = {}
 
 
-def _patterns_for(rules: RuleSet) -> tuple[list[Pattern], list[Pattern]]:
-    """The enabled hand-level and decomposition-level patterns of ``rules`` (cached per object)."""
+def _runs(patterns: list[Pattern]) -> _Runs:
+    """Consecutive patterns sharing a gate, grouped (order kept)."""
+    out: _Runs = []
+    for p in patterns:
+        if out and out[-1][0] == p.gate:
+            out[-1][1].append(p)
+        else:
+            out.append((p.gate, [p]))
+    return out
+
+
+def _patterns_for(rules: RuleSet) -> tuple[_Runs, _Runs]:
+    """The enabled hand-level and decomposition-level patterns of ``rules`` in gated runs (cached
+    per rule-set object)."""
     hit = _cache.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1], hit[2]
     on = [p for p in PATTERNS if enabled(p, rules)]
-    hand_level = [p for p in on if p.scope == "hand"]
-    dec_level = [p for p in on if p.scope == "decomposition"]
+    hand_level = _runs([p for p in on if p.scope == "hand"])
+    dec_level = _runs([p for p in on if p.scope == "decomposition"])
     if len(_cache) > 64:
         _cache.clear()
     _cache[id(rules)] = (rules, hand_level, dec_level)
     return hand_level, dec_level
+
+
+def _pattern_score(name: str, tai: int) -> PatternScore:
+    """Shared immutable PatternScore objects."""
+    got = _SCORES.get((name, tai))
+    if got is None:
+        got = _SCORES[(name, tai)] = PatternScore(name, tai)
+    return got
 
 
 def check_context(hand: Hand, ctx: WinContext) -> None:
@@ -52,16 +74,18 @@ def check_context(hand: Hand, ctx: WinContext) -> None:
         raise InvalidHandError("a win on a replacement tile is self-drawn")
     if ctx.last_tile and (not ctx.self_drawn or ctx.replacement):
         raise InvalidHandError("the last tile (海底捞月) is a self-drawn tile, not a replacement")
-    kongs = sum(1 for m in hand.melds if m.is_kong)
-    if ctx.replacement == "kong" and kongs < 1:
-        raise InvalidHandError("a win on a kong replacement needs a kong")
-    if ctx.replacement == "kong_on_kong" and kongs < 2:
-        raise InvalidHandError("kong on kong needs two kongs")
-    if ctx.special == "heavenly" and (ctx.seat_wind != 0 or not ctx.self_drawn):
+    if ctx.replacement in ("kong", "kong_on_kong"):
+        kongs = sum(1 for m in hand.melds if m.is_kong)
+        if ctx.replacement == "kong" and kongs < 1:
+            raise InvalidHandError("a win on a kong replacement needs a kong")
+        if ctx.replacement == "kong_on_kong" and kongs < 2:
+            raise InvalidHandError("kong on kong needs two kongs")
+    special = ctx.special
+    if special == "heavenly" and (ctx.seat_wind != 0 or not ctx.self_drawn):
         raise InvalidHandError("a heavenly hand is the dealer's (East) self-drawn win")
-    if ctx.special == "earthly" and ctx.seat_wind == 0:
+    if special == "earthly" and ctx.seat_wind == 0:
         raise InvalidHandError("an earthly hand is a non-dealer's win")
-    if ctx.special == "humanly" and (ctx.seat_wind == 0 or ctx.self_drawn):
+    if special == "humanly" and (ctx.seat_wind == 0 or ctx.self_drawn):
         raise InvalidHandError("a humanly hand is a non-dealer's win on a discard")
     if ctx.robbed_kong and hand.winning_tile is not None:
         w = hand.winning_tile
@@ -112,37 +136,39 @@ def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     if h.thirteen:
         readings = [THIRTEEN]
     else:
-        counts = [0] * 34
-        for t in hand.concealed:
-            counts[t] += 1
-        counts[hand.winning_tile] += 1
-        decs = decompositions(counts)
+        decs = decompositions(h.concealed_counts)
         if not decs:
             return ScoreResult(False, 0, False, reason="not a winning hand: the tiles do not form "
                                "four sets and a pair (nor thirteen wonders)")
         readings = arrangements(h, decs)
     hand_level, dec_level = _patterns_for(rules)
     base: list[_Entry] = []
-    for p in hand_level:
-        v = p.fn(h)
-        if v:
-            base.append((p, v))
+    for gate, run in hand_level:
+        if gate is not None and not getattr(h, gate):
+            continue
+        for p in run:
+            v = p.fn(h)
+            if v:
+                base.append((p, v))
     best: tuple[int, int, list[_Entry]] | None = None
     min_tai = rules.min_tai
     for a in readings:
         entries = list(base)
         if not a.thirteen:
-            for p in dec_level:
-                v = p.fn(h, a)
-                if v:
-                    entries.append((p, v))
+            for gate, run in dec_level:
+                if gate is not None and not getattr(h, gate):
+                    continue
+                for p in run:
+                    v = p.fn(h, a)
+                    if v:
+                        entries.append((p, v))
         result = _combine(entries, rules)
         if best is None or (result[1] >= min_tai, result[0], result[1]) > (
                 best[1] >= min_tai, best[0], best[1]):
             best = result
     assert best is not None
     total, toward_min, kept = best
-    pats = tuple(PatternScore(p.id, v) for p, v in kept)
+    pats = tuple(_pattern_score(p.id, v) for p, v in kept)
     at_limit = total >= rules.limit
     if toward_min < min_tai:
         reason = f"scores {toward_min} tai; the minimum is {min_tai}"

@@ -13,6 +13,9 @@ Importing this package fills :data:`sgmahjong.scoring.registry.PATTERNS` in that
 which a score lists its patterns).
 """
 
+from ..registry import sort_registry
 from . import bonus, circumstances, flushes, honours, shapes, terminals
+
+sort_registry()
 
 __all__ = ["bonus", "circumstances", "flushes", "honours", "shapes", "terminals"]

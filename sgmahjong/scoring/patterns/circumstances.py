@@ -13,19 +13,19 @@ from ..facts import HandFacts
 from ..registry import FIXED, LIMIT, pattern
 
 
-@pattern("heavenly_hand", "Heavenly hand", "天胡", "limit", value=LIMIT)
+@pattern("heavenly_hand", "Heavenly hand", "天胡", "limit", value=LIMIT, gate="has_circumstances")
 def heavenly_hand(h: HandFacts) -> int:
     """The dealer wins on his dealt tiles (after bonus replacements), before any discard."""
     return h.rules.limit if h.ctx.special == "heavenly" else 0
 
 
-@pattern("earthly_hand", "Earthly hand", "地胡", "limit", value=LIMIT)
+@pattern("earthly_hand", "Earthly hand", "地胡", "limit", value=LIMIT, gate="has_circumstances")
 def earthly_hand(h: HandFacts) -> int:
     """A non-dealer wins on the dealer's first discard, or on his own first draw."""
     return h.rules.limit if h.ctx.special == "earthly" else 0
 
 
-@pattern("humanly_hand", "Humanly hand", "人胡", "limit", value=LIMIT)
+@pattern("humanly_hand", "Humanly hand", "人胡", "limit", value=LIMIT, gate="has_circumstances")
 def humanly_hand(h: HandFacts) -> int:
     """A non-dealer wins on a discard in the first go-around, before his first draw, with no set
     claimed by anyone."""
@@ -43,7 +43,8 @@ def fully_concealed(h: HandFacts) -> int:
     return 1
 
 
-@pattern("win_on_flower_replacement", "Win on a flower replacement", "花上", "+1", extra=True)
+@pattern("win_on_flower_replacement", "Win on a flower replacement", "花上", "+1", extra=True,
+         gate="has_circumstances")
 def win_on_flower_replacement(h: HandFacts) -> int:
     """The winning tile is a replacement for a bonus tile. ``flower_on_flower``: ``one`` +1 however
     many replacements in a row; ``per_replacement`` +1 per consecutive replacement
@@ -59,28 +60,29 @@ def win_on_flower_replacement(h: HandFacts) -> int:
     return 1
 
 
-@pattern("win_on_kong_replacement", "Win on a kong replacement", "杠上", "+1", extra=True)
+@pattern("win_on_kong_replacement", "Win on a kong replacement", "杠上", "+1", extra=True,
+         gate="has_circumstances")
 def win_on_kong_replacement(h: HandFacts) -> int:
     """The winning tile is the replacement drawn for a kong."""
     return 1 if h.ctx.replacement in ("kong", "kong_on_kong") else 0
 
 
 @pattern("kong_on_kong", "Kong on kong", "杠上杠", "10 (at most the limit)", value=FIXED,
-         absorbs=("win_on_kong_replacement",))
+         absorbs=("win_on_kong_replacement",), gate="has_circumstances")
 def kong_on_kong(h: HandFacts) -> int:
     """Winning on the replacement of a second kong in a row: 10 (absorbs the +1 of 杠上); it counts
     toward ``min_tai``."""
     return 10 if h.ctx.replacement == "kong_on_kong" else 0
 
 
-@pattern("robbing_the_kong", "Robbing the kong", "抢杠", "+1", extra=True)
+@pattern("robbing_the_kong", "Robbing the kong", "抢杠", "+1", extra=True, gate="has_circumstances")
 def robbing_the_kong(h: HandFacts) -> int:
     """Winning on the tile another player adds to his exposed pong (the robbed player is the
     shooter)."""
     return 1 if h.ctx.robbed_kong else 0
 
 
-@pattern("last_tile", "Last tile", "海底捞月", "+1", extra=True)
+@pattern("last_tile", "Last tile", "海底捞月", "+1", extra=True, gate="has_circumstances")
 def last_tile(h: HandFacts) -> int:
     """Self-drawn on the last drawable tile (the 16th from the end), not on a replacement draw."""
     return 1 if h.ctx.last_tile else 0

@@ -60,20 +60,21 @@ def hidden_treasure(h: HandFacts, a: Arrangement) -> int:
     return 0
 
 
-@pattern("eighteen_arhats", "Eighteen arhats (four kongs)", "十八罗汉", "limit", value=LIMIT)
+@pattern("eighteen_arhats", "Eighteen arhats (four kongs)", "十八罗汉", "limit", value=LIMIT, gate="n_kongs")
 def eighteen_arhats(h: HandFacts) -> int:
     """Four kongs, exposed or concealed."""
     return h.rules.limit if h.n_kongs == 4 else 0
 
 
-@pattern("thirteen_wonders", "Thirteen wonders", "十三幺", "13 (at most the limit)", value=FIXED)
+@pattern("thirteen_wonders", "Thirteen wonders", "十三幺", "13 (at most the limit)", value=FIXED,
+         gate="thirteen")
 def thirteen_wonders(h: HandFacts) -> int:
     """One of each terminal and honour plus a duplicate of one of them, all concealed. Everyone
     pays as on a self-drawn win (the result carries ``thirteen_wonders=True``)."""
     return 13 if h.thirteen else 0
 
 
-@pattern("nine_gates", "Nine gates", "九连宝灯", "limit", value=LIMIT)
+@pattern("nine_gates", "Nine gates", "九连宝灯", "limit", value=LIMIT, gate="one_suit")
 def nine_gates(h: HandFacts) -> int:
     """The 14 tiles less the winning tile are 1112345678999 of one suit; the winning tile is any tile
     of that suit. Exposed sets are allowed (the article: the player may chow or pong into it)."""
