@@ -139,3 +139,17 @@ export function optionControls(el, options, prefix) {
   api.set({});
   return api;
 }
+
+/** Map pattern id -> "English name 中文" from the scoring reference (empty map on failure). */
+export async function patternNames() {
+  const names = new Map();
+  try {
+    const ref = await getJSON("/api/reference");
+    for (const p of ref.patterns || []) {
+      if (p.id && p.name) names.set(p.id, p.chinese ? `${p.name} ${p.chinese}` : p.name);
+    }
+  } catch (_err) {
+    /* ids are shown as they are */
+  }
+  return names;
+}

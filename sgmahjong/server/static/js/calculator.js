@@ -1,12 +1,13 @@
 // The scoring calculator (/calculator): a hand string and the circumstances of the win, scored by the
 // server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
-import { esc, getJSON, optionControls, postJSON } from "./api.js";
+import { esc, getJSON, optionControls, patternNames, postJSON } from "./api.js";
 import { parseHand } from "./notation.js";
 import { sortTiles, tileElement } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
 let controls = null;
 let rules = null;
+let names = new Map();
 
 function preview() {
   const el = $("hand-preview");
@@ -31,6 +32,7 @@ function preview() {
 }
 
 async function init() {
+  $("calc-form").addEventListener("submit", calculate);
   $("hand").addEventListener("input", preview);
   preview();
   try {
@@ -42,7 +44,7 @@ async function init() {
   } catch (_err) {
     /* the calculator still works with the default rules */
   }
-  $("calc-form").addEventListener("submit", calculate);
+  names = await patternNames();
 }
 
 async function calculate(ev) {
@@ -51,15 +53,18 @@ async function calculate(ev) {
     hand: $("hand").value,
     preset: $("preset").value || "default",
     rules: controls ? controls.changed() : {},
-    seat: Number($("seat").value),
-    prevailing: Number($("prevailing").value),
+    seat: $("seat").value,
+    wind: $("wind").value,
     self_drawn: $("self_drawn").checked,
     replacement: $("replacement").value || null,
-    flower_replacements: Number($("flower_replacements").value) || 1,
     robbed_kong: $("robbed_kong").checked,
     last_tile: $("last_tile").checked,
-    special: $("special").value || null,
+    heavenly: $("special").value === "heavenly",
+    earthly: $("special").value === "earthly",
+    humanly: $("special").value === "humanly",
   };
+  if ($("shooter").value) body.shooter = $("shooter").value;
+  if ($("bao").value) body.bao = $("bao").value;
   const out = $("calc-result");
   out.hidden = false;
   try {
@@ -79,7 +84,7 @@ function render(res) {
   let html = head;
   if (patterns.length) {
     html += `<table class="data patterns"><thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
-      patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(p.title || p.name || p.id)}` +
+      patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(names.get(p.id || p.name) || p.title || p.name || p.id)}` +
         `${p.chinese ? ` <span class="cjk">${esc(p.chinese)}</span>` : ""}</td><td class="num">${esc(p.tai)}</td></tr>`).join("") +
       `<tr><th>total</th><th class="num">${esc(res.tai)}</th></tr></tbody></table>`;
   }
@@ -90,8 +95,10 @@ function render(res) {
       html += `<table class="data"><tbody>${pay.map((a, s) => `<tr><td>${["East", "South", "West", "North"][s]}</td>` +
         `<td class="num">${a > 0 ? "+" : ""}${esc(a)}</td></tr>`).join("")}</tbody></table>`;
     } else {
-      html += `<table class="data"><tbody>${Object.entries(pay).map(([k, v]) =>
-        `<tr><td>${esc(k.replaceAll("_", " "))}</td><td class="num">${esc(Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v)}</td></tr>`).join("")}</tbody></table>`;
+      const seatNames = { E: "East", S: "South", W: "West", N: "North" };
+      html += `<table class="data payments"><tbody>${Object.entries(pay).map(([k, v]) =>
+        `<tr data-seat="${esc(k)}"><td>${esc(seatNames[k] || k.replaceAll("_", " "))}</td><td class="num">` +
+        `${typeof v === "number" && v > 0 ? "+" : ""}${esc(Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v)}</td></tr>`).join("")}</tbody></table>`;
     }
   }
   out.innerHTML = html;

@@ -10,6 +10,16 @@ const FAMILY_NAMES = {
   special: "Special wins (no complete hand needed, or instant)",
 };
 
+/** Docstring text for HTML: ``code`` becomes <code>. */
+function docText(text) {
+  return esc(text).replace(/``([^`]+)``/g, "<code>$1</code>");
+}
+
+function heading(family) {
+  const text = family.replaceAll("_", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 async function init() {
   try {
     rules = await getJSON("/api/rules");
@@ -56,11 +66,11 @@ function render(ref) {
   }
   let html = "";
   for (const [fam, list] of families) {
-    html += `<h3>${esc(FAMILY_NAMES[fam] || fam.replaceAll("_", " "))}</h3>` +
+    html += `<h3>${esc(FAMILY_NAMES[fam] || heading(fam))}</h3>` +
       `<table class="data patterns"><thead><tr><th>pattern</th><th>id</th><th class="num">tai</th><th>what it takes</th></tr></thead><tbody>` +
       list.map((p) => `<tr data-pattern="${esc(p.id)}"><td><b>${esc(p.name)}</b> <span class="cjk">${esc(p.chinese || "")}</span></td>` +
         `<td><code>${esc(p.id)}</code></td><td class="num tai">${esc(p.tai_text ?? p.tai)}</td>` +
-        `<td>${esc(p.description || "")}${p.extra ? " <i>(additional point: does not count toward the minimum)</i>" : ""}</td></tr>`).join("") +
+        `<td>${docText(p.description || "")}${p.extra ? " <i>(additional point: does not count toward the minimum)</i>" : ""}</td></tr>`).join("") +
       `</tbody></table>`;
   }
   $("reference").innerHTML = html;

@@ -7,7 +7,7 @@ import { backElement, sortTiles, tileElement, tileName } from "./tiles.js";
 import { parseHand, suited } from "./notation.js";
 import { TableConnection, loadToken, saveToken } from "./protocol.js";
 import { ACTION_KEYS, DISCARD_KEYS, renderKeyHelp } from "./keys.js";
-import { postJSON, esc } from "./api.js";
+import { esc, patternNames, postJSON } from "./api.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -492,10 +492,14 @@ function patternName(id) {
 }
 
 function loadPatternNames() {
-  fetch("/api/reference").then((r) => (r.ok ? r.json() : null)).then((ref) => {
-    if (!ref) return;
-    for (const p of ref.patterns || []) if (p.id && p.name) PATTERN_NAMES.set(p.id, p.chinese ? `${p.name} ${p.chinese}` : p.name);
-  }).catch(() => {});
+  patternNames().then((names) => {
+    for (const [k, v] of names) PATTERN_NAMES.set(k, v);
+    if (state.view && state.view.result) {
+      document.querySelectorAll("#result .patterns tr[data-pattern] td:first-child").forEach((td) => {
+        td.textContent = patternName(td.parentElement.dataset.pattern);
+      });
+    }
+  });
 }
 
 // -- hand result -----------------------------------------------------------------------------------

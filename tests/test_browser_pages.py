@@ -1,0 +1,124 @@
+"""Browser tests of the pages around the table: lobby, how to play (tile art), scoring reference and
+calculator. Each page is built from the server's data, so each test compares it with that data."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import ALL_TILES
+
+expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    ctx.close()
+    assert errors == []
+
+
+def test_howto_shows_all_46_tile_faces_and_the_keys(live_server: Any, page: Page) -> None:
+    page.goto(live_server.url + "/how-to-play")
+    faces = page.locator("#gallery figure .tile")
+    expect(faces).to_have_count(46)
+    shown = page.eval_on_selector_all("#gallery .tile", "els => els.map(e => e.dataset.tile)")
+    assert shown == [t.notation for t in ALL_TILES]
+    # each face is its own drawing
+    svgs = page.eval_on_selector_all(
+        "#gallery .tile", "els => els.map(e => e.querySelector('svg').innerHTML)")
+    assert len(set(svgs)) == 46
+    # the keys of the rival site, and a pass key
+    keys = page.locator("#keys-table kbd").all_inner_texts()
+    for key in ["1", "9", "0", "Q", "W", "E", "R", "P", "G", "Z", "X", "C", "H", "Space"]:
+        assert key in keys
+    # the options table is generated from the rule set
+    expect(page.locator("#options-table tbody tr")).to_have_count(len(RuleSet.describe()))
+
+
+def test_lobby_creates_a_table_with_house_rules(live_server: Any, page: Page) -> None:
+    page.goto(live_server.url + "/")
+    controls = page.locator("#rule-options [data-option]")
+    expect(controls).to_have_count(len(RuleSet.describe()))
+    page.fill("#table-name", "Browser table")
+    page.locator("#rule-details summary").click()
+    page.fill('#rule-options [data-option="limit"]', "10")
+    page.locator("#create-btn").click()
+    expect(page.locator("#created")).to_be_visible()
+    link = page.locator("#created-link").inner_text()
+    match = re.search(r"/t/([^/]+)$", link)
+    assert match, link
+    code = match.group(1)
+    summary = live_server.get(f"/api/tables/{code}").json()
+    assert summary["name"] == "Browser table"
+    assert summary["changed_rules"] == {"limit": 10}
+    expect(page.locator(f'#tables tr[data-code="{code}"]')).to_contain_text("Browser table")
+    # the link leads to the seats, where the table's rules are summarised
+    page.locator("#created-go").click()
+    expect(page.locator("#seating")).to_be_visible()
+    expect(page.locator("#seat-list .seat-card")).to_have_count(4)
+    expect(page.locator("#rules-summary")).to_contain_text("limit = 10")
+
+
+def test_scoring_reference_follows_the_rule_set(live_server: Any, page: Page) -> None:
+    ref = live_server.get("/api/reference").json()
+    page.goto(live_server.url + "/scoring")
+    rows = page.locator("#reference tr[data-pattern]")
+    expect(rows).to_have_count(len(ref["patterns"]))
+    first = ref["patterns"][0]
+    expect(page.locator(f'#reference tr[data-pattern="{first["id"]}"]')).to_contain_text(first["name"])
+    expect(page.locator("#ref-title")).to_contain_text("limit 5 tai")
+    # a house rule changes the reference
+    page.locator("details summary", has_text="Change rule options").click()
+    page.fill('#rule-options [data-option="limit"]', "10")
+    page.locator("#apply").click()
+    expect(page.locator("#ref-title")).to_contain_text("limit 10 tai")
+    ref10 = live_server.get("/api/reference?rule=limit=10").json()
+    limit_rows = [p for p in ref10["patterns"] if p["kind"] == "limit"]
+    assert limit_rows
+    cell = page.locator(f'#reference tr[data-pattern="{limit_rows[0]["id"]}"] td.tai')
+    expect(cell).to_have_text(limit_rows[0]["tai_text"])
+
+
+def test_calculator_uses_the_server_scorer(live_server: Any, page: Page) -> None:
+    hand = "23s55p [123m] [456m] [789p] +4s /1f1a"
+    body = {"hand": hand, "seat": "E", "wind": "E", "self_drawn": True}
+    expected = live_server.post("/api/score", body).json()
+    page.goto(live_server.url + "/calculator")
+    expect(page.locator("#hand-preview .tile")).to_have_count(16)
+    page.fill("#hand", hand)
+    page.check("#self_drawn")
+    page.locator("#calc-btn").click()
+    out = page.locator("#calc-result")
+    expect(out.locator("h2")).to_have_text(f"{expected['tai']} tai")
+    ids = out.locator("tr[data-pattern]")
+    expect(ids).to_have_count(len(expected["patterns"]))
+    for p in expected["patterns"]:
+        expect(out.locator(f'tr[data-pattern="{p["name"]}"] td.num')).to_have_text(str(p["tai"]))
+    for seat, amount in expected["payments"].items():
+        expect(out.locator(f'.payments tr[data-seat="{seat}"] td.num')).to_have_text(
+            f"+{amount}" if amount > 0 else str(amount))
+    # a bad hand gets the scorer's one-line reason
+    page.fill("#hand", "123m +")
+    page.locator("#calc-btn").click()
+    expect(page.locator("#calc-error")).to_be_visible()
