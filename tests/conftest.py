@@ -6,6 +6,7 @@
   preset=None, private=False) -> dict`` (the ``POST /api/tables`` answer: ``code``, ``url``, ``table``);
   ``seed`` fixes the first hand's shuffle, ``wall`` stacks it (148 tiles in draw order). Options
   default to ``FAST_OPTIONS`` (no bot delay, no timers) unless given.
+  ``stacked_wall(E="...", S="...", draws="...")`` (below) builds a ``wall``.
 * ``live_server.join(code, name, seat=None) -> dict`` (``seat``, ``token``),
 * ``live_server.ws(code) -> WsClient`` (a synchronous WebSocket client, see below),
 * ``live_server.ws_url``, ``live_server.database`` (the SQLite file), ``live_server.restart()``
@@ -174,6 +175,21 @@ class LiveServer(str):
 
     def ws(self, code: str) -> WsClient:
         return WsClient(f"{self.ws_url}/ws/{code}")
+
+
+def stacked_wall(*, E: str = "", S: str = "", W: str = "", N: str = "", draws: str = "",
+                 back: str = "") -> str:
+    """A stacked wall (for ``create_table(wall=...)``) dealing these tiles to the seats (the rest of
+    each hand is filled with quiet tiles), then ``draws`` from the front and ``back`` as replacement
+    draws. East is the dealer (14 tiles)."""
+    from sgmahjong.game.testing import stack_wall
+    from sgmahjong.notation import parse_tiles
+
+    def tiles(text: str) -> list[Any]:
+        return parse_tiles(text) if text else []
+
+    hands = {i: tiles(x) for i, x in enumerate((E, S, W, N)) if x}
+    return " ".join(t.notation for t in stack_wall(hands, tiles(draws), tiles(back)))
 
 
 def free_port() -> int:

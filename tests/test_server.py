@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from sgmahjong.game.wall import verify_commitment
-from tests.conftest import FAST_OPTIONS, LiveServer, WsClient, free_port
+from tests.conftest import FAST_OPTIONS, LiveServer, WsClient, free_port, stacked_wall
 
 SEED = 42
 
@@ -428,3 +428,31 @@ def test_hand_log_is_published_after_the_hand_and_replays(live_server: LiveServe
     assert state.ended and state.version == view["version"]
     assert state.wall_hash == view["wall_hash"] and state.result is not None
     assert state.result["payments"] == view["result"]["payments"]
+
+
+def test_stacked_wall_claims_of_two_humans(live_server: LiveServer) -> None:
+    """East discards 5m; South may chow it, West may pong it. West passes first: South's claim,
+    sent against the earlier version, is not stale (its options did not change) and goes through."""
+    wall = stacked_wall(E="5m", S="4m6m", W="5m5m")
+    code = live_server.create_table(wall=wall, seed=1)["code"]
+    ann, _ = seated(live_server, code, "Ann", 0)
+    bob, _ = seated(live_server, code, "Bob", 1)
+    cy, _ = seated(live_server, code, "Cy", 2)
+    with ann, bob, cy:
+        ann.send({"type": "start"})
+        view = ann.until("view")["view"]
+        assert "discard 5m" in view["legal_actions"]
+        ann.send({"type": "action", "action": "discard 5m", "version": view["version"]})
+        bview = bob.until("view", lambda m: m["view"]["phase"] == "claim")["view"]
+        cview = cy.until("view", lambda m: m["view"]["phase"] == "claim")["view"]
+        assert "chow 456m" in bview["legal_actions"] and "pong" in cview["legal_actions"]
+        assert bview["version"] == cview["version"] and sorted(bview["awaiting"]) == [1, 2]
+        cy.send({"type": "action", "action": "pass", "version": cview["version"]})
+        bob.until("view", lambda m: m["view"]["version"] > bview["version"])
+        bob.send({"type": "action", "action": "chow 456m", "version": bview["version"]})
+        after = bob.until("view", lambda m: bool(m["view"]["seats"][1]["melds"]))["view"]
+        assert after["seats"][1]["melds"][0]["tiles"] == ["4m", "5m", "6m"]
+        assert after["awaiting"] == [1] and after["turn"] == 1
+        # Cy's pong option is gone: his stale pong is refused
+        cy.send({"type": "action", "action": "pong", "version": cview["version"]})
+        assert cy.until("error")["code"] == "stale"

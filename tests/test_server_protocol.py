@@ -93,3 +93,11 @@ def test_database_url() -> None:
     assert database_path("plain.sqlite3") == "plain.sqlite3"
     with pytest.raises(ValueError, match="only sqlite"):
         database_path("postgres://host/db")
+
+
+def test_database_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///elsewhere/db.sqlite3")
+    assert database_path() == "elsewhere/db.sqlite3"
+    assert database_path("sqlite:///given.sqlite3") == "given.sqlite3"  # --database wins
+    monkeypatch.delenv("DATABASE_URL")
+    assert database_path() == "data/sgmahjong.sqlite3"
