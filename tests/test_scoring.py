@@ -361,6 +361,13 @@ def test_impossible_contexts_raise() -> None:
         sc(hand, replacement="flower")  # replacements are self-drawn
     with pytest.raises(InvalidHandError):
         sc(hand, last_tile=True)
+
+
+def test_last_tile_drawn_as_a_replacement_is_not_haidi() -> None:
+    r = sc("CCC 123m 456p 789s 5s +5s", self_drawn=True, last_tile=True, replacement="flower")
+    assert pats(r) == {"dragon_pong": 1, "win_on_flower_replacement": 1}
+    r = sc("CCC 123m 456p 789s 5s +5s", self_drawn=True, last_tile=True)
+    assert pats(r) == {"dragon_pong": 1, "last_tile": 1}
     with pytest.raises(InvalidHandError):
         sc("123m456m789p4566s +6s", robbed_kong=True)  # two 6s held: the fourth cannot be robbed
 

@@ -72,8 +72,8 @@ def check_context(hand: Hand, ctx: WinContext) -> None:
         raise InvalidHandError("robbing the kong is not a win on a replacement tile")
     if ctx.replacement and not ctx.self_drawn:
         raise InvalidHandError("a win on a replacement tile is self-drawn")
-    if ctx.last_tile and (not ctx.self_drawn or ctx.replacement):
-        raise InvalidHandError("the last tile (海底捞月) is a self-drawn tile, not a replacement")
+    if ctx.last_tile and not ctx.self_drawn:
+        raise InvalidHandError("the last tile (海底捞月) is a self-drawn tile")
     if ctx.replacement in ("kong", "kong_on_kong"):
         kongs = sum(1 for m in hand.melds if m.is_kong)
         if ctx.replacement == "kong" and kongs < 1:

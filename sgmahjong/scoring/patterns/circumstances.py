@@ -84,5 +84,6 @@ def robbing_the_kong(h: HandFacts) -> int:
 
 @pattern("last_tile", "Last tile", "海底捞月", "+1", extra=True, gate="has_circumstances")
 def last_tile(h: HandFacts) -> int:
-    """Self-drawn on the last drawable tile (the 16th from the end), not on a replacement draw."""
-    return 1 if h.ctx.last_tile else 0
+    """Self-drawn on the last drawable tile (the 16th from the end), not on a replacement draw: with
+    ``ctx.replacement`` set the last tile scores nothing (the article's examples 1-3)."""
+    return 1 if h.ctx.last_tile and not h.ctx.replacement else 0
