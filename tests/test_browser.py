@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from sgmahjong.game.testing import stack_wall
+from sgmahjong.game.testing import deal, play, stack_wall
 from sgmahjong.notation import parse_tiles
 
 CHROMIUM = "/usr/bin/chromium"
@@ -87,12 +87,13 @@ def no_errors(*pages: Page) -> None:
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
 
 
-# The scripted hand (checked against the engine in tests/test_browser.py's first test): E deals and
-# discards 5s, S chows 567s and discards F, W pongs F and discards 1p, N kongs 1p (instant payment),
-# takes 2s from the back and discards 9m, on which E wins (red dragon pong, 1 tai).
+# The scripted hand (test_scripted_hand_in_the_engine checks it without a browser): E deals and
+# discards 5s, S chooses one of three chows (567s) and discards F, W pongs F and discards 1p,
+# N kongs 1p (instant payment), takes 2s from the back and discards 9m, on which E wins (red dragon
+# pong, 1 tai).
 SCRIPT_HANDS = {
     0: "CCC 123m 456p 789s 9m 5s",
-    1: "67s F 2468m 28p 3s ESN",
+    1: "67s F 2468m 28p 34s SN",
     2: "FF 1p 357m 379p 1s 4s WP",
     3: "111p 9m 158m 26p 8s EWN",
 }
@@ -102,6 +103,24 @@ def scripted_wall() -> str:
     hands = {seat: parse_tiles(text) for seat, text in SCRIPT_HANDS.items()}
     wall = stack_wall(hands, [], parse_tiles("2s"))
     return " ".join(t.notation for t in wall)
+
+
+SCRIPT_STEPS = ["E discard 5s", "S chow 567s", "S discard F", "W pong", "W discard 1p", "N kong 1p",
+                "N discard 9m", "E win"]
+
+
+def test_scripted_hand_in_the_engine() -> None:
+    """The script the browsers play below, straight through the engine: every step legal, the end as
+    the pages are expected to show it."""
+    state = deal(**{"ESWN"[seat]: text for seat, text in SCRIPT_HANDS.items()}, back="2s")
+    assert stack_wall({s: parse_tiles(t) for s, t in SCRIPT_HANDS.items()}, [], parse_tiles("2s")) == \
+        list(state.wall)
+    state, _ = play(state, *SCRIPT_STEPS)
+    assert state.result is not None
+    assert state.result["winner"] == 0 and state.result["shooter"] == 3
+    assert state.result["patterns"] == [{"name": "dragon_pong", "tai": 1}]
+    assert state.result["payments"] == [4, -1, -1, -2]
+    assert list(state.ledger) == [2, -3, -3, 4]
 
 
 def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
@@ -126,7 +145,7 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
         expect(page.locator(".dealer")).to_have_count(1)
         expect(page.locator("#prevailing")).to_have_text("東")
         expect(page.locator("#wall-count")).to_have_text(re.compile(r"^\d+$"))
-    assert hand_tiles(south) == parse_notations("2m 4m 6m 8m 2p 8p 3s 6s 7s E S N F")
+    assert hand_tiles(south) == parse_notations("2m 4m 6m 8m 2p 8p 3s 4s 6s 7s S N F")
     wall_before = int(east.locator("#wall-count").inner_text())
     assert wall_before == 148 - 53 - 15
     # only East may act; the turn is shown
@@ -140,9 +159,12 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     click_discard(east, "5s")
     for page in pages:
         expect(page.locator('.discards[data-discards="0"] .tile[data-tile="5s"]')).to_be_visible()
-    chow = south.locator('#actions button[data-move="chow 567s"]')
-    expect(chow).to_be_visible()
-    expect(chow.locator("kbd")).to_have_text("Z")
+    # three ways to chow 5s: a choice of buttons, keyed by where the discard sits in the chow
+    chows = south.locator('#actions button[data-action="chow"]')
+    expect(chows).to_have_count(3)
+    assert chows.evaluate_all("bs => bs.map(b => b.dataset.move + ' ' + b.dataset.key)") == [
+        "chow 567s Z", "chow 456s X", "chow 345s C"]
+    expect(chows.first.locator(".tile")).to_have_count(3)
     expect(south.locator('#actions button[data-action="pass"] kbd')).to_have_text("Space")
     for page in (east, west, north):
         expect(page.locator("#actions button")).to_have_count(0)
@@ -297,4 +319,27 @@ def test_reload_mid_hand_restores_the_seat(live_server: Any, browser: Browser) -
     # the restored seat still plays
     autoplay(page)
     expect(page.locator("#result")).to_be_visible()
+    no_errors(page)
+
+
+def test_match_end_shows_the_standings(live_server: Any, browser: Browser) -> None:
+    """A one-round match (rounds=1) played to its end: each hand's result, then the standings."""
+    page, _ = start_with_bots(browser, live_server, seed=3)
+    for hand in range(1, 30):
+        expect(page.locator("#match-info")).to_contain_text(f"hand {hand}")
+        autoplay(page)
+        if page.locator("#standings").count():
+            break
+        page.locator('#result [data-action="next"]').click()
+        expect(page.locator("#result")).to_be_hidden()
+    standings = page.locator("#standings")
+    expect(standings).to_be_visible()
+    expect(page.locator("#result")).to_contain_text("The match is over")
+    rows = standings.locator("tbody tr")
+    expect(rows).to_have_count(4)
+    amounts = [int(x) for x in rows.locator("td.num").all_inner_texts()]
+    assert sum(amounts) == 0
+    assert amounts == sorted(amounts, reverse=True)
+    totals = [int(x) for x in page.locator("#ledger .total-amount").all_inner_texts()]
+    assert sorted(totals, reverse=True) == amounts
     no_errors(page)
