@@ -238,7 +238,7 @@ def test_bao_kong_fresh_discard_konged_late_pays_the_whole_kong():
     assert st.last_fresh
     st, ev = play(st, "S kong 5p")
     pays = [e.data for e in ev if e.kind == "payment"]
-    assert pays == [{"reason": "kong_bao", "amounts": [-6, 6, 0, 0]}]
+    assert pays == [{"reason": "exposed_kong", "amounts": [-6, 6, 0, 0], "liable": E}]
 
 
 def test_no_bao_kong_when_the_tile_was_seen():

@@ -39,7 +39,8 @@ def describe(event: Event) -> str | None:
         return f"{s} lays out {d['tile']}"
     if kind == "payment":
         amounts = " ".join(f"{_SEATS[i]}{a:+d}" for i, a in enumerate(d["amounts"]))
-        return f"  payment to {s} for {d['reason']}: {amounts}"
+        liable = f", {_who(d['liable'])} pays all (包杠)" if d.get("liable") is not None else ""
+        return f"  payment to {s} for {d['reason']}: {amounts}{liable}"
     if kind == "discard":
         return f"{s} discards {d['tile']}"
     if kind == "chow":

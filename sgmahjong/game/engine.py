@@ -15,9 +15,8 @@ from typing import Any
 from ..melds import MeldKind
 from ..rules import RuleSet
 from ..tiles import FLOWERS, NUM_PLAYING, Tile, full_set
-from . import liability
+from . import liability, scoring_bridge
 from .actions import Action, IllegalActionError, format_action
-from .bonus import kong_units, new_bonus_payments
 from .events import Event
 from .state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec, Window
 from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
@@ -149,8 +148,8 @@ def _deal(b: _Builder) -> None:
                 continue
             conc = tuple(t for t in b.seat(s).concealed if t < NUM_PLAYING)
             b.upd(s, concealed=conc)
-            for t in bonus:
-                _lay_out(b, s, t)
+            dealt = not b.seat(s).bonus and set(bonus) <= b.seat(s).dealt_bonus
+            _lay_out(b, s, tuple(bonus), dealt=dealt)
             for _ in bonus:
                 if b.remaining() <= 0:
                     _drawn_game(b)
@@ -184,33 +183,24 @@ def _take(b: _Builder, seat: int, *, back: bool) -> Tile:
     return t
 
 
-def _lay_out(b: _Builder, seat: int, tile: Tile) -> None:
-    """A bonus tile goes face up; instant payments for any combo it completes."""
+def _lay_out(b: _Builder, seat: int, tiles: tuple[Tile, ...], *, dealt: bool = False) -> None:
+    """Bonus tiles go face up; instant payments for any event they complete (double for the dealt
+    hand, 暗咬)."""
     st = b.seat(seat)
-    b.upd(seat, bonus=(*st.bonus, tile))
-    b.emit("bonus", seat, tile=tile.notation)
-    st = b.seat(seat)
-    for combo, units in new_bonus_payments(seat, st.bonus, st.paid, st.dealt_bonus, b.rules):
-        b.upd(seat, paid=st.paid | {combo})
-        st = b.seat(seat)
-        _instant(b, seat, combo, units)
+    b.upd(seat, bonus=(*st.bonus, *tiles))
+    for t in tiles:
+        b.emit("bonus", seat, tile=t.notation)
+    for kind in scoring_bridge.bonus_payment_kinds(st.bonus, tiles, seat, dealt=dealt):
+        _instant(b, seat, kind, dealt=dealt)
 
 
-def _instant(b: _Builder, seat: int, reason: str, units: int, payer: int | None = None) -> None:
-    """Instant payment of ``units`` from each other seat (or all of it from ``payer``, 包杠)."""
-    amount = units * b.rules.instant_unit
-    if amount == 0:
+def _instant(b: _Builder, seat: int, kind: str, *, dealt: bool = False, liable: int | None = None) -> None:
+    """An instant payment to ``seat`` (or all of it from ``liable``, 包杠)."""
+    pays = scoring_bridge.instant_payment(kind, seat, b.rules, dealt=dealt, liable=liable)
+    if not any(pays):
         return
-    pays = [0, 0, 0, 0]
-    for s in range(4):
-        if s != seat:
-            pays[s] = -amount
-    if payer is not None:
-        pays = [0, 0, 0, 0]
-        pays[payer] = -3 * amount
-    pays[seat] = -sum(pays)
     b.pay(pays)
-    b.emit("payment", seat, reason=reason, amounts=pays)
+    b.emit("payment", seat, reason=kind, amounts=pays, liable=liable)
 
 
 # -- turns ---------------------------------------------------------------------------------------
@@ -239,7 +229,7 @@ def _replacement(b: _Builder, seat: int, reason: str) -> None:
 
 def _receive(b: _Builder, seat: int, t: Tile, source: str) -> None:
     if t >= NUM_PLAYING:
-        _lay_out(b, seat, t)
+        _lay_out(b, seat, (t,))
         b.set(flower_chain=b.get("flower_chain") + 1)
         if t in FLOWERS and _open_eighth(b, seat, t):
             return
@@ -379,7 +369,7 @@ def _do_turn(b: _Builder, a: Action) -> None:
         conc = list(st.concealed)
         conc.remove(t)
         seen = b.get("seen")
-        fresh = liability.is_fresh(b.s, t)
+        fresh = liability.is_fresh(b.s, b.seats, t)
         b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t),
               barred=st.barred | {t})
         b.set(seen=(*seen[:t], seen[t] + 1, *seen[t + 1:]), last_discard=(seat, t), last_fresh=fresh,
@@ -582,11 +572,10 @@ def _claim(b: _Builder, seat: int, source: int, t: Tile, a: Action) -> None:
 
 
 def _kong_payment(b: _Builder, seat: int, t: Tile, kind: str, source: int | None) -> None:
-    units = kong_units(kind == "concealed_kong", b.rules)
     payer = None
-    if source is not None and liability.bao_kong(b.s, b.remaining()):
+    if source is not None and liability.bao_kong(b.s, b.remaining(), b.get("last_fresh")):
         payer = source
-    _instant(b, seat, "kong" if payer is None else "kong_bao", units, payer)
+    _instant(b, seat, "concealed_kong" if kind == "concealed_kong" else "exposed_kong", liable=payer)
 
 
 def _complete_kong(b: _Builder, seat: int, t: Tile, kind: str, source: int | None) -> None:
@@ -632,6 +621,7 @@ def _finish_win(b: _Builder, winner: int, shooter: int | None, win: WinInfo, til
 
     w = b.get("window")
     self_drawn = shooter is None
+    liable, reason = liability.win_liability(b.s, b.seats, winner, shooter, win, w, b.remaining())
     if w is not None and tile is not None:
         # the claimed tile moves to the winner
         src = b.seat(w.source)
@@ -651,12 +641,12 @@ def _finish_win(b: _Builder, winner: int, shooter: int | None, win: WinInfo, til
             b.upd(w.source, concealed=tuple(conc))
             st = b.seat(winner)
             b.upd(winner, concealed=tuple(sorted((*st.concealed, tile))))
-    liable, reason = liability.win_liability(b.s, b.seats, winner, shooter, win, w, b.remaining())
+
     res = win.result
-    pays = win_payments(tai=res.tai, winner=winner, shooter=shooter,
-                        self_drawn=self_drawn or win.kind in ("eight_flowers", "declare_three_dragons",
-                                                              "declare_four_winds"),
-                        liable=liable, thirteen_wonders=res.thirteen_wonders, rules=b.rules)
+    pays = win_payments(tai=res.tai, winner=winner, shooter=shooter, self_drawn=self_drawn,
+                        liable=liable, thirteen_wonders=res.thirteen_wonders,
+                        robbed_kong=w is not None and w.kind in ("added_kong", "concealed_kong"),
+                        rules=b.rules)
     b.pay(pays)
     result: dict[str, Any] = {
         "winner": winner, "shooter": shooter, "self_drawn": self_drawn,
