@@ -159,6 +159,13 @@ def test_article_all_four_animals_pays_2_plus_2_plus_4() -> None:
     assert sorted(instant_amount(e, ALL_PAY) for e in allfour) == [2, 2, 4]
 
 
+def test_dealt_all_four_animals_rules_reading() -> None:
+    # RULES.md: every bonus event already in the dealt hand (暗咬) pays double, so all four animals
+    # dealt pay 4 + 4 + 8 per player (the article's note 1.4 would say 4 + 4 + 4).
+    dealt = bonus_events([Tile.CAT, Tile.RAT, Tile.ROOSTER, Tile.CENTIPEDE], 0)
+    assert sorted(instant_amount(e, ALL_PAY, dealt=True) for e in dealt) == [4, 4, 8]
+
+
 def test_dealt_bonus_events_pay_double() -> None:
     assert instant_payment("cat_rat", 0, ALL_PAY, dealt=True) == [12, -4, -4, -4]
     assert instant_amount("seat_flowers", ALL_PAY, dealt=True) == 4
