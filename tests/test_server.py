@@ -456,3 +456,30 @@ def test_stacked_wall_claims_of_two_humans(live_server: LiveServer) -> None:
         # Cy's pong option is gone: his stale pong is refused
         cy.send({"type": "action", "action": "pong", "version": cview["version"]})
         assert cy.until("error")["code"] == "stale"
+
+
+def test_a_burst_of_garbage_never_breaks_the_connection(live_server: LiveServer) -> None:
+    import random
+
+    rng = random.Random(5)
+    code = live_server.create_table(seed=SEED)["code"]
+    ws, _ = seated(live_server, code, "Ann", 0)
+    pieces = ['{"type":', '"action"', '"version": 1', "null", "[", "]", "{", "}", ",", '"\\ud800"', "1e999",
+              '"type": "hello"', '"token": {}', "true"]
+    with ws:
+        ws.send({"type": "start"})
+        ws.until("view")
+        sent = 0
+        for _ in range(40):
+            frame = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+            ws.send(frame)
+            sent += 1
+        errors = 0
+        ws.send({"type": "ping"})
+        while True:
+            msg = ws.recv()
+            if msg["type"] == "pong":
+                break
+            errors += msg["type"] == "error"
+        assert errors >= sent - 5  # (a few random frames may be valid messages)
+        assert live_server.get(f"/api/tables/{code}").json()["status"] == "playing"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sgmahjong.server.options import TableOptions, TableOptionsError
 from sgmahjong.server.protocol import (
@@ -101,3 +103,34 @@ def test_database_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
     assert database_path("sqlite:///given.sqlite3") == "given.sqlite3"  # --database wins
     monkeypatch.delenv("DATABASE_URL")
     assert database_path() == "data/sgmahjong.sqlite3"
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_fields = st.fixed_dictionaries(
+    {"type": st.sampled_from(["hello", "action", "add_bot", "remove_bot", "start", "next", "ping", "x"])},
+    optional={"token": _json, "action": _json, "version": _json, "seat": _json, "level": _json,
+              "extra": _json},
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(_json, _fields))
+def test_any_json_is_a_message_or_a_protocol_error(value: object) -> None:
+    """Never an exception other than ProtocolError, whatever the client sends."""
+    try:
+        parse_message(json.dumps(value))
+    except ProtocolError as err:
+        assert err.code in {"bad_json", "too_large", "invalid", "unknown_type"} and err.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300) | st.binary(max_size=50))
+def test_any_text_is_a_message_or_a_protocol_error(text: str | bytes) -> None:
+    try:
+        parse_message(text)
+    except ProtocolError as err:
+        assert err.message
