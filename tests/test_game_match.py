@@ -1,0 +1,107 @@
+"""Matches: dealer rotation, rounds of prevailing wind, the match ledger and standings."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from sgmahjong.game import (
+    IllegalActionError,
+    apply_match,
+    match_view,
+    new_match,
+    next_hand,
+)
+from sgmahjong.game.match import next_dealer
+from sgmahjong.game.testing import random_action
+from sgmahjong.rules import RuleSet
+
+
+def ended(match, *, winner=None, drawn=False, kong=False, ledger=(0, 0, 0, 0)):
+    result = {"winner": winner, "drawn_game": drawn, "kong_made": kong}
+    return replace(match, hand=replace(match.hand, phase="ended", result=result, ledger=ledger))
+
+
+@pytest.fixture
+def match():
+    m, _ = new_match(RuleSet(), seed=3)
+    return m
+
+
+def test_dealer_keeps_the_deal_after_his_win(match):
+    m, _ = next_hand(ended(match, winner=0))
+    assert m.dealer == 0 and m.round == 0 and m.hand_number == 2 and m.hand.dealer == 0
+
+
+def test_deal_passes_after_another_seat_wins(match):
+    m, _ = next_hand(ended(match, winner=2))
+    assert m.dealer == 1 and m.round == 0 and m.hand.dealer == 1
+
+
+def test_drawn_hand_without_kong_keeps_the_deal(match):
+    m, _ = next_hand(ended(match, drawn=True))
+    assert m.dealer == 0
+
+
+def test_drawn_hand_with_a_kong_passes_the_deal(match):
+    m, _ = next_hand(ended(match, drawn=True, kong=True))
+    assert m.dealer == 1
+
+
+def test_deal_passing_from_north_starts_the_next_round(match):
+    m = match
+    for expected in (1, 2, 3):
+        m, _ = next_hand(ended(m, winner=(m.dealer + 1) % 4))
+        assert m.dealer == expected and m.round == 0
+    m, _ = next_hand(ended(m, winner=0))
+    assert m.dealer == 0 and m.round == 1 and m.hand.prevailing == 1
+
+
+def test_match_ends_after_the_last_round_with_standings():
+    m, _ = new_match(RuleSet(rounds=1), seed=1)
+    for _ in range(3):
+        m, _ = next_hand(ended(m, winner=(m.dealer + 1) % 4, ledger=(1, 2, -1, -2)))
+    m, events = next_hand(ended(m, winner=1, ledger=(0, 4, -2, -2)))
+    assert m.finished and events[0].kind == "match_end"
+    assert m.ledger == (3, 10, -5, -8)
+    view = match_view(m, 0)
+    assert [s["seat"] for s in view["standings"]] == [1, 0, 2, 3]
+    with pytest.raises(IllegalActionError):
+        next_hand(m)
+
+
+def test_next_hand_refused_before_the_hand_ends(match):
+    with pytest.raises(IllegalActionError, match="not ended"):
+        next_hand(match)
+
+
+def test_next_dealer_rules(match):
+    assert next_dealer(ended(match, winner=0).hand) == (0, False)
+    assert next_dealer(ended(match, winner=3).hand) == (1, True)
+
+
+def test_random_match_plays_to_the_end_and_sums_to_zero():
+    rng = random.Random(5)
+    m, _ = new_match(RuleSet(rounds=1), seed=5)
+    hands = 0
+    while not m.finished:
+        while not m.hand.ended:
+            m, _ = apply_match(m, random_action(m.hand, rng))
+            assert sum(m.total_ledger) == 0
+        m, _ = next_hand(m)
+        hands += 1
+        assert hands < 200
+    assert hands >= 4 and sum(m.ledger) == 0 and len(m.history) == hands
+    view = match_view(m, None)
+    assert view["match_finished"] and len(view["standings"]) == 4
+
+
+def test_match_replays_from_its_seed():
+    a, _ = new_match(RuleSet(), seed=9)
+    b, _ = new_match(RuleSet(), seed=9)
+    assert a.hand.wall == b.hand.wall
+    a2, _ = next_hand(ended(a, winner=1))
+    b2, _ = next_hand(ended(b, winner=1))
+    assert a2.hand.wall == b2.hand.wall != a.hand.wall
