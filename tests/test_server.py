@@ -483,3 +483,19 @@ def test_a_burst_of_garbage_never_breaks_the_connection(live_server: LiveServer)
             errors += msg["type"] == "error"
         assert errors >= sent - 5  # (a few random frames may be valid messages)
         assert live_server.get(f"/api/tables/{code}").json()["status"] == "playing"
+
+
+def test_the_next_hand_starts_by_itself_after_the_delay(live_server: LiveServer) -> None:
+    code = live_server.create_table(seed=SEED, options={**FAST_OPTIONS, "next_hand_seconds": 0.3})["code"]
+    ann, token = seated(live_server, code, "Ann", 0)
+    with ann:
+        ann.send({"type": "start"})
+        ann.until("view")
+    wait_status(live_server, code, {"between_hands"})
+    with live_server.ws(code) as ws:
+        ws.hello(token)
+        msg = ws.until("view")
+        assert msg["status"] == "between_hands"
+        assert msg["timer"]["kind"] == "next_hand" and msg["timer"]["seats"] == [0]
+        nxt = ws.until("view", lambda m: m["status"] == "playing")  # nobody pressed next
+        assert nxt["view"]["hand_number"] == 2

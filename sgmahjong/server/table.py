@@ -530,6 +530,8 @@ class Table:
                     s.kind == "human" and self.connected(s.seat) for s in self.seats
                 ):
                     self._start_next_hand()
+                else:
+                    self.deadline = None  # nobody is here: wait for someone to come back
                 return
             for seat in deadline.seats:
                 if self.status != "playing" or seat not in engine.awaiting(self.match):
@@ -583,8 +585,8 @@ class Table:
         if self.status == "playing" and self._bot_seats():
             self._spawn(self._bots_act(engine.hand_of(self.match).version))
         elif self.status == "between_hands":
-            if self.deadline is None:
-                self._set_deadline()
+            if self.deadline is None or self.deadline.at <= time.monotonic():
+                self._set_deadline()  # a fresh delay for whoever comes back to the results
             self._schedule()
 
     def close(self) -> None:
