@@ -152,9 +152,9 @@ def result_text(hand_text: str, ctx: WinContext, result: ScoreResult, rules: Rul
     lines = [f"{hand_text}  (seat {SEAT_NAMES[ctx.seat_wind]}, prevailing {SEAT_NAMES[ctx.prevailing_wind]}, "
              f"{how})"]
     for p in result.patterns:
-        lines.append(f"  {p.name:<26} {_describe(p.name):<34} {p.tai:>3}")
-    cap = " (limit)" if result.limit else ""
-    lines.append(f"  {'total':<61} {result.tai:>3} tai{cap}; limit {rules.limit}")
+        lines.append(f"  {p.name:<26} {p.tai:>3}  {_describe(p.name)}")
+    cap = ", the limit" if result.limit else f" (limit {rules.limit})"
+    lines.append(f"  {'total':<26} {result.tai:>3} tai{cap}")
     if not result.valid:
         lines.append(f"not a win: {result.reason}")
     if payments is not None:

@@ -26,6 +26,7 @@ _Entry = tuple[Pattern, int]
 _Runs = list[tuple[str | None, list[Pattern]]]
 _cache: dict[int, tuple[RuleSet, _Runs, _Runs]] = {}
 _SCORES: dict[tuple[str, int], PatternScore] = {}
+_ORDER: dict[str, int] = {p.id: i for i, p in enumerate(PATTERNS)}  # report order
 
 
 def _runs(patterns: list[Pattern]) -> _Runs:
@@ -168,6 +169,8 @@ def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
             best = result
     assert best is not None
     total, toward_min, kept = best
+    if len(kept) > 1:
+        kept.sort(key=lambda e: _ORDER[e[0].id])
     pats = tuple(_pattern_score(p.id, v) for p, v in kept)
     at_limit = total >= rules.limit
     if toward_min < min_tai:
