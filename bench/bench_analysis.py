@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from sgmahjong.analysis.decompose import decompositions, is_standard_complete
-from sgmahjong.analysis.shanten import shanten, shanten_standard
+from sgmahjong.analysis.shanten import best_discards, shanten, shanten_standard, useful_tiles
 from sgmahjong.analysis.waits import waits
 
 N_HANDS = 20_000
@@ -102,6 +102,8 @@ def main() -> None:
     _line("shanten_standard (13 tiles)", _rate(shanten_standard, h13), theirs.get("shanten13"))
     _line("shanten incl. thirteen (13 tiles)", _rate(shanten, h13), None)
     _line("waits (13 tiles)", _rate(waits, h13), None)
+    _line("useful_tiles (13 tiles)", _rate(useful_tiles, h13[::4]), None)
+    _line("best_discards (14 tiles)", _rate(best_discards, h14[::4]), None)
 
     n_complete = sum(1 for h in h14 if is_standard_complete(h))
     n_ready = sum(1 for h in h13 if waits(h))

@@ -25,24 +25,41 @@ class Decomposition(NamedTuple):
     sets: tuple[tuple[int, int], ...]  # (CHOW|PONG, tile index), sorted
 
 
-_GlobalDecomp = tuple[int, Sets]
-_GLOBAL: tuple[dict[bytes, list[_GlobalDecomp]], ...] = ({}, {}, {})
+_GroupDecomp = tuple[int, Sets, Sets]  # (pair or -1, chows, pongs), global tiles, each sorted
+_GLOBAL: tuple[dict[bytes, list[_GroupDecomp]], ...] = ({}, {}, {})
+_HONOURS: dict[bytes, _GroupDecomp | None] = {}
 
 
-def _suit_decomps(suit: int, key: bytes) -> list[_GlobalDecomp] | None:
+def _suit_decomps(suit: int, key: bytes) -> list[_GroupDecomp] | None:
     """The decompositions of one suit with global tile indices (memoised per suit), None if none."""
-    table = _GLOBAL[suit]
-    got = table.get(key)
-    if got is None:
-        local = SUIT_DECOMPS.get(key)
-        if local is None:
-            return None
-        off = 9 * suit
-        got = remember(table, key, [
-            (pair + off if pair >= 0 else -1, tuple((kind, tile + off) for kind, tile in sets))
-            for pair, sets in local
-        ])
-    return got
+    local = SUIT_DECOMPS.get(key)
+    if local is None:
+        return None
+    off = 9 * suit
+    return remember(_GLOBAL[suit], key, [
+        (
+            pair + off if pair >= 0 else -1,
+            tuple((CHOW, t + off) for kind, t in sets if kind == CHOW),
+            tuple((PONG, t + off) for kind, t in sets if kind == PONG),
+        )
+        for pair, sets in local
+    ])
+
+
+def _honour_decomp(key: bytes) -> _GroupDecomp | None:
+    """The one decomposition of the honours (pongs and at most one pair), None if none; memoised."""
+    if key in _HONOURS:
+        return _HONOURS[key]
+    pair = -1
+    pongs: list[tuple[int, int]] = []
+    got: _GroupDecomp | None = None
+    if honour_complete(key) >= 0:
+        for i, c in enumerate(key):
+            if c % 3 == 2:
+                pair = 27 + i
+            pongs.extend([(PONG, 27 + i)] * (c // 3))
+        got = (pair, (), tuple(pongs))
+    return remember(_HONOURS, key, got)
 
 
 def is_standard_complete(counts: list[int]) -> bool:
@@ -75,39 +92,34 @@ def decompositions(counts: list[int]) -> list[Decomposition]:
     b = bytes(counts)
     if sum(b) > 14:
         return _slow_decompositions(counts)
-    parts: list[list[_GlobalDecomp]] = []
-    for suit in range(3):
-        key = b[9 * suit : 9 * suit + 9]
-        if any(key):
-            got = _suit_decomps(suit, key)
-            if got is None:
-                return []
-            parts.append(got)
-    h = b[27:34]
-    hp = honour_complete(h)
-    if hp < 0:
+    k1 = b[0:9]
+    d1 = _GLOBAL[0].get(k1) or _suit_decomps(0, k1)
+    if d1 is None:
         return []
-    honour_pair = -1
-    honour_sets: list[tuple[int, int]] = []
-    for i, c in enumerate(h):
-        if c % 3 == 2:
-            honour_pair = 27 + i
-        honour_sets.extend([(PONG, 27 + i)] * (c // 3))
-    pairs = hp + sum(1 for part in parts if part[0][0] >= 0)
-    if pairs != 1:
+    k2 = b[9:18]
+    d2 = _GLOBAL[1].get(k2) or _suit_decomps(1, k2)
+    if d2 is None:
         return []
-    out: list[Decomposition] = []
-    hsets = tuple(honour_sets)
-    for combo in product(*parts):
-        pair = honour_pair
-        sets: list[tuple[int, int]] = []
-        for p, s in combo:
-            if p >= 0:
-                pair = p
-            sets.extend(s)
-        sets.extend(hsets)
-        sets.sort()
-        out.append(Decomposition(pair, tuple(sets)))
+    k3 = b[18:27]
+    d3 = _GLOBAL[2].get(k3) or _suit_decomps(2, k3)
+    if d3 is None:
+        return []
+    hd = _honour_decomp(b[27:34])
+    if hd is None:
+        return []
+    ph, _, qh = hd
+    # every decomposition of a group has the same number of pairs (fixed by its tile count)
+    if (d1[0][0] >= 0) + (d2[0][0] >= 0) + (d3[0][0] >= 0) + (ph >= 0) != 1:
+        return []
+    if len(d1) == 1 and len(d2) == 1 and len(d3) == 1:
+        p1, c1, q1 = d1[0]
+        p2, c2, q2 = d2[0]
+        p3, c3, q3 = d3[0]
+        return [Decomposition(max(p1, p2, p3, ph), c1 + c2 + c3 + q1 + q2 + q3 + qh)]
+    out = [
+        Decomposition(max(p1, p2, p3, ph), c1 + c2 + c3 + q1 + q2 + q3 + qh)
+        for (p1, c1, q1), (p2, c2, q2), (p3, c3, q3) in product(d1, d2, d3)
+    ]
     out.sort()
     return out
 

@@ -20,14 +20,15 @@ from operator import itemgetter
 from .special import ORPHANS
 from .tables import GroupOptions, honour_options, remember, suit_options
 
-_Entry = tuple[int, int, tuple[tuple[int, int], ...], bool]
+_Entry = tuple[int, int, tuple[tuple[int, int], ...], bool, GroupOptions]
 """Per group: (A, B) of its best split without the pair, the (dA, dB) of each with-pair option
-relative to it, and whether it has other options without the pair (then the general path runs)."""
+relative to it, whether it has other options without the pair (then the general path runs), and
+all its options."""
 
 
 def _entry(opts: GroupOptions) -> _Entry:
     (a0, b0), *rest = opts[0]
-    return (a0, b0, tuple((a - a0, b - b0) for a, b in opts[1]), bool(rest))
+    return (a0, b0, tuple((a - a0, b - b0) for a, b in opts[1]), bool(rest), opts)
 
 
 _SUIT_FAST: dict[bytes, _Entry] = {}
@@ -67,18 +68,10 @@ def _combine(n: int, groups: tuple[GroupOptions, ...]) -> int:
     return best
 
 
-def _standard(b: bytes, n: int) -> int:
-    k1 = b[0:9]
-    k2 = b[9:18]
-    k3 = b[18:27]
-    k4 = b[27:34]
-    get = _SUIT_FAST.get
-    e1 = get(k1) or _suit_entry(k1)
-    e2 = get(k2) or _suit_entry(k2)
-    e3 = get(k3) or _suit_entry(k3)
-    e4 = _HONOUR_FAST.get(k4) or _honour_entry(k4)
+def _best(n: int, e1: _Entry, e2: _Entry, e3: _Entry, e4: _Entry) -> int:
+    """Best ``min(A, n + B) + pair`` of four groups (2n less it is the shanten)."""
     if e1[3] or e2[3] or e3[3] or e4[3]:
-        return 2 * n - _combine(n, (suit_options(k1), suit_options(k2), suit_options(k3), honour_options(k4)))
+        return _combine(n, (e1[4], e2[4], e3[4], e4[4]))
     sa = e1[0] + e2[0] + e3[0] + e4[0]
     sb = n + e1[1] + e2[1] + e3[1] + e4[1]
     best = sa if sa < sb else sb
@@ -88,7 +81,36 @@ def _standard(b: bytes, n: int) -> int:
         v = (a if a < c else c) + 1
         if v > best:
             best = v
-    return 2 * n - best
+    return best
+
+
+def _entries(b: bytes) -> list[_Entry]:
+    k1 = b[0:9]
+    k2 = b[9:18]
+    k3 = b[18:27]
+    k4 = b[27:34]
+    get = _SUIT_FAST.get
+    return [
+        get(k1) or _suit_entry(k1),
+        get(k2) or _suit_entry(k2),
+        get(k3) or _suit_entry(k3),
+        _HONOUR_FAST.get(k4) or _honour_entry(k4),
+    ]
+
+
+def _standard(b: bytes, n: int) -> int:
+    k1 = b[0:9]
+    k2 = b[9:18]
+    k3 = b[18:27]
+    k4 = b[27:34]
+    get = _SUIT_FAST.get
+    return 2 * n - _best(
+        n,
+        get(k1) or _suit_entry(k1),
+        get(k2) or _suit_entry(k2),
+        get(k3) or _suit_entry(k3),
+        _HONOUR_FAST.get(k4) or _honour_entry(k4),
+    )
 
 
 def shanten_standard(counts: list[int], n_melds: int | None = None) -> int:
@@ -146,6 +168,68 @@ _NEAR: tuple[tuple[int, ...], ...] = tuple(_near(t) for t in range(34))
 held tile this near cannot make a set, partial set or pair, so it cannot lower the standard shanten."""
 
 
+_NEIGHBOURS: tuple[dict[bytes, tuple[_Entry | None, ...]], ...] = ({}, {}, {}, {})
+"""Memos: (suit or honours, delta) -> group shape -> the entries of the shape with one more (delta
++1) or one fewer (delta -1) of each of its tiles (None where there is none to take)."""
+
+
+def _neighbours(honours: bool, delta: int, key: bytes) -> tuple[_Entry | None, ...]:
+    table = _NEIGHBOURS[2 * honours + (delta > 0)]
+    got = table.get(key)
+    if got is None:
+        entries: list[_Entry | None] = []
+        work = bytearray(key)
+        for i in range(len(key)):
+            if work[i] + delta < 0:
+                entries.append(None)
+                continue
+            work[i] += delta
+            k = bytes(work)
+            work[i] -= delta
+            if honours:
+                entries.append(_HONOUR_FAST.get(k) or _honour_entry(k))
+            else:
+                entries.append(_SUIT_FAST.get(k) or _suit_entry(k))
+        got = remember(table, key, tuple(entries))
+    return got
+
+
+def _changed(counts: list[int], tiles: list[int], delta: int) -> list[int]:
+    """The shanten of ``counts`` with one tile of each of ``tiles`` added (delta +1) or taken
+    (delta -1) in turn; only the group holding that tile changes, its new entry is memoised."""
+    b = bytes(counts)
+    total = sum(b) + delta
+    n = total // 3
+    entries = _entries(b)
+    keys = (b[0:9], b[9:18], b[18:27], b[27:34])
+    thirteen = total == 13 or total == 14
+    held: list[int] = list(_orphans(b)) if thirteen else []
+    th0 = (held.count(0) - 1 if max(held) > 1 else held.count(0)) if thirteen else 99
+    out = []
+    for t in tiles:
+        g = t // 9 if t < 27 else 3
+        e = _neighbours(g == 3, delta, keys[g])[t - 9 * g]
+        if e is None:
+            raise ValueError(f"no tile {t} to take")
+        es = list(entries)
+        es[g] = e
+        s = 2 * n - _best(n, es[0], es[1], es[2], es[3])
+        if s > 0 and th0 - 1 < s:  # thirteen wonders moves by at most one
+            i = _ORPHAN_INDEX.get(t, -1)
+            if i >= 0:
+                held[i] += delta
+            th = held.count(0) - 1 if max(held) > 1 else held.count(0)
+            if i >= 0:
+                held[i] -= delta
+            if th < s:
+                s = th
+        out.append(s)
+    return out
+
+
+_ORPHAN_INDEX = {t: i for i, t in enumerate(ORPHANS)}
+
+
 def useful_tiles(counts: list[int]) -> list[int]:
     """Tiles whose draw lowers the shanten of a 3n+1 hand, sorted (shape only: tiles held four times
     are not left out; drop those with no copy left yourself)."""
@@ -153,19 +237,13 @@ def useful_tiles(counts: list[int]) -> list[int]:
     total = sum(b)
     if total % 3 != 1:
         raise ValueError(f"useful tiles need 3n+1 concealed tiles, got {total}")
-    candidates: set[int] = set(ORPHANS) if total == 13 else set()
+    found: set[int] = set(ORPHANS) if total == 13 else set()
     for t in range(34):
         if b[t]:
-            candidates.update(_NEAR[t])
+            found.update(_NEAR[t])
+    candidates = sorted(found)
     base = shanten(counts)
-    work = list(counts)
-    out = []
-    for t in sorted(candidates):
-        work[t] += 1
-        if shanten(work) < base:
-            out.append(t)
-        work[t] -= 1
-    return out
+    return [t for t, s in zip(candidates, _changed(counts, candidates, 1), strict=True) if s < base]
 
 
 def discard_shanten(counts: list[int]) -> dict[int, int]:
@@ -173,14 +251,8 @@ def discard_shanten(counts: list[int]) -> dict[int, int]:
     total = sum(counts)
     if total % 3 != 2:
         raise ValueError(f"discards need 3n+2 concealed tiles, got {total}")
-    work = list(counts)
-    out: dict[int, int] = {}
-    for t in range(34):
-        if work[t]:
-            work[t] -= 1
-            out[t] = shanten(work)
-            work[t] += 1
-    return out
+    held = [t for t in range(34) if counts[t]]
+    return dict(zip(held, _changed(counts, held, -1), strict=True))
 
 
 def best_discards(counts: list[int]) -> list[int]:
