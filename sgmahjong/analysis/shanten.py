@@ -9,8 +9,11 @@ Definition (the usual one): for a hand H, ``shanten = min |T - H| - 1`` over com
 has shanten 0 exactly when its waits are not empty. Thirteen wonders counts only for 13 or 14 tiles;
 there is no seven-pairs hand in Singapore rules.
 
-Speed: a suit's best splits into sets, partial sets and a pair come from :mod:`.tables` (one lookup
-per suit); the honours likewise; the combination is a few additions.
+How: a split of the hand into m sets, t partial sets (two tiles one short of a set) and p pairs
+(0 or 1) gives ``2n - 2m - min(t, n - m) - p``, and the shanten is the least of these (exact for the
+definition above). Each suit's best splits, as Pareto options (A, B) = (2m + t, m) without and with
+the pair, come from :mod:`.tables` (one memoised lookup per suit, the honours likewise); the
+combination is ``min(sum A, n + sum B) + pair``, a few additions.
 """
 
 from __future__ import annotations
