@@ -671,7 +671,9 @@ function logLine(text, cls = "") {
 /** The engine's kong and win events carry a data field "kind" that shadows the event kind. */
 function eventKind(e) {
   if (["exposed", "concealed", "added"].includes(e.kind) && e.tile) return "kong";
-  if (Array.isArray(e.payments) && "tai" in e && "self_drawn" in e) return "win";
+  if (Array.isArray(e.payments) && "tai" in e && "self_drawn" in e && !("revealed" in e) && e.seat !== null) {
+    return "win";
+  }
   return e.kind;
 }
 
