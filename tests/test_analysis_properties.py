@@ -218,6 +218,16 @@ def test_complete_and_decompositions_agree(counts: list[int]) -> None:
 
 
 @settings(max_examples=150, deadline=None)
+@given(st.sampled_from([2, 5, 8, 11]).flatmap(lambda n: random_hand(n, ONE_SUIT_AND_HONOURS)))
+def test_decompositions_agree_with_melds(counts: list[int]) -> None:
+    """Hands with exposed melds pass fewer concealed tiles."""
+    ref = ref_decompositions(counts)
+    assert {(d.pair, d.sets) for d in decompositions(counts)} == ref
+    assert is_standard_complete(counts) == bool(ref)
+    assert (shanten(counts) == -1) == bool(ref)
+
+
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 4).flatmap(lambda n: complete_hand(n, 1)))
 def test_small_complete_hands(counts: list[int]) -> None:
     assert is_standard_complete(counts)
