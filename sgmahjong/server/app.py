@@ -47,6 +47,7 @@ log = logging.getLogger("sgmahjong.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
 PAGES = {
@@ -293,6 +294,11 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         if table is None:
             await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
             await ws.close(code=4404)
+            return
+        if len(table.conns) >= MAX_CONNECTIONS:
+            await ws.send_json({"type": "error", "code": "too_many", "ref": None,
+                                "message": f"this table already has {MAX_CONNECTIONS} connections"})
+            await ws.close(code=1013)
             return
         conn = Connection(ws.send_json)
         writer = asyncio.get_running_loop().create_task(conn.writer())
