@@ -211,6 +211,8 @@ def parse_rule_assignment(text: str) -> tuple[str, str]:
 
 PRESETS: dict[str, RuleSet] = {
     "default": RuleSet(),
-    "site": RuleSet(base=10, payout="all_pay"),
+    # The rival site: 1 tai = 10 points, all-pay; its instant payments are 10 a unit (咬到 10, 明杠 10,
+    # 暗杠 20, four animals 20 more), where the default unit would be 2 x base = 20.
+    "site": RuleSet(base=10, payout="all_pay", instant=10),
     "shooter_pays": RuleSet(payout="shooter_pays"),
 }

@@ -21,7 +21,7 @@ def test_defaults_follow_rules_md() -> None:
 def test_presets() -> None:
     assert set(PRESETS) >= {"default", "site", "shooter_pays"}
     assert RuleSet.preset("site").base == 10
-    assert RuleSet.preset("site").instant_unit == 20
+    assert RuleSet.preset("site").instant_unit == 10
     assert RuleSet.preset("shooter_pays").payout == "shooter_pays"
     with pytest.raises(RuleSetError, match="unknown preset 'nope'"):
         RuleSet.preset("nope")
