@@ -9,6 +9,7 @@ the result into a new :class:`HandState` (unchanged seats are shared with the ol
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
@@ -22,7 +23,18 @@ from .state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec, Window
 from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
 from .wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
 
-_STATE_FIELDS = tuple(f.name for f in fields(HandState))
+
+def _make_evolve() -> Any:
+    """A fast ``dataclasses.replace`` for HandState: one unrolled function, generated once."""
+    names = [f.name for f in fields(HandState)]
+    body = "".join(f"    s(n, {x!r}, f[{x!r}] if {x!r} in f else old.{x})\n" for x in names)
+    src = f"def _evolve(old, f):\n    n = new(HandState)\n{body}    return n\n"
+    scope: dict[str, Any] = {"new": object.__new__, "s": object.__setattr__, "HandState": HandState}
+    exec(src, scope)
+    return scope["_evolve"]
+
+
+_evolve: Callable[[HandState, dict[str, Any]], HandState] = _make_evolve()
 # shared Action objects (the hot path builds no new ones)
 _DISCARD = tuple(tuple(Action(s, "discard", Tile(t)) for t in range(NUM_PLAYING)) for s in range(4))
 _KONG = tuple(tuple(Action(s, "kong", Tile(t)) for t in range(NUM_PLAYING)) for s in range(4))
@@ -82,11 +94,7 @@ class _Builder:
         f = self.f
         f["seats"] = tuple(self.seats)
         f["version"] = version
-        old = self.s
-        new = object.__new__(HandState)
-        for name in _STATE_FIELDS:
-            object.__setattr__(new, name, f[name] if name in f else getattr(old, name))
-        return new
+        return _evolve(self.s, f)
 
 
 # -- creation ------------------------------------------------------------------------------------

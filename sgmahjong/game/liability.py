@@ -26,6 +26,8 @@ def _melds(seats: Sequence[SeatState]) -> list[Meld]:
 
 def is_fresh(state: HandState, seats: Sequence[SeatState], tile: Tile) -> bool:
     """Whether ``tile``, about to be discarded, is fresh (生牌) by the rule set's definition."""
+    if state.seen[tile]:  # in a pool or claimed for a pong/kong: not fresh by any definition
+        return False
     return bao.is_fresh(tile, _pools(seats), _melds(seats), state.rules)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..melds import Meld, MeldKind
@@ -24,10 +24,10 @@ class SetRec:
     tile: Tile
     concealed: bool = False
     source: int | None = None
+    meld: Meld = field(init=False, repr=False, compare=False)
 
-    @property
-    def meld(self) -> Meld:
-        return Meld(self.kind, self.tile, self.concealed)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "meld", Meld(self.kind, self.tile, self.concealed))
 
 
 @dataclass(frozen=True, slots=True)
