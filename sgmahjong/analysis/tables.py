@@ -134,69 +134,69 @@ def honour_waits(key: bytes) -> GroupWaits:
 
 Option = tuple[int, int]  # (A, B) = (2m + t, m)
 GroupOptions = tuple[tuple[Option, ...], tuple[Option, ...]]  # (without pair, with pair)
-_Raw = frozenset[tuple[int, int, int]]  # (m, t, p)
+_Raw = tuple[tuple[int, int, int], ...]  # Pareto (A, B, p) triples
 
 
-def _pareto(items: set[tuple[int, int, int]]) -> _Raw:
-    """Keep the (m, t, p) that no other item beats in A = 2m + t and B = m at the same p."""
-    keep = set()
-    for m, t, p in items:
-        a, b = 2 * m + t, m
-        if not any(
-            q == p and (2 * m2 + t2 >= a and m2 >= b) and (2 * m2 + t2, m2) != (a, b)
-            for m2, t2, q in items
-        ):
-            keep.add((m, t, p))
-    return frozenset(keep)
+def _pareto(items: list[tuple[int, int, int]]) -> _Raw:
+    """Keep the (A, B, p) that no other item with the same p matches or beats in both A and B."""
+    keep: list[tuple[int, int, int]] = []
+    for p in (0, 1):
+        best_b = -1
+        for a, b, q in sorted(items, reverse=True):
+            if q == p and b > best_b:
+                keep.append((a, b, p))
+                best_b = b
+    return tuple(keep)
 
 
 _SUFFIX: dict[bytes, _Raw] = {}
+_EMPTY: _Raw = ((0, 0, 0),)
 
 
 def _suffix_options(s: bytes) -> _Raw:
-    """Pareto (m, t, p) splits of a run of counts (a suffix of a suit: chows allowed inside it)."""
+    """Pareto (A, B, p) splits of a run of counts (a suffix of a suit: chows allowed inside it).
+
+    The first tile is left alone, or starts a pong, a chow, a pair (as the pair or as a partial
+    pong) or a partial chow (with the next tile or the one after); the rest is memoised."""
     got = _SUFFIX.get(s)
     if got is not None:
         return got
     i = 0
-    while i < len(s) and s[i] == 0:
+    n = len(s)
+    while i < n and s[i] == 0:
         i += 1
-    if i == len(s):
-        return remember(_SUFFIX, s, frozenset({(0, 0, 0)}))
+    if i == n:
+        return remember(_SUFFIX, s, _EMPTY)
     if i:
         return remember(_SUFFIX, s, _suffix_options(s[i:]))
-    c = bytearray(s)
-    out: set[tuple[int, int, int]] = set()
-
-    def take(idx: tuple[int, ...], dm: int, dt: int, dp: int) -> None:
-        for j in idx:
-            c[j] -= 1
-        for m, t, p in _suffix_options(bytes(c)):
-            if p + dp <= 1:
-                out.add((m + dm, t + dt, p + dp))
-        for j in idx:
-            c[j] += 1
-
-    n = len(s)
-    take((0,), 0, 0, 0)  # the first tile is left alone
-    if s[0] >= 3:
-        take((0, 0, 0), 1, 0, 0)
-    if n >= 3 and s[1] and s[2]:
-        take((0, 1, 2), 1, 0, 0)
-    if s[0] >= 2:
-        take((0, 0), 0, 1, 0)
-        take((0, 0), 0, 0, 1)
+    c0 = s[0]
+    tail = s[1:]
+    moves: list[tuple[bytes, int, int, int]] = [(bytes((c0 - 1,)) + tail, 0, 0, 0)]
+    if c0 >= 3:
+        moves.append((bytes((c0 - 3,)) + tail, 2, 1, 0))
+    if c0 >= 2:
+        rest = bytes((c0 - 2,)) + tail
+        moves.append((rest, 1, 0, 0))
+        moves.append((rest, 0, 0, 1))
     if n >= 2 and s[1]:
-        take((0, 1), 0, 1, 0)
+        moves.append((bytes((c0 - 1, s[1] - 1)) + s[2:], 1, 0, 0))
+        if n >= 3 and s[2]:
+            moves.append((bytes((c0 - 1, s[1] - 1, s[2] - 1)) + s[3:], 2, 1, 0))
     if n >= 3 and s[2]:
-        take((0, 2), 0, 1, 0)
+        moves.append((bytes((c0 - 1, s[1], s[2] - 1)) + s[3:], 1, 0, 0))
+    out = [
+        (a + da, b + db, p + dp)
+        for rest, da, db, dp in moves
+        for a, b, p in _suffix_options(rest)
+        if p + dp <= 1
+    ]
     return remember(_SUFFIX, s, _pareto(out))
 
 
 def _to_options(raw: _Raw) -> GroupOptions:
     return (
-        tuple(sorted({(2 * m + t, m) for m, t, p in raw if p == 0}, reverse=True)),
-        tuple(sorted({(2 * m + t, m) for m, t, p in raw if p == 1}, reverse=True)),
+        tuple((a, b) for a, b, p in raw if p == 0),
+        tuple((a, b) for a, b, p in raw if p == 1),
     )
 
 
@@ -218,13 +218,12 @@ def honour_options(key: bytes) -> GroupOptions:
     """Pareto (A, B) options of the honours (no chows), without and with the pair (memoised)."""
     got = _HONOUR_OPTIONS.get(key)
     if got is None:
-        raw: set[tuple[int, int, int]] = {(0, 0, 0)}
+        raw: _Raw = _EMPTY
         for c in key:
             if c:
                 single = _suffix_options(bytes((c,)))
-                raw = {
-                    (m + m2, t + t2, p + p2) for m, t, p in raw for m2, t2, p2 in single if p + p2 <= 1
-                }
-                raw = set(_pareto(raw))
-        got = remember(_HONOUR_OPTIONS, key, _to_options(frozenset(raw)))
+                raw = _pareto(
+                    [(a + a2, b + b2, p + p2) for a, b, p in raw for a2, b2, p2 in single if p + p2 <= 1]
+                )
+        got = remember(_HONOUR_OPTIONS, key, _to_options(raw))
     return got
