@@ -213,3 +213,15 @@ def test_shanten_with_melds_and_checks() -> None:
         useful_tiles(c("45889s"))
     with pytest.raises(ValueError):
         best_discards(c("4588s"))
+
+
+def test_bench_hands_are_what_the_bench_says() -> None:
+    from bench.bench_analysis import make_hands
+
+    h14, h13 = make_hands(seed=1, n=40)
+    assert len(h14) == len(h13) == 40
+    assert all(sum(h) == 14 and max(h) <= 4 for h in h14)
+    assert all(sum(h) == 13 and max(h) <= 4 for h in h13)
+    assert all(is_standard_complete(h) for h in h14[20:])
+    assert all(waits(h) for h in h13[20:])
+    assert make_hands(seed=1, n=40) == (h14, h13)
