@@ -53,8 +53,9 @@ def is_nine_gates_wait(counts: list[int]) -> bool:
 def is_nine_gates(counts: list[int]) -> bool:
     """True for 14 tiles of one suit that are 1112345678999 plus any one tile of that suit.
 
-    Which tile is the winning one is the scorer's business (RULES.md §4 wants the 14 tiles *less the
-    winning tile* to be 1112345678999); use :func:`is_nine_gates_wait` on those 13 tiles for that.
+    Pass all 14 tiles, exposed sets included (RULES.md §4 allows them). Which tile is the winning
+    one is the scorer's business (the 14 tiles *less the winning tile* must be 1112345678999); use
+    :func:`is_nine_gates_wait` on those 13 tiles for that.
     """
     s = _one_suit(counts, 14)
     if s < 0:
