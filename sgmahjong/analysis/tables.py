@@ -5,14 +5,19 @@ straight out of ``bytes(counts34)``. Suits and honours are independent (no set c
 hand's answer is combined from one lookup per group.
 
 * :data:`SUIT_COMPLETE` / :data:`SUIT_DECOMPS`: every suit shape that splits into at most four sets
-  and at most one pair (any suit of a hand of 14 tiles or fewer), built at import by enumeration.
+  and at most one pair (any suit of a hand of 14 tiles or fewer), built at import by enumeration
+  (about 45k shapes, 0.05 s).
   Value: number of pairs (0 or 1) / the decompositions with suit-local tiles (pair -1 = none).
   Shapes are pure shapes: a count above 4 (a fifth copy, as when testing a wait) is allowed.
 * :func:`honour_complete`: the same for honours, computed directly.
-* :func:`suit_waits` / :func:`honour_waits`: tiles that make a group complete (lazily memoised).
+* :func:`suit_waits` / :func:`honour_waits`: tiles that make a group complete (memoised here or by
+  the caller).
 * :func:`suit_options` / :func:`honour_options`: the (A, B) Pareto options of a group for shanten, where
   a split into ``m`` sets, ``t`` partial sets (two tiles one short of a set) and a pair or not gives
   ``A = 2m + t`` and ``B = m`` (lazily memoised, with a shared memo of suffix shapes).
+
+Every lazy memo goes through :func:`remember`, which empties a memo that reaches
+:data:`MEMO_LIMIT` entries, so memory stays bounded in a long-running server.
 """
 
 from __future__ import annotations
