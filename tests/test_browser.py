@@ -41,9 +41,13 @@ def browser() -> Iterator[Browser]:
             b.close()
 
 
-def new_page(browser: Browser) -> Page:
-    """A page in a fresh context (its own localStorage), failing the test on a script error."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+def new_page(browser: Browser, *, touch: bool = False) -> Page:
+    """A page in a fresh context (its own localStorage), failing the test on a script error; with
+    ``touch``, a phone-sized touch screen."""
+    if touch:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    else:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -192,6 +196,7 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     expect(kong.locator("kbd")).to_have_text("G")
     expect(north.locator('#actions button[data-move="pong"] kbd')).to_have_text("P")
     north.keyboard.press("g")
+    expect(east.locator(".flash")).to_contain_text("kong")  # the payment flashes on the felt
     for page in pages:
         assert meld_tiles(page, 3, "kong") == ["1p"] * 4
         # the instant payment shows at once: +6 to North, -2 from each other seat
@@ -227,9 +232,9 @@ def parse_notations(text: str) -> list[str]:
     return [t.notation for t in parse_tiles(text)]
 
 
-def autoplay(page: Page, limit: int = 300) -> None:
+def autoplay(page: Page, limit: int = 300, *, touch: bool = False) -> None:
     """Play the human seat until the hand ends: win when offered, pass on claims, else discard the
-    drawn tile (or the rightmost)."""
+    drawn tile (or the rightmost); with ``touch``, by tapping."""
     ready = "#result:not([hidden]), #actions button:not([disabled]), #hand .slot.can-discard"
     for _ in range(limit):
         page.wait_for_selector(ready, timeout=20_000)
@@ -239,22 +244,22 @@ def autoplay(page: Page, limit: int = 300) -> None:
         pas = page.locator('#actions button[data-action="pass"]:not([disabled])')
         slots = page.locator("#hand .slot.can-discard")
         try:
-            if win.count():
-                win.first.click(timeout=2000)
-            elif pas.count():
-                pas.first.click(timeout=2000)
-            elif slots.count():
-                slots.last.click(timeout=2000)
+            target = win.first if win.count() else pas.first if pas.count() else slots.last
+            if touch:
+                target.tap(timeout=2000)
+            else:
+                target.click(timeout=2000)
         except Exception:  # the view moved on between the check and the click: look again
             continue
         page.wait_for_timeout(20)
     raise AssertionError("the hand did not end")
 
 
-def start_with_bots(browser: Browser, live_server: Any, seed: int) -> tuple[Page, str]:
-    table = live_server.create_table("Bots", seed=seed, rules={"rounds": 1})
+def start_with_bots(browser: Browser, live_server: Any, seed: int, *, touch: bool = False,
+                    options: dict[str, Any] | None = None) -> tuple[Page, str]:
+    table = live_server.create_table("Bots", seed=seed, rules={"rounds": 1}, options=options)
     code = table["code"]
-    page = new_page(browser)
+    page = new_page(browser, touch=touch)
     take_seat(page, live_server.url, code, "Ann", 0)
     for seat in (1, 2, 3):
         page.locator(f'#seat-list [data-seat="{seat}"] [data-action="add-bot"]').click()
@@ -265,10 +270,13 @@ def start_with_bots(browser: Browser, live_server: Any, seed: int) -> tuple[Page
 
 
 def test_one_human_three_bots_full_hand(live_server: Any, browser: Browser) -> None:
-    page, _ = start_with_bots(browser, live_server, seed=7)
+    """On a phone-sized touch screen: tiles and buttons are tapped."""
+    page, _ = start_with_bots(browser, live_server, seed=7, touch=True)
     expect(page.locator(".seat .plate .name")).to_have_count(4)
     expect(page.locator('.seat[data-seat="1"] .plate .name')).to_contain_text("Bot")
-    autoplay(page)
+    # the whole table fits the phone's width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    autoplay(page, touch=True)
     result = page.locator("#result")
     expect(result.locator("h2").first).to_have_text(re.compile(r"wins .*tai|Drawn hand"))
     expect(result.locator(".payments tr")).to_have_count(5)
@@ -282,7 +290,7 @@ def test_one_human_three_bots_full_hand(live_server: Any, browser: Browser) -> N
     next_btn = result.locator('[data-action="next"]')
     expect(next_btn).to_be_visible()
     expect(next_btn.locator("kbd")).to_have_text("N")
-    page.keyboard.press("n")
+    next_btn.tap()
     expect(result).to_be_hidden()
     expect(page.locator("#match-info")).to_contain_text("hand 2")
     expect(page.locator("#hand .tile").first).to_be_visible()
@@ -290,7 +298,8 @@ def test_one_human_three_bots_full_hand(live_server: Any, browser: Browser) -> N
 
 
 def test_reload_mid_hand_restores_the_seat(live_server: Any, browser: Browser) -> None:
-    page, code = start_with_bots(browser, live_server, seed=11)
+    timers = {"bot_delay": 0, "turn_seconds": 60, "claim_seconds": 60, "next_hand_seconds": 0}
+    page, code = start_with_bots(browser, live_server, seed=11, options=timers)
     # play a few turns, then reload in the middle of the hand
     for _ in range(3):
         page.wait_for_selector("#hand .slot.can-discard, #actions [data-action=pass]:not([disabled])")
@@ -316,6 +325,9 @@ def test_reload_mid_hand_restores_the_seat(live_server: Any, browser: Browser) -
     expect(page.locator('.seat[data-seat="0"] .plate .name')).to_have_text("Ann (you)")
     expect(page.locator('.seat[data-seat="0"] .plate .offline')).to_have_count(0)
     expect(page.locator("#conn")).to_have_text("connected")
+    # the timer of the seat being waited for counts down on its name plate
+    page.wait_for_selector("#hand .slot.can-discard, #actions [data-action=pass]:not([disabled])")
+    expect(page.locator('.seat[data-seat="0"] .plate .timer')).to_have_text(re.compile(r"^\d+s$"))
     # the restored seat still plays
     autoplay(page)
     expect(page.locator("#result")).to_be_visible()
