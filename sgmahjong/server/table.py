@@ -122,6 +122,7 @@ class Table:
     _timer: asyncio.Task[None] | None = None
     _bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)
+    _thinking: int | None = None
     closed: bool = False
 
     # -- construction ------------------------------------------------------------------------------
@@ -477,38 +478,57 @@ class Table:
             self._spawn(self._takeover_later(self.options.takeover_seconds))
 
     async def _bots_act(self, version: int) -> None:
+        """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
+        immutable match, so the server stays responsive) and act under the lock if nothing changed
+        meanwhile. Every bot of one claim window decides at once; a turn is one decision."""
         await asyncio.sleep(self.options.bot_delay)
+        if self.closed or self.status != "playing" or self._thinking == version:
+            return
+        match = self.match
+        if engine.hand_of(match).version != version:
+            return  # something changed meanwhile; that change scheduled its own bots
+        seats = self._bot_seats()
+        targets = seats if engine.phase(match) == "claim" else seats[:1]
+        if not targets:
+            return
+        self._thinking = version
+        try:
+            choices = await asyncio.to_thread(self._choose_all, match, targets)
+        finally:
+            self._thinking = None
         async with self.lock:
-            if self.closed or self.status != "playing":
+            if self.closed or self.status != "playing" or self.match is not match:
                 return
-            if engine.hand_of(self.match).version != version:
-                return  # something changed meanwhile; that change scheduled its own bots
-            seats = self._bot_seats()
-            # every bot of one claim window decides at once; a turn is one decision
-            claim = engine.phase(self.match) == "claim"
-            for seat in seats if claim else seats[:1]:
+            for seat in targets:
                 if self.status != "playing" or seat not in self._bot_seats():
                     break
-                if claim and engine.phase(self.match) != "claim":
-                    break
-                self._bot_act(seat)
+                self._bot_act(seat, choices.get(seat))
 
-    def _bot_act(self, seat: int) -> None:
-        """One decision of the bot playing ``seat``; a bot failure falls back to the first legal action
-        (a bot bug must never stop a table)."""
-        try:
-            choice = self._bot_choice(seat)
-            self.act(seat, choice, engine.hand_of(self.match).version, "bot")
-            return
-        except ProtocolError as exc:
-            log.error("table %s: bot action refused: %s", self.code, exc.message)
-        except Exception:
-            log.exception("table %s: bot failed", self.code)
+    def _choose_all(self, match: Any, seats: list[int]) -> dict[int, str | None]:
+        """Each seat's bot choice on ``match`` (None where the bot failed)."""
+        out: dict[int, str | None] = {}
+        for seat in seats:
+            try:
+                out[seat] = self._bot_choice(match, seat)
+            except Exception:
+                log.exception("table %s: bot failed", self.code)
+                out[seat] = None
+        return out
+
+    def _bot_act(self, seat: int, choice: str | None) -> None:
+        """Play the bot's choice for ``seat``; a refused or missing choice falls back to the first
+        legal action (a bot bug must never stop a table)."""
+        if choice is not None:
+            try:
+                self.act(seat, choice, engine.hand_of(self.match).version, "bot")
+                return
+            except ProtocolError as exc:
+                log.error("table %s: bot action %r refused: %s", self.code, choice, exc.message)
         fallback = engine.legal_texts(self.match, seat)
         if fallback:
             self.act(seat, fallback[0], engine.hand_of(self.match).version, "bot")
 
-    def _bot_choice(self, seat: int) -> str:
+    def _bot_choice(self, match: Any, seat: int) -> str:
         s = self.seats[seat]
         level = s.bot_level if s.kind == "bot" and s.bot_level else self.options.bot_level
         key = (seat, level)
@@ -517,7 +537,7 @@ class Table:
             digest = hashlib.sha256(f"{self.code}:{seat}:{level}".encode()).digest()
             bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"))
             self._bots[key] = bot
-        return engine.bot_choose(bot, self.match, seat)
+        return engine.bot_choose(bot, match, seat)
 
     async def _on_deadline(self, deadline: Deadline) -> None:
         await asyncio.sleep(max(0.0, deadline.at - time.monotonic()))
