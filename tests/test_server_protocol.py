@@ -134,3 +134,12 @@ def test_any_text_is_a_message_or_a_protocol_error(text: str | bytes) -> None:
         parse_message(text)
     except ProtocolError as err:
         assert err.message
+
+
+def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    from sgmahjong.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "port" in capsys.readouterr().err
+    assert main(["serve", "--database", "postgres://db"]) == 2
+    assert "sqlite" in capsys.readouterr().err

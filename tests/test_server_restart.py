@@ -28,6 +28,8 @@ class Process:
             [sys.executable, "-m", "sgmahjong", "serve", "--port", str(port), "--database", str(database)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
+        assert self.proc.stdout is not None
+        self.banner = self.proc.stdout.readline()
         end = time.monotonic() + 30
         while True:
             try:
@@ -62,6 +64,7 @@ def after_version(seen: int) -> Any:
 def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) -> None:
     port, db = free_port(), tmp_path / "restart.sqlite3"
     server = Process(port, db)
+    assert f"http://127.0.0.1:{port}" in server.banner and str(db) in server.banner
     try:
         options = {**FAST_OPTIONS, "takeover_seconds": 60}
         r = httpx.post(server.url + "/api/tables",
