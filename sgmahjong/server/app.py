@@ -114,8 +114,8 @@ class TableServer:
         if (body.seed is not None or body.wall is not None) and not self.test_hooks:
             raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
         name = " ".join(body.name.split())
-        if not name:
-            raise ProtocolError("invalid", "a table needs a name")
+        if not name or not name.isprintable():
+            raise ProtocolError("invalid", "a table needs a name of printable text")
         rules = RuleSet.preset(body.preset).with_options(**body.rules)
         options = TableOptions.parse(body.options)
         wall = None
@@ -127,7 +127,7 @@ class TableServer:
         table_id = self.store.create_table(
             code, name, body.private, rules.to_dict(), options.model_dump(), wall, body.seed
         )
-        row = next(r for r in self.store.tables() if r.id == table_id)
+        row = self.store.tables(table_id)[0]
         table = Table.from_rows(self.store, row, self.store.seats(table_id))
         self.tables[code] = table
         return table

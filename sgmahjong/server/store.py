@@ -178,10 +178,12 @@ class Store:
                 raise
         return table_id
 
-    def tables(self) -> list[TableRow]:
+    def tables(self, table_id: int | None = None) -> list[TableRow]:
+        """Every table (or the one of ``table_id``), oldest first."""
+        where = "" if table_id is None else f" WHERE id = {int(table_id)}"
         rows = self._read(
             "SELECT id, code, name, private, rules, options, status, first_wall, first_seed, match_seed,"
-            " created FROM tables ORDER BY id"
+            f" created FROM tables{where} ORDER BY id"
         )
         return [
             TableRow(r[0], r[1], r[2], bool(r[3]), json.loads(r[4]), json.loads(r[5]), r[6], r[7], r[8], r[9],
