@@ -282,6 +282,11 @@ def test_one_human_three_bots_full_hand(live_server: Any, browser: Browser) -> N
     expect(result.locator(".payments tr")).to_have_count(5)
     expect(result.locator(".revealed-row")).to_have_count(4)
     expect(result.locator(".wall-reveal .verify")).to_have_text(re.compile("matches the hash"))
+    # the hand's log, for `sgmahjong replay`
+    href = result.locator("a.hand-log").get_attribute("href")
+    assert href and href.endswith("/hands/1/log")
+    log = live_server.get(href)
+    assert log.status_code == 200 and '"hand_start"' in log.text.splitlines()[0]
     # the hand's payments add up to nothing, and the ledger shows the same numbers
     amounts = [int(x) for x in page.eval_on_selector_all(
         "#ledger .hand-amount", "els => els.map(e => e.textContent)")]

@@ -122,3 +122,28 @@ def test_calculator_uses_the_server_scorer(live_server: Any, page: Page) -> None
     page.fill("#hand", "123m +")
     page.locator("#calc-btn").click()
     expect(page.locator("#calc-error")).to_be_visible()
+
+
+def test_seats_bots_and_leaving(live_server: Any, page: Page) -> None:
+    code = live_server.create_table("Seats")["code"]
+    page.goto(f"{live_server.url}/t/{code}")
+    expect(page.locator("#share-link")).to_have_text(f"{live_server.url}/t/{code}")
+    expect(page.locator('#seat-list [data-action="join"]')).to_have_count(4)
+    page.fill("#join-name", "Ann")
+    page.locator('#seat-list [data-seat="2"] [data-action="join"]').click()
+    expect(page.locator('#seat-list [data-seat="2"]')).to_have_class(re.compile(r"\bmine\b"))
+    expect(page.locator('#seat-list [data-seat="2"]')).to_contain_text("Ann (you)")
+    # a seated player adds and removes bots
+    page.select_option("#bot-level", "random")
+    page.locator('#seat-list [data-seat="0"] [data-action="add-bot"]').click()
+    expect(page.locator('#seat-list [data-seat="0"]')).to_contain_text("random")
+    seats = live_server.get(f"/api/tables/{code}").json()["seats"]
+    assert seats[0]["kind"] == "bot" and seats[0]["bot_level"] == "random"
+    page.locator('#seat-list [data-seat="0"] [data-action="remove-bot"]').click()
+    expect(page.locator('#seat-list [data-seat="0"] [data-action="add-bot"]')).to_be_visible()
+    # leaving frees the seat and forgets the token
+    page.locator("#leave-btn").click()
+    expect(page.locator("#join-form")).to_be_visible()
+    expect(page.locator('#seat-list [data-action="join"]')).to_have_count(4)
+    assert page.evaluate(f"localStorage.getItem('sgmahjong:{code}')") is None
+    assert live_server.get(f"/api/tables/{code}").json()["seats"][2]["kind"] == "empty"

@@ -515,7 +515,10 @@ function renderResult() {
     return;
   }
   const key = `${v.version}`;
-  if (el.dataset.shown === key) return;
+  if (el.dataset.shown === key) {
+    renderReady();
+    return;
+  }
   el.dataset.shown = key;
   el.hidden = false;
   el.innerHTML = "";
@@ -615,16 +618,38 @@ function renderResult() {
 
   if (v.standings) el.append(standingsElement(v.standings));
 
+  if (typeof v.hand_number === "number") {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.innerHTML = `<a class="hand-log" href="/api/tables/${encodeURIComponent(state.code)}/hands/${v.hand_number}/log" ` +
+      `download="sgmahjong-${esc(state.code)}-hand-${v.hand_number}.jsonl">Download this hand's log</a> ` +
+      `(replay it with <code>sgmahjong replay FILE</code>).`;
+    el.append(p);
+  }
+
   if (state.status === "between_hands" && state.seat !== null) {
     const b = button("Next hand", "next", readyNext);
     b.prepend(kbd(ACTION_KEYS.next));
     b.disabled = state.readySent;
     el.append(b);
+    const ready = document.createElement("span");
+    ready.className = "ready-list muted";
+    el.append(" ", ready);
+    renderReady();
   } else if (state.status === "finished" || v.standings) {
     const p = document.createElement("p");
     p.innerHTML = `The match is over. <a href="/">Back to the lobby</a>`;
     el.append(p);
   }
+}
+
+/** Between hands: who the next hand still waits for. */
+function renderReady() {
+  const el = document.querySelector("#result .ready-list");
+  if (!el || !state.table) return;
+  const waiting = state.table.seats.filter((s) => s.kind === "human" && s.connected && !s.ready)
+    .map((s) => (s.seat === state.seat ? "you" : s.name));
+  el.textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
 }
 
 async function verifyWall(hash, reveal) {
@@ -812,10 +837,11 @@ function start() {
   $("bot-level").value = "greedy";
   $("start-btn").addEventListener("click", () => state.conn.send({ type: "start" }));
   $("leave-btn").addEventListener("click", () => {
+    // answered by `welcome` with seat null: the token no longer works
     state.conn.send({ type: "leave" });
     saveToken(state.code, null);
     state.token = null;
-    state.conn.reconnect(null);
+    state.conn.token = null;
   });
   $("copy-link").addEventListener("click", () => {
     if (navigator.clipboard) navigator.clipboard.writeText($("share-link").textContent);
@@ -840,6 +866,7 @@ function start() {
         saveToken(state.code, null);
         state.token = null;
       }
+      render();
     },
     table(msg) {
       state.table = msg.table;
