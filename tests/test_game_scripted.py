@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sgmahjong.game import Action, IllegalActionError, apply, awaiting, legal_actions
-from sgmahjong.game.testing import deal, play
+from sgmahjong.game.testing import deal, expose, play
 from sgmahjong.notation import parse_tiles
 from sgmahjong.tiles import Tile
 
@@ -268,3 +268,141 @@ def test_wall_commitment_is_revealed_and_verifies():
     reveal = st.result["wall_reveal"]
     assert verify_commitment(h, reveal["salt"], reveal["wall"])
     assert not verify_commitment(h, reveal["salt"], list(reversed(reveal["wall"])))
+
+
+def test_thirteen_wonders_robs_a_concealed_kong():
+    st = deal(E="EEEE 2m5m8m 3p6p 4s7s 2s5s", S="1m9m1p9p1s9s SWN CFP P")
+    assert "kong E" in acts(st, E)
+    st, _ = play(st, "E kong E")
+    assert st.window.kind == "concealed_kong" and awaiting(st) == [S]
+    st, _ = play(st, "S win")
+    r = st.result
+    assert r["winner"] == S and r["shooter"] == E and r["tai"] == st.rules.limit
+    assert "thirteen_wonders" in [p["name"] for p in r["patterns"]]
+    # thirteen wonders: everyone pays as on a self-drawn win
+    assert st.ledger[N] == st.ledger[W] == st.ledger[E] < 0
+
+
+def test_a_concealed_kong_is_not_robbed_by_an_ordinary_win():
+    st = deal(E="EEEE 2m5m8m 3p6p 4s7s 2s5s", S="123m456m789p11sSW")
+    st, _ = play(st, "E kong E")
+    assert st.phase == "turn" and st.turn == E
+
+
+def test_earthly_hand_on_the_dealers_first_discard():
+    st = deal(E="5p 1m4m7m 2s5s8s 3p 9p E S W N", W="123m 456m CCC 11s 46p")
+    st, _ = play(st, "E discard 5p", "W win")
+    assert "earthly_hand" in [p["name"] for p in st.result["patterns"]]
+
+
+def test_humanly_hand_later_in_the_first_go_around():
+    st = deal(E="1m4m7m 2s5s8s 3p 9p E S W N F", W="123m 456m CCC 11s 46p", draws="5p")
+    st, _ = play(st, "E discard F", "S discard 5p", "W win")
+    assert st.result["winner"] == W
+    assert "humanly_hand" in [p["name"] for p in st.result["patterns"]]
+
+
+def test_no_special_hand_after_a_claim():
+    st = deal(E="F 1m4m7m 2s5s8s 3p 9p E S W N", S="FF 5p 3m6m9m 2p 8p 3s 6s 9s E",
+              W="123m 456m CCC 11s 46p")
+    st, _ = play(st, "E discard F", "S pong", "S discard 5p", "W win")
+    names = [p["name"] for p in st.result["patterns"]]
+    assert st.result["winner"] == W and "humanly_hand" not in names and "earthly_hand" not in names
+
+
+def test_last_tile_self_drawn():
+    from sgmahjong.game.engine import new_hand
+    from sgmahjong.game.testing import pass_all, stack_wall
+
+    hands = {E: parse_tiles("123m 456m CCC 123p 5p N")}
+    wall = stack_wall(hands, [], [])
+    last = 53 + 79  # the 80th draw (to E) leaves 15 tiles
+    j = next(i for i in range(53, 148) if wall[i] == Tile.P5 and i != last)
+    wall[last], wall[j] = wall[j], wall[last]
+    st, _ = new_hand(st_rules(), seed=0, wall=wall)
+    st, _ = play(st, "E discard N")
+    while st.wall_remaining > 0:
+        if st.phase == "claim":
+            st, _ = pass_all(st)
+            continue
+        seat = st.turn
+        st, _ = apply(st, Action(seat, "discard", st.seats[seat].drawn))
+    if st.phase == "claim":
+        st, _ = pass_all(st)
+    assert st.turn == E and st.seats[E].drawn == Tile.P5 and st.last_tile
+    st, _ = play(st, "E win")
+    assert "last_tile" in [p["name"] for p in st.result["patterns"]]
+
+
+def st_rules():
+    from sgmahjong.rules import RuleSet
+
+    return RuleSet()
+
+
+def test_exhausted_wall_is_a_drawn_hand():
+    from sgmahjong.game.testing import pass_all
+
+    st = deal()
+    st, _ = play(st, f"E discard {st.seats[E].concealed[0]!r}")
+    while not st.ended:
+        if st.phase == "claim":
+            st, _ = pass_all(st)
+            continue
+        seat = st.turn
+        st, _ = apply(st, Action(seat, "discard", st.seats[seat].drawn))
+    assert st.result["drawn_game"] and st.wall_remaining == 0 and st.result["winner"] is None
+
+
+# -- 包 with sets already on the table (expose() shortcut) -------------------------------------
+
+def first(st, seat):
+    return f"{'ESWN'[seat]} discard {st.seats[seat].concealed[0]!r}"
+
+
+def drawn(st, seat):
+    return f"{'ESWN'[seat]} discard {st.seats[seat].drawn!r}"
+
+
+def test_bao_winds():
+    st = deal(S="EEE SSS WWW NN 1m 2p", N="N", draws="5s 6s 8p")
+    st = expose(st, S, ("[EEE]", E), ("[SSS]", N), ("[WWW]", W))
+    st, _ = play(st, first(st, E), "S discard 1m", "W discard 6s", "N discard N", "S pong")
+    assert st.seats[S].liable == N and st.seats[S].liable_reason == "bao_winds"
+
+
+def test_bao_limit_counts_bonus_tiles_on_the_table():
+    st = deal(S="2f CCC SSS EEE FF 2p", W="F")
+    st = expose(st, S, ("[CCC]", E), ("[SSS]", N), ("[EEE]", W))
+    st, _ = play(st, first(st, E))
+    st, _ = play(st, drawn(st, S), "W discard F", "S pong")
+    assert st.seats[S].liable == W and st.seats[S].liable_reason == "bao_limit"
+
+
+def test_bao_flush_and_shooter_pays_exemption():
+    for payout, liable in (("all_pay", E), ("shooter_pays", None)):
+        st = deal(E="7s", S="123s 456s 789s 11s 56s", payout=payout)
+        st = expose(st, S, ("[123s]", E), ("[456s]", E), ("[789s]", E))
+        st, _ = play(st, "E discard 7s", "S win")
+        assert st.result["winner"] == S and st.result["liable"] == liable
+        if liable is not None:
+            assert st.ledger[W] == 0 and st.ledger[N] == 0
+
+
+def test_bao_terminals():
+    st = deal(E="1p", S="111m 999p 111s 9s9s 1p1p")
+    st = expose(st, S, ("[111m]", W), ("[999p]", N), ("[111s]", W))
+    st, _ = play(st, "E discard 1p", "S win")
+    assert st.result["liable"] == E and st.result["liable_reason"] == "bao_terminals"
+
+
+def test_bao_dragons_under_shooter_pays_applies_to_a_self_drawn_win():
+    st = deal(S="CCC FFF PP 123m 9s 4p", N="P", draws="9s 2s 5s 8s 3p 6p 9s", payout="shooter_pays")
+    st = expose(st, S, ("[CCC]", E), ("[FFF]", W))
+    st, _ = play(st, first(st, E), "S discard 4p", "W discard 2s", "N discard P", "S pong")
+    assert st.seats[S].liable == N
+    st, _ = play(st, "S discard 9s", "W discard 8s", "N discard 3p", "E discard 6p")
+    before = st.ledger
+    st, _ = play(st, "S win")
+    paid = [a - b for a, b in zip(st.ledger, before, strict=True)]
+    assert st.result["liable"] == N and paid[E] == paid[W] == 0 and paid[N] == -paid[S] < 0

@@ -3,24 +3,26 @@
 >>> state = deal(E="123m456m789m123p5p E", S="...", draws="9p 3s")      # doctest: +SKIP
 >>> state, events = play(state, "E discard E", "S pass")                  # doctest: +SKIP
 
-Seats are written ``E S W N`` (absolute seats 0-3). Unspecified hands, front draws and replacement
-draws are filled deterministically with the tiles left over, bonus tiles placed in the middle of the
-wall (where short scripted hands do not reach).
+Seats are written ``E S W N`` (absolute seats 0-3). Unspecified hands are filled with "quiet" tiles
+(distinct faces three apart: no pair, no chow); the rest of the wall with the playing tiles left over,
+and the unused bonus tiles go among the 15 tiles never drawn (just before three playing tiles and the
+scripted replacement draws).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from ..errors import SgMahjongError
-from ..notation import parse_tiles
+from ..notation import parse_meld, parse_tiles
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile, full_set
 from .actions import Action, parse_action
 from .engine import apply, awaiting, legal_actions, new_hand
 from .events import Event
-from .state import CLAIM, HandState
+from .state import CLAIM, HandState, SetRec
 
 SEATS = "ESWN"
 _QUIET = [Tile(i) for i in (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30, 31, 32, 33,
@@ -77,9 +79,11 @@ def stack_wall(hands: dict[int, list[Tile]], draws: list[Tile], back: list[Tile]
         cursor[s] += 1
     wall.append(full[dealer][13])
     wall.extend(draws)
-    middle = playing
-    middle[len(middle) // 2:len(middle) // 2] = bonus
-    wall.extend(middle)
+    # the unused bonus tiles and three playing tiles are the 15 tiles never drawn (when the script's
+    # replacement draws are all used); unscripted replacement draws take those three first
+    wall.extend(playing[:-3])
+    wall.extend(bonus)
+    wall.extend(playing[-3:])
     wall.extend(reversed(back))
     assert len(wall) == 148
     return wall
@@ -99,18 +103,19 @@ def deal(*, E: str | None = None, S: str | None = None, W: str | None = None,
 
 def play(state: HandState, *steps: str, autopass: bool = True) -> tuple[HandState, list[Event]]:
     """Apply steps written ``"S pong"``, ``"E discard 5p"`` (seat letter, then the action). With
-    ``autopass``, when a step's seat is not awaited during a claim window, every awaited seat passes
-    first (so scripts only name the claims that matter)."""
+    ``autopass``, when a step is not a decision open in the current claim window, every awaited seat
+    passes first (so scripts only name the claims that matter)."""
     events: list[Event] = []
     for step in steps:
         who, _, text = step.strip().partition(" ")
         if who not in SEATS:
             raise SgMahjongError(f"step {step!r} must start with a seat letter E, S, W or N")
         seat = SEATS.index(who)
-        if autopass and state.phase == CLAIM and seat not in awaiting(state):
+        action = parse_action(text, seat)
+        if autopass and state.phase == CLAIM and action not in legal_actions(state, seat):
             state, evs = pass_all(state)
             events.extend(evs)
-        state, evs = apply(state, parse_action(text, seat))
+        state, evs = apply(state, action)
         events.extend(evs)
     return state, events
 
@@ -146,3 +151,29 @@ def random_hand(rules: RuleSet, seed: int, *, dealer: int = 0, prevailing: int =
         state, _ = apply(state, random_action(state, rng))
         n += 1
     return state, n
+
+
+def expose(state: HandState, seat: int, *melds: tuple[str, int | None]) -> HandState:
+    """Turn some of ``seat``'s concealed tiles into exposed chows/pongs as if claimed from the given
+    seats (``("[CCC]", 2)``): a shortcut to positions with sets on the table. Kongs are not
+    supported (they need replacement draws); play them instead. Not for the seat on turn (its legal
+    actions were computed when its turn began)."""
+    if state.phase == "turn" and state.turn == seat:
+        raise SgMahjongError("expose() is for a seat that is not on turn")
+    st = state.seats[seat]
+    conc = list(st.concealed)
+    recs = list(st.melds)
+    for text, source in melds:
+        meld = parse_meld(text)
+        if meld.is_kong:
+            raise SgMahjongError("expose() makes chows and pongs only")
+        for t in meld.tiles:
+            try:
+                conc.remove(t)
+            except ValueError:
+                raise SgMahjongError(f"{SEATS[seat]} holds no {t!r} for {text}") from None
+        recs.append(SetRec(meld.kind, meld.tile, False, source))
+    seats = list(state.seats)
+    seats[seat] = replace(st, concealed=tuple(conc), melds=tuple(recs),
+                          drawn=st.drawn if st.drawn in conc else None)
+    return replace(state, seats=tuple(seats), claims_made=True)
