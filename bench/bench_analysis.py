@@ -21,7 +21,7 @@ from sgmahjong.analysis.waits import waits
 
 N_HANDS = 20_000
 SEED = 20260522
-PASSES = 3
+PASSES = 2
 
 Hand = list[int]
 
