@@ -387,6 +387,9 @@ function renderHandInteractivity() {
 function turnStatus(v) {
   if (v.phase === "ended" || v.result) return "Hand over";
   if (v.phase === "claim") {
+    const w = v.window;
+    if (w && w.kind === "kong") return `${seatName(w.seat)} adds a kong of ${w.tile}: it can be robbed`;
+    if (w && w.kind === "eighth") return `${seatName(w.seat)} drew the eighth flower: it can be robbed`;
     const d = v.last_discard;
     return d ? `${seatName(d.seat)} discarded — claims open` : "Claims open";
   }
@@ -533,6 +536,26 @@ function renderResult() {
     el.dataset.winner = String(r.winner);
   }
   el.append(h);
+
+  if (r.liable !== null && r.liable !== undefined) {
+    const p = document.createElement("p");
+    p.className = "liable";
+    p.textContent = `${seatName(r.liable)} pays for all (包)` +
+      (r.liable_reason ? `: ${String(r.liable_reason).replaceAll("_", " ")}` : "");
+    el.append(p);
+  }
+  if (r.drawn_game && r.kong_made) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = "A kong was made in this hand, so the deal passes.";
+    el.append(p);
+  }
+  if (r.kind && r.kind !== "normal" && !r.drawn_game) {
+    const p = document.createElement("p");
+    p.className = "win-kind";
+    p.textContent = `Special win: ${patternName(r.kind)}`;
+    el.append(p);
+  }
 
   if (r.hand) {
     const hand = parseHand(r.hand);
@@ -774,12 +797,17 @@ function updateTimers() {
   document.querySelectorAll("[data-timer-seat]").forEach((el) => {
     el.textContent = "";
   });
-  if (!t) return;
+  if (!t) {
+    if ($("turn-timer")) $("turn-timer").textContent = "";
+    return;
+  }
   const left = Math.max(0, Math.ceil((t.deadline - performance.now()) / 1000));
   for (const s of t.seats || []) {
     const el = document.querySelector(`[data-timer-seat="${s}"]`);
     if (el) el.textContent = `${left}s`;
   }
+  const centre = $("turn-timer");
+  if (centre) centre.textContent = t.seats && t.seats.includes(state.seat) ? `${left}s to decide` : "";
   if (t.kind === "next_hand") {
     const b = document.querySelector("#result [data-action=next]");
     if (b) b.lastChild.textContent = `Next hand (${left}s)`;
