@@ -147,3 +147,24 @@ def test_seats_bots_and_leaving(live_server: Any, page: Page) -> None:
     expect(page.locator('#seat-list [data-action="join"]')).to_have_count(4)
     assert page.evaluate(f"localStorage.getItem('sgmahjong:{code}')") is None
     assert live_server.get(f"/api/tables/{code}").json()["seats"][2]["kind"] == "empty"
+
+
+def test_client_notation_matches_the_python_notation(live_server: Any, page: Page) -> None:
+    """The page's hand-string reader (static/js/notation.js) against sgmahjong.notation."""
+    from sgmahjong.notation import parse_hand
+
+    page.goto(live_server.url + "/how-to-play")
+    hands = ["23s55p [123m] [456m] [789p] +4s /1f1a", "1239m456p789sCCC +9m",
+             "EEE SSS {5555p} [RdRdRd] 9s +9s", "19m19p19sESWNCFP +P /2a3a4a1f5f"]
+    for text in hands:
+        got = page.evaluate(
+            "async (t) => { const m = await import('/static/js/notation.js'); return m.parseHand(t); }", text)
+        hand = parse_hand(text)
+        assert sorted(got["concealed"]) == sorted(t.notation for t in hand.concealed), text
+        assert got["winning"] == (hand.winning_tile.notation if hand.winning_tile is not None else None)
+        assert [m["tiles"] for m in got["melds"]] == [[t.notation for t in m.tiles] for m in hand.melds], text
+        assert [m["concealed"] for m in got["melds"]] == [m.concealed for m in hand.melds], text
+        assert sorted(got["bonus"]) == sorted(t.notation for t in hand.bonus), text
+    order = page.evaluate("async () => { const m = await import('/static/js/tiles.js'); "
+                          "return m.sortTiles(['1a', 'P', '5p', 'E', '1m', '3f']); }")
+    assert order == ["1m", "5p", "E", "P", "3f", "1a"]
