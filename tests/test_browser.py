@@ -180,6 +180,17 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     for page in (east, west, north):
         expect(page.locator('.seat[data-seat="1"] .hidden .tile.back')).to_have_count(11)
 
+    # -- West reloads its page while South is to play: the same seat, hand and table come back
+    before = hand_tiles(west)
+    version = west.locator("body").get_attribute("data-version")
+    west.reload()
+    expect(west.locator("body")).to_have_attribute("data-seat", "2")
+    expect(west.locator("body")).to_have_attribute("data-version", version or "")
+    expect(west.locator("#hand .tile")).to_have_count(13)
+    assert hand_tiles(west) == before
+    assert meld_tiles(west, 1, "chow") == ["5s", "6s", "7s"]
+    expect(west.locator('.seat[data-seat="1"] .hidden .tile.back')).to_have_count(11)
+
     # -- South discards the green dragon with the keyboard; West pongs it (button)
     press_discard(south, "F")
     pong = west.locator('#actions button[data-move="pong"]')
