@@ -19,6 +19,7 @@ class Threat:
     """One opponent as the defender sees them."""
 
     seat: int
+    sets: int  # exposed sets (concealed kongs included)
     tenpai: float  # chance they are waiting
     units: float  # estimated per-loser value of their hand
     safe: set[int]  # tiles they cannot win on right now (sacred / passed discards)
@@ -77,10 +78,10 @@ def read_threats(p: Perception, rules: RuleSet) -> list[Threat]:
             tenpai = min(0.95, tenpai + 0.1)
         if k >= 2 and all(kind != "chow" for kind, _, _ in melds):
             tai += 1.5
-        est = max(float(rules.min_tai), tai) + 0.7
+        est = max(float(rules.min_tai), tai) + 0.3
         units = 2.0 ** (min(est, rules.limit) - 1)
         safe = _recent_safe(p, s.seat)
-        out.append(Threat(s.seat, tenpai, units, safe, set(s.discards), flush_suit, flush_sets,
+        out.append(Threat(s.seat, k, tenpai, units, safe, set(s.discards), flush_suit, flush_sets,
                           dragon_sets, wind_sets))
     return out
 
@@ -128,8 +129,18 @@ def tile_danger(p: Perception, th: Threat, t: int) -> float:
     return d
 
 
-def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet) -> float:
-    """Expected payment units lost by discarding ``t`` (dealing in, and 包 liabilities)."""
+def is_dangerous(p: Perception, th: Threat, late_wall: int) -> bool:
+    """Whether to defend against ``th``: two or more exposed sets late in the hand, three or more
+    sets, or flush / dragon signs."""
+    if th.sets >= 3 or th.flush_sets >= 2 or th.dragon_sets >= 2:
+        return True
+    return th.sets >= 2 and p.wall_remaining < late_wall
+
+
+def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet,
+                 deal_in: frozenset[int] | None = None) -> float:
+    """Expected payment units lost by discarding ``t``: dealing in (into the seats of ``deal_in``;
+    all threats if None) and the 包 liabilities (third dragon, fourth wind, fresh tiles late)."""
     fresh_late = rules.bao_fresh and p.wall_remaining < rules.bao_fresh_tiles and p.in_pools[t] == 0
     cost = 0.0
     for th in threats:
@@ -139,7 +150,8 @@ def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet) -
             loss *= 2.0  # paying for all three
         if fresh_late:
             d *= 1.5
-        cost += th.tenpai * d * loss
+        if deal_in is None or th.seat in deal_in:
+            cost += th.tenpai * d * loss
         # 包: feeding the third dragon set or the fourth wind set
         limit_units = 2.0 ** (rules.limit - 1)
         if rules.bao_dragons and th.dragon_sets >= 2 and t in DRAGONS and p.visible[t] <= 2 \

@@ -16,12 +16,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .base import A, Bot, View
-from .defence import discard_cost, read_threats
+from .defence import discard_cost, is_dangerous, read_threats
 from .greedy import claimed_tile, kong_removal
 from .perception import Perception, perceive
-from .value import Context, hand_value, offence, plan_acceptance, seat_context
+from .value import Context, hand_value, offence, plan_acceptance, seat_context, win_chance
 
 WIN_MULTIPLIER = 4.5  # payment units collected per per-loser unit (discard and self-drawn mixed)
+DEFENCE = 1.0  # weight of the expected loss of a discard
+THREAT = 0.35  # defend once an opponent is this likely to be waiting
+BIG_HAND = 16.0  # per-loser units (16 = 5 tai) that make an opponent worth defending against
+FAR = 5.0  # ... or when the bot's own hand is this far from winning
+LATE_WALL = 30  # ... and shows two sets with fewer tiles than this left
 KONG_BONUS = 0.25  # per-loser units: instant payment plus a free replacement draw
 
 
@@ -69,7 +74,12 @@ class StrongBot(Bot):
             if after >= 0.9 * top:
                 return a
         threats = read_threats(p, self.rules)
-        scores: dict[int, float] = {}
+        my_dist = min(o.dist for o in off.values())
+        against = frozenset(th.seat for th in threats
+                            if th.tenpai >= THREAT and is_dangerous(p, th, LATE_WALL)
+                            and (th.units >= BIG_HAND or my_dist >= FAR))
+        danger = bool(against)
+        ranked: dict[int, float] = {}
         for t in cands:
             o = off[t]
             v = o.value
@@ -78,7 +88,16 @@ class StrongBot(Bot):
                 acc = plan_acceptance(counts, o.plan, ctx.n_melds, p.live)
                 counts[t] += 1
                 v *= 1.0 + 0.012 * acc
-            scores[t] = WIN_MULTIPLIER * v - discard_cost(p, threats, t, self.rules)
+            ranked[t] = v
+        top_rank = max(ranked.values()) or 1.0
+        best_t = max(cands, key=lambda x: ranked[x])
+        o = off[best_t]
+        # offence in realistic payment units: the best option's value, the others in proportion
+        scale = WIN_MULTIPLIER * max(o.units, 0.05) * win_chance(o.dist, p.wall_remaining) if danger else 1.0
+        scores: dict[int, float] = {}
+        for t in cands:
+            cost = DEFENCE * discard_cost(p, threats, t, self.rules, deal_in=against)
+            scores[t] = scale * ranked[t] / top_rank - cost
         best = max(scores.values())
         ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
         return ties[0]

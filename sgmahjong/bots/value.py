@@ -136,17 +136,29 @@ def plans(counts: list[int], ctx: Context, live: Callable[[int], int]) -> list[P
     return out
 
 
-SPEED_LATE = 0.22  # weight of one more tile to go, late in the hand
-SPEED_EARLY = 0.45  # ... and with a full wall
+FALLBACK = 0.12  # weight of a hand that cannot reach min_tai yet (bonus tiles may still come)
+SPEED_LATE = 0.10  # chance ratio of one more tile to go, late in the hand (12 tiles left)
+SPEED_EARLY = 0.18  # ... and with 72 or more tiles left (measured in greedy self-play)
 
 
 def _speed(dist: float, wall_remaining: int) -> float:
-    """A rough chance-like weight of finishing a hand ``dist`` tiles away (13-tile distance >= 1)."""
+    """A chance-like weight of winning a hand ``dist`` tiles away (13-tile distance >= 1), roughly
+    calibrated on self-play: about 0.3-0.5 when waiting, times 0.75 (early) to 0.25 (late) per tile."""
     draws = wall_remaining / 4.0
     if dist - 1 > draws + 0.5:
         return 0.0
-    f = SPEED_LATE + (SPEED_EARLY - SPEED_LATE) * min(1.0, draws / 16.0)
-    return 0.55 * float(f ** (dist - 1))
+    x = min(1.0, max(0.0, (wall_remaining - 12) / 60.0))
+    f = SPEED_LATE + (SPEED_EARLY - SPEED_LATE) * x
+    return (0.3 + 0.2 * x) * float(f ** (dist - 1))
+
+
+def win_chance(dist: float, wall_remaining: int) -> float:
+    """A realistic chance of winning from ``dist`` (self-play calibration): for defence trade-offs."""
+    if dist - 1 > wall_remaining / 4.0 + 0.5:
+        return 0.0
+    x = min(1.0, max(0.0, (wall_remaining - 12) / 60.0))
+    f = 0.3 + 0.4 * x
+    return (0.3 + 0.2 * x) * float(f ** (dist - 1))
 
 
 def plan_distances(counts: list[int], plan: Plan, n_melds: int) -> dict[int, float]:
@@ -208,6 +220,7 @@ class Option:
     value: float
     plan: Plan | None
     dist: float
+    units: float = 0.0
 
 
 def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_remaining: int,
@@ -216,7 +229,7 @@ def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_re
     rules = ctx.rules
     ps = plans(counts, ctx, live)
     best: dict[int, Option] = {t: Option(t, 0.0, None, 99.0) for t in candidates}
-    fallback_units = 0.12 * pay_units(max(rules.min_tai, 1), rules)
+    fallback_units = FALLBACK * pay_units(max(rules.min_tai, 1), rules)
     for plan in ps:
         units = pay_units(plan.tai, rules)
         if units <= 0 and plan.name != "any":
@@ -229,7 +242,7 @@ def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_re
             v = units * _speed(d, wall_remaining)
             o = best[t]
             if v > o.value or (o.plan is None and d < o.dist):
-                best[t] = Option(t, v, plan, d)
+                best[t] = Option(t, v, plan, d, units)
     return best
 
 
@@ -237,7 +250,7 @@ def hand_value(counts13: list[int], ctx: Context, live: Callable[[int], int], wa
     """Expected value (payment units) of a 13-equivalent hand as it stands."""
     rules = ctx.rules
     best = 0.0
-    fallback_units = 0.12 * pay_units(max(rules.min_tai, 1), rules)
+    fallback_units = FALLBACK * pay_units(max(rules.min_tai, 1), rules)
     for plan in plans(counts13, ctx, live):
         units = pay_units(plan.tai, rules)
         if units <= 0 and plan.name != "any":
