@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
+from ..analysis.waits import waits
 from ..melds import MeldKind
 from ..rules import RuleSet
 from ..tiles import FLOWERS, NUM_PLAYING, Tile, full_set
@@ -22,6 +23,14 @@ from .events import Event
 from .state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec, Window
 from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
 from .wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
+
+
+def _waits(concealed: tuple[Tile, ...] | list[Tile]) -> frozenset[int]:
+    """The shape waits of a 13-tile-equivalent concealed part."""
+    counts = [0] * NUM_PLAYING
+    for t in concealed:
+        counts[t] += 1
+    return frozenset(waits(counts))
 
 
 def _make_evolve() -> Any:
@@ -76,7 +85,8 @@ class _Builder:
             g("melds", st.melds), g("bonus", st.bonus), g("discards", st.discards),
             g("barred", st.barred), g("paid", st.paid), g("dealt_bonus", st.dealt_bonus),
             g("has_drawn", st.has_drawn), g("liable", st.liable) if "liable" in kw else st.liable,
-            g("liable_reason", st.liable_reason))
+            g("liable_reason", st.liable_reason),
+            kw.get("waits", None if "concealed" in kw else st.waits))
 
     def emit(self, kind: str, seat: int | None = None, /, **data: Any) -> None:
         self.events.append(Event(kind, seat, data))
@@ -170,6 +180,8 @@ def _deal(b: _Builder) -> None:
     if last_dealer_tile >= NUM_PLAYING:  # the dealer's last tile was a bonus: show any tile drawn
         last_dealer_tile = b.seat(dealer).concealed[-1]
     b.upd(dealer, drawn=last_dealer_tile)
+    for s in order[1:]:
+        b.upd(s, waits=_waits(b.seat(s).concealed))
     _begin_turn(b, dealer, "deal")
 
 
@@ -244,7 +256,7 @@ def _receive(b: _Builder, seat: int, t: Tile, source: str) -> None:
         _replacement(b, seat, "flower")
         return
     st = b.seat(seat)
-    b.upd(seat, concealed=tuple(sorted((*st.concealed, t))), drawn=t)
+    b.upd(seat, concealed=tuple(sorted((*st.concealed, t))), drawn=t, waits=st.waits)
     _begin_turn(b, seat, source)
 
 
@@ -302,7 +314,7 @@ def _turn_options(b: _Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo |
     if source != "claim":
         win = declaration_win(st, b.rules)
         drawn = st.drawn
-        if drawn is not None:
+        if drawn is not None and (st.waits is None or drawn in st.waits):
             rep = source if source in ("flower", "kong", "kong_on_kong") else None
             special = _special_for_self_draw(b, seat)
             normal = hand_win(st, drawn, self_drawn=True, seat_wind=(seat - b.s.dealer) % 4,
@@ -378,7 +390,7 @@ def _do_turn(b: _Builder, a: Action) -> None:
         conc.remove(t)
         seen = b.get("seen")
         fresh = liability.is_fresh(b.s, b.seats, t)
-        b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t),
+        b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t), waits=_waits(conc),
               barred=st.barred | {t})
         b.set(seen=(*seen[:t], seen[t] + 1, *seen[t + 1:]), last_discard=(seat, t), last_fresh=fresh,
               discards_made=b.get("discards_made") + 1, turn_options=(), turn_win=None)
@@ -466,7 +478,9 @@ def _open_discard_window(b: _Builder, source: int, t: Tile) -> None:
             opts.append(_PONG[seat])
         if n == 3:
             opts.append(_KONG[seat][t])
-        if near and not barred and (t < 27 or n or not st.melds):
+        known = st.waits
+        if not barred and ((t in known) if known is not None
+                           else (near and (t < 27 or n or not st.melds))):
             win = _discard_win(b, seat, source, t, robbed=False)
             if win is not None:
                 wins[seat] = win

@@ -35,7 +35,9 @@ class SeatState:
     """One seat. ``concealed`` is sorted and includes the ``drawn`` tile (the last tile drawn, shown
     apart to its owner). ``barred`` holds tiles the seat may not win or pong off a discard until its
     next turn (sacred / missed discard). ``liable`` is the seat that owes the whole win (包) after a
-    claim-triggered liability."""
+    claim-triggered liability. ``waits`` caches the shape waits of the seat's last 13-tile hand (a
+    speed-up for claim windows and self-draws; any change of the concealed tiles resets it unless
+    given)."""
 
     concealed: tuple[Tile, ...] = ()
     drawn: Tile | None = None
@@ -48,6 +50,7 @@ class SeatState:
     has_drawn: bool = False
     liable: int | None = None
     liable_reason: str | None = None
+    waits: frozenset[int] | None = None  # tiles completing the 13-tile shape (None: not known)
 
     @property
     def size(self) -> int:
