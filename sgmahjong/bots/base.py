@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
+from ..errors import SgMahjongError
 from ..rules import RuleSet
 from ..tiles import Tile
 
@@ -47,6 +48,22 @@ class Bot:
         self.seed = seed
         self.rng = random.Random(seed)
         self.rules = rules if rules is not None else RuleSet()
+        self._rules_key: tuple[tuple[str, str], ...] | None = None
+        self._view_rules = self.rules
+
+    def table_rules(self, view: View) -> RuleSet:
+        """The table's rules: the view's ``rules`` dict when it carries one, else ``self.rules``."""
+        data = view.get("rules")
+        if not isinstance(data, dict):
+            return self.rules
+        key = tuple(sorted((str(k), repr(v)) for k, v in data.items()))
+        if key != self._rules_key:
+            try:
+                self._view_rules = RuleSet.from_dict(dict(data))
+            except (SgMahjongError, TypeError):
+                self._view_rules = self.rules
+            self._rules_key = key
+        return self._view_rules
 
     def choose(self, view: View, legal: Sequence[A]) -> A:
         """One of ``legal`` (the very object); raises ``ValueError`` if there is nothing to choose."""

@@ -46,7 +46,8 @@ class StrongBot(Bot):
             if a.kind == "win":
                 return a
         p = perceive(view)
-        ctx = seat_context(p, self.rules)
+        rules = self.table_rules(view)
+        ctx = seat_context(p, rules)
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
             return self._turn(p, ctx, legal, discards)
@@ -73,7 +74,7 @@ class StrongBot(Bot):
             after = hand_value(work, kctx, p.live, p.wall_remaining) + KONG_BONUS * 0.2
             if after >= 0.9 * top:
                 return a
-        threats = read_threats(p, self.rules)
+        threats = read_threats(p, ctx.rules)
         my_dist = min(o.dist for o in off.values())
         against = frozenset(th.seat for th in threats
                             if th.tenpai >= THREAT and is_dangerous(p, th, LATE_WALL)
@@ -96,7 +97,7 @@ class StrongBot(Bot):
         scale = WIN_MULTIPLIER * max(o.units, 0.05) * win_chance(o.dist, p.wall_remaining) if danger else 1.0
         scores: dict[int, float] = {}
         for t in cands:
-            cost = DEFENCE * discard_cost(p, threats, t, self.rules, deal_in=against)
+            cost = DEFENCE * discard_cost(p, threats, t, ctx.rules, deal_in=against)
             scores[t] = scale * ranked[t] / top_rank - cost
         best = max(scores.values())
         ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
