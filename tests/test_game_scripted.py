@@ -406,3 +406,53 @@ def test_bao_dragons_under_shooter_pays_applies_to_a_self_drawn_win():
     st, _ = play(st, "S win")
     paid = [a - b for a, b in zip(st.ledger, before, strict=True)]
     assert st.result["liable"] == N and paid[E] == paid[W] == 0 and paid[N] == -paid[S] < 0
+
+
+def test_bao_arhats_fourth_kong_on_an_unseen_tile():
+    st = deal(S="111m 999m 555p 777s 2s", draws="1m 7s", back="9m 5p 3s 4s")
+    st = expose(st, S, ("[111m]", E), ("[999m]", W), ("[555p]", N))
+    st, _ = play(st, first(st, E), "S kong 1m", "S kong 9m", "S kong 5p", "S discard 2s")
+    assert sum(1 for m in st.seats[S].melds if m.kind.value == "kong") == 3
+    st, _ = play(st, "W discard 7s", "S kong 7s")
+    assert st.seats[S].liable == W and st.seats[S].liable_reason == "bao_arhats"
+
+
+def test_bao_green_only_with_pure_green():
+    for pure_green, liable in ((True, E), (False, None)):
+        st = deal(E="8s", S="FFF 234s 666s 88s 33s", pure_green=pure_green)
+        st = expose(st, S, ("[FFF]", W), ("[234s]", E), ("[666s]", W))
+        st, _ = play(st, "E discard 8s", "S win")
+        assert st.result["winner"] == S and st.result["liable"] == liable
+
+
+def test_flower_set_and_four_animals_pay_instantly():
+    st = deal(S="1f2f3f 1a2a3a 1m4m7m 2p5p8p", back="E S W N C F 4a 2m", draws="4f")
+    before = st.ledger
+    st, ev = play(st, "E discard N")
+    reasons = [e.data["reason"] for e in ev if e.kind == "payment"]
+    assert reasons == ["flower_set", "rooster_centipede", "all_animals"]
+    # flower set 2 units, rooster+centipede 1, all animals 2 (unit 2): 5 x 2 from each of three
+    assert st.ledger[S] - before[S] == 30 and sum(st.ledger) == 0
+
+
+def test_instant_payments_none_and_animals_only():
+    st = deal(S="1a2a 5f 1f 3s6s9s 1p4p7p E S", back="E S W N", instant_payments="none")
+    assert st.ledger == (0, 0, 0, 0)
+    st = deal(S="1a2a 2f6f 3s6s9s 1p4p7p E", back="E S W N", instant_payments="animals_only")
+    assert st.ledger == (-4, 12, -4, -4)  # the bitten animal pair only, doubled (dealt)
+
+
+def test_views_show_own_tiles_and_hide_others():
+    from sgmahjong.game import player_view
+
+    st = deal(E="19m19p19s ESWN CFP P", draws="2m")
+    st, _ = play(st, "E discard P")
+    v = player_view(st, S)
+    me = v["seats"][S]
+    assert me["drawn"] == "2m" and "2m" not in me["concealed"] and me["concealed_count"] == 14
+    assert v["seats"][E]["concealed"] is None and v["seats"][E]["discards"] == ["P"]
+    assert "discard 2m" in v["legal_actions"] and v["awaiting"] == [S]
+    spectator = player_view(st, None)
+    assert all(s["concealed"] is None and s["drawn"] is None for s in spectator["seats"])
+    assert spectator["legal_actions"] == []
+    assert player_view(st, E)["seats"][S]["drawn"] is None

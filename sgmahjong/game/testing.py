@@ -175,5 +175,5 @@ def expose(state: HandState, seat: int, *melds: tuple[str, int | None]) -> HandS
         recs.append(SetRec(meld.kind, meld.tile, False, source))
     seats = list(state.seats)
     seats[seat] = replace(st, concealed=tuple(conc), melds=tuple(recs),
-                          drawn=st.drawn if st.drawn in conc else None)
+                          drawn=st.drawn if st.drawn in conc else None, waits=None)
     return replace(state, seats=tuple(seats), claims_made=True)
