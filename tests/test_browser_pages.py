@@ -168,3 +168,65 @@ def test_client_notation_matches_the_python_notation(live_server: Any, page: Pag
     order = page.evaluate("async () => { const m = await import('/static/js/tiles.js'); "
                           "return m.sortTiles(['1a', 'P', '5p', 'E', '1m', '3f']); }")
     assert order == ["1m", "5p", "E", "P", "3f", "1a"]
+
+
+def _module_call(page: Page, module: str, script: str, arg: Any = None) -> Any:
+    """Run ``script`` (a function body with ``m`` = the module and ``arg``) in the page."""
+    return page.evaluate(
+        f"async (arg) => {{ const m = await import('/static/js/{module}'); {script} }}", arg)
+
+
+def test_moves_from_a_view(live_server: Any, page: Page) -> None:
+    """The hand order, the drawn tile apart, and the chow keys relative to the discard."""
+    page.goto(live_server.url + "/how-to-play")
+    seat = {"concealed": ["9s", "1m", "E", "5p"], "drawn": "3s", "melds": [{"tiles": ["1p", "2p", "3p"]}] * 3}
+    assert _module_call(page, "moves.js", "return m.myHand(arg);", seat) == [
+        {"tile": "1m", "drawn": False}, {"tile": "5p", "drawn": False}, {"tile": "9s", "drawn": False},
+        {"tile": "E", "drawn": False}, {"tile": "3s", "drawn": True}]
+    keys = _module_call(page, "moves.js", "return arg.map((a) => m.chowInfo(a, '5s').key);",
+                        ["chow 345s", "chow 456s", "chow 567s"])
+    assert keys == ["C", "X", "Z"]
+    groups = _module_call(page, "moves.js", "const g = m.legalGroups({legal_actions: arg}); "
+                          "return [[...g.discards], g.chows, g.pong, g.kongs, g.win, g.pass];",
+                          ["discard 5p", "discard E", "kong 7m", "win"])
+    assert groups == [["5p", "E"], [], False, ["kong 7m"], True, False]
+
+
+def test_result_panel_paths(live_server: Any, page: Page) -> None:
+    """Results the scripted games rarely reach: paying for all, a special win, a drawn hand with a kong."""
+    page.goto(live_server.url + "/how-to-play")
+    base = {"version": 9, "hand_ledger": [48, -48, 0, 0], "match_ledger": [48, -48, 0, 0], "wall_hash": None,
+            "hand_number": 2, "standings": None}
+    bao = {**base, "result": {
+        "winner": 0, "shooter": 1, "self_drawn": False, "hand": "123m [CCC] [FFF] [PPP] 9m +9m", "tai": 5,
+        "limit": True, "kind": "normal", "patterns": [{"name": "big_three_dragons", "tai": 5}],
+        "payments": [48, -48, 0, 0], "liable": 1, "liable_reason": "bao_dragons", "drawn_game": False,
+        "revealed": {}, "wall_reveal": None}}
+    script = """
+      const el = document.createElement('div');
+      m.fillResult(el, arg, {seatName: (s) => ['Ann', 'Bo', 'Cy', 'Di'][s], patternName: (p) => p,
+                             code: 'X', canGoNext: true, readySent: false, onNext: () => {},
+                             matchOver: false});
+      return {h: el.querySelector('h2').textContent, liable: el.querySelector('.liable')?.textContent ?? null,
+              kind: el.querySelector('.win-kind')?.textContent ?? null, text: el.textContent,
+              melds: el.querySelectorAll('.winning-hand .meld').length,
+              next: !!el.querySelector('[data-action=next]')};
+    """
+    out = _module_call(page, "result.js", script, bao)
+    assert out["h"] == "Ann wins on Bo's discard: 5 tai (limit)"
+    assert out["liable"] == "Bo pays for all (包): bao dragons"
+    assert out["melds"] == 3 and out["next"] and out["kind"] is None
+    flowers = {**base, "result": {**bao["result"], "hand": None, "kind": "eight_flowers", "liable": None,
+                                  "patterns": [], "self_drawn": True, "shooter": None}}
+    out = _module_call(page, "result.js", script, flowers)
+    assert out["kind"] == "Special win: eight_flowers"
+    assert out["h"] == "Ann wins self-drawn (自摸): 5 tai (limit)"
+    standings = [{"seat": 0, "amount": 48, "rank": 1}, {"seat": 2, "amount": 0, "rank": 2},
+                 {"seat": 3, "amount": 0, "rank": 3}, {"seat": 1, "amount": -48, "rank": 4}]
+    drawn = {**base, "standings": standings,
+             "result": {"winner": None, "shooter": None, "self_drawn": False, "hand": None, "tai": 0,
+                        "limit": False, "patterns": [], "payments": [0, 0, 0, 0], "liable": None,
+                        "drawn_game": True, "kong_made": True, "revealed": {}, "wall_reveal": None}}
+    out = _module_call(page, "result.js", script, drawn)
+    assert out["h"] == "Drawn hand (荒牌)"
+    assert "the deal passes" in out["text"] and "Final standings" in out["text"]

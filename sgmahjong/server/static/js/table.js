@@ -4,10 +4,13 @@
 // `view` (the engine's match_view for this seat, plus the timer), `event` (redacted engine events).
 // The page keeps no game logic: it shows the view and offers exactly the view's legal_actions.
 import { backElement, sortTiles, tileElement, tileName } from "./tiles.js";
-import { parseHand, suited } from "./notation.js";
 import { TableConnection, loadToken, saveToken } from "./protocol.js";
 import { ACTION_KEYS, DISCARD_KEYS, renderKeyHelp } from "./keys.js";
 import { esc, patternNames, postJSON } from "./api.js";
+import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
+import { chowInfo, legalGroups, myHand } from "./moves.js";
+import { fillResult, renderReady } from "./result.js";
+import { eventKind, eventText } from "./events.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -66,19 +69,6 @@ function toast(message) {
   toast.timer = setTimeout(() => el.classList.remove("show"), 4000);
 }
 
-function tilesRow(tiles, size, cls = "tiles") {
-  const row = document.createElement("span");
-  row.className = cls;
-  for (const t of tiles) row.append(tileElement(t, { size }));
-  return row;
-}
-
-function kbd(text) {
-  const k = document.createElement("kbd");
-  k.textContent = text;
-  return k;
-}
-
 // -- seating (lobby status) ------------------------------------------------------------------------
 
 function renderSeating() {
@@ -94,7 +84,7 @@ function renderSeating() {
     card.className = "seat-card" + (s.seat === state.seat ? " mine" : "");
     card.dataset.seat = String(s.seat);
     const who = s.kind === "empty" ? "<i>empty</i>"
-      : s.kind === "bot" ? `🤖 ${esc(s.name || "bot")} <span class="muted">(${esc(s.bot_level || "")})</span>`
+      : s.kind === "bot" ? `${esc(s.name || "bot")} <span class="muted">(${esc(s.bot_level || "")})</span>`
         : `${esc(s.name)}${s.seat === state.seat ? " (you)" : ""}${s.connected ? "" : " <span class=\"muted\">offline</span>"}`;
     card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
       `${WIND_NAMES[s.seat]}</div><div class="who">${who}</div>`;
@@ -121,16 +111,6 @@ function renderSeating() {
     : "Rules: the defaults of RULES.md (limit 5 tai, all pay).";
 }
 
-function button(label, action, onClick, cls = "") {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = label;
-  b.dataset.action = action;
-  if (cls) b.className = cls;
-  b.addEventListener("click", onClick);
-  return b;
-}
-
 async function join(seat) {
   const name = $("join-name").value.trim();
   if (!name) {
@@ -149,53 +129,6 @@ async function join(seat) {
 }
 
 // -- the game --------------------------------------------------------------------------------------
-
-/** My concealed tiles in display order: sorted, the drawn tile apart at the end. */
-function myHand(seatView) {
-  const tiles = [...(seatView.concealed || [])];
-  const drawn = seatView.drawn || null;
-  if (drawn) {
-    const total = tiles.length + 3 * (seatView.melds || []).length;
-    if (total % 3 === 2) {
-      const i = tiles.lastIndexOf(drawn);
-      if (i >= 0) tiles.splice(i, 1);
-    }
-  }
-  const out = sortTiles(tiles).map((t) => ({ tile: t, drawn: false }));
-  if (drawn) out.push({ tile: drawn, drawn: true });
-  return out;
-}
-
-/** The view's legal actions, grouped. */
-function legalGroups(view) {
-  const g = { discards: new Set(), chows: [], pong: false, kongs: [], win: false, pass: false };
-  for (const a of view.legal_actions || []) {
-    const [kind, arg] = a.split(" ");
-    if (kind === "discard") g.discards.add(arg);
-    else if (kind === "chow") g.chows.push(a);
-    else if (kind === "pong") g.pong = true;
-    else if (kind === "kong") g.kongs.push(a);
-    else if (kind === "win") g.win = true;
-    else if (kind === "pass") g.pass = true;
-  }
-  return g;
-}
-
-/** "chow 345s" -> {tiles: [3s,4s,5s], key: Z|X|C} relative to the last discard. */
-function chowInfo(action, discard) {
-  const arg = action.split(" ")[1];
-  const suit = arg.slice(-1);
-  const lo = Number(arg[0]);
-  const tiles = [lo, lo + 1, lo + 2].map((n) => `${n}${suit}`);
-  let key = null;
-  const d = discard ? suited(discard) : null;
-  if (d && d[1] === suit) {
-    if (d[0] === lo) key = ACTION_KEYS.chow_left;
-    else if (d[0] === lo + 1) key = ACTION_KEYS.chow_middle;
-    else if (d[0] === lo + 2) key = ACTION_KEYS.chow_right;
-  }
-  return { tiles, key };
-}
 
 function sendAction(action) {
   if (!state.view || state.pending) return;
@@ -246,7 +179,7 @@ function renderPlay() {
       }
       row.append(hidden);
     }
-    row.append(meldsElement(sv.melds || [], mine ? "md" : "sm"));
+    row.append(meldsElement(sv.melds || [], mine ? "md" : "sm", meldTitle));
     const bonus = document.createElement("div");
     bonus.className = "bonus";
     for (const t of sv.bonus || []) bonus.append(tileElement(t, { size: mine ? "sm" : "xs" }));
@@ -324,25 +257,6 @@ function matchTotal(seat) {
   const v = state.view;
   const ledger = v.match_ledger || v.ledger || [0, 0, 0, 0];
   return ledger[seat] || 0;
-}
-
-function meldsElement(melds, size) {
-  const wrap = document.createElement("div");
-  wrap.className = "melds";
-  for (const m of melds) {
-    const el = document.createElement("span");
-    el.className = "meld";
-    el.dataset.meld = m.kind || "";
-    el.title = meldTitle(m);
-    m.tiles.forEach((t, i) => {
-      // a concealed kong shows its two end tiles face down
-      if (m.concealed && m.tiles.length === 4 && (i === 0 || i === 3)) el.append(backElement({ size }));
-      else el.append(tileElement(t, { size }));
-    });
-    if (m.concealed) el.dataset.concealed = "true";
-    wrap.append(el);
-  }
-  return wrap;
 }
 
 function meldTitle(m) {
@@ -481,11 +395,6 @@ function renderLedger() {
     `<tbody>${rows.join("")}</tbody></table>`;
 }
 
-function signed(n) {
-  const x = Number(n) || 0;
-  return x > 0 ? `+${x}` : String(x);
-}
-
 // -- pattern names (from the scoring reference) ---------------------------------------------------
 
 const PATTERN_NAMES = new Map();
@@ -519,189 +428,22 @@ function renderResult() {
   }
   const key = `${v.version}`;
   if (el.dataset.shown === key) {
-    renderReady();
+    renderReady(el, state.table, state.seat);
     return;
   }
   el.dataset.shown = key;
   el.hidden = false;
   el.innerHTML = "";
-  const h = document.createElement("h2");
-  if (r.drawn_game || r.winner === null || r.winner === undefined) {
-    h.textContent = "Drawn hand (荒牌)";
-    el.dataset.outcome = "draw";
-  } else {
-    const how = r.self_drawn ? "self-drawn (自摸)" : `on ${seatName(r.shooter)}'s discard`;
-    h.textContent = `${seatName(r.winner)} wins ${how}: ${r.tai} tai${r.limit ? " (limit)" : ""}`;
-    el.dataset.outcome = "win";
-    el.dataset.winner = String(r.winner);
-  }
-  el.append(h);
-
-  if (r.liable !== null && r.liable !== undefined) {
-    const p = document.createElement("p");
-    p.className = "liable";
-    p.textContent = `${seatName(r.liable)} pays for all (包)` +
-      (r.liable_reason ? `: ${String(r.liable_reason).replaceAll("_", " ")}` : "");
-    el.append(p);
-  }
-  if (r.drawn_game && r.kong_made) {
-    const p = document.createElement("p");
-    p.className = "muted";
-    p.textContent = "A kong was made in this hand, so the deal passes.";
-    el.append(p);
-  }
-  if (r.kind && r.kind !== "normal" && !r.drawn_game) {
-    const p = document.createElement("p");
-    p.className = "win-kind";
-    p.textContent = `Special win: ${patternName(r.kind)}`;
-    el.append(p);
-  }
-
-  if (r.hand) {
-    const hand = parseHand(r.hand);
-    const row = document.createElement("div");
-    row.className = "hand-row winning-hand";
-    row.append(tilesRow(sortTiles(hand.concealed), null));
-    for (const m of hand.melds) {
-      const me = meldsElement([{ kind: m.concealed ? "kong" : "set", tiles: m.tiles, concealed: m.concealed }], null);
-      row.append(me);
-    }
-    if (hand.winning) {
-      const w = tileElement(hand.winning);
-      w.classList.add("winning-tile");
-      w.title = `winning tile: ${tileName(hand.winning)}`;
-      const wrap = document.createElement("span");
-      wrap.className = "tiles";
-      wrap.append("+", w);
-      row.append(wrap);
-    }
-    if (hand.bonus.length) row.append(tilesRow(hand.bonus, "sm"));
-    el.append(row);
-    const code = document.createElement("p");
-    code.className = "muted";
-    code.innerHTML = `<code>${esc(r.hand)}</code>`;
-    el.append(code);
-  }
-
-  if (r.patterns && r.patterns.length) {
-    const t = document.createElement("table");
-    t.className = "data patterns";
-    t.innerHTML = `<thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
-      r.patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(patternName(p.id || p.name))}</td>` +
-        `<td class="num">${p.tai}</td></tr>`).join("") +
-      `<tr><th>total${r.limit ? " (capped at the limit)" : ""}</th><th class="num">${r.tai}</th></tr></tbody>`;
-    el.append(t);
-  }
-
-  if (r.payments) {
-    const t = document.createElement("table");
-    t.className = "data payments";
-    const hand = v.hand_ledger || [0, 0, 0, 0];
-    t.innerHTML = `<thead><tr><th>seat</th><th class="num">win payment</th><th class="num">hand total</th>` +
-      `<th class="num">match</th></tr></thead><tbody>` +
-      [0, 1, 2, 3].map((s) => `<tr data-seat="${s}"><td>${esc(seatName(s))}${s === r.liable ? " (pays for all, 包)" : ""}` +
-        `${s === r.shooter && !r.self_drawn ? " (shooter)" : ""}</td><td class="num">${signed(r.payments[s])}</td>` +
-        `<td class="num">${signed(hand[s])}</td><td class="num">${signed((v.match_ledger || v.ledger || [])[s])}</td></tr>`).join("") +
-      `</tbody>`;
-    el.append(t);
-  }
-
-  if (r.revealed && Object.keys(r.revealed).length) {
-    const d = document.createElement("details");
-    d.open = true;
-    d.innerHTML = "<summary>Hands at the end</summary>";
-    for (const [seat, tiles] of Object.entries(r.revealed)) {
-      const row = document.createElement("div");
-      row.className = "revealed-row";
-      row.dataset.seat = seat;
-      const name = document.createElement("span");
-      name.textContent = seatName(Number(seat));
-      row.append(name, tilesRow(sortTiles(tiles), null));
-      d.append(row);
-    }
-    el.append(d);
-  }
-
-  if (r.wall_reveal) {
-    const d = document.createElement("details");
-    d.className = "wall-reveal";
-    d.innerHTML = `<summary>Wall reveal (${r.wall_reveal.wall.length} tiles in draw order) ` +
-      `<span class="verify">checking…</span></summary>`;
-    d.append(tilesRow(r.wall_reveal.wall, null));
-    const p = document.createElement("p");
-    p.className = "muted";
-    p.innerHTML = `salt <code>${esc(r.wall_reveal.salt)}</code>, published hash <code>${esc(v.wall_hash || "")}</code>`;
-    d.append(p);
-    el.append(d);
-    verifyWall(v.wall_hash, r.wall_reveal).then((ok) => {
-      const s = d.querySelector(".verify");
-      if (s) s.textContent = ok === null ? "" : ok ? "✓ matches the hash published before the hand" : "✗ does not match the published hash";
-    });
-  }
-
-  if (v.standings) el.append(standingsElement(v.standings));
-
-  if (typeof v.hand_number === "number") {
-    const p = document.createElement("p");
-    p.className = "muted";
-    p.innerHTML = `<a class="hand-log" href="/api/tables/${encodeURIComponent(state.code)}/hands/${v.hand_number}/log" ` +
-      `download="sgmahjong-${esc(state.code)}-hand-${v.hand_number}.jsonl">Download this hand's log</a> ` +
-      `(replay it with <code>sgmahjong replay FILE</code>).`;
-    el.append(p);
-  }
-
-  if (state.status === "between_hands" && state.seat !== null) {
-    const b = button("Next hand", "next", readyNext);
-    b.prepend(kbd(ACTION_KEYS.next));
-    b.disabled = state.readySent;
-    el.append(b);
-    const ready = document.createElement("span");
-    ready.className = "ready-list muted";
-    el.append(" ", ready);
-    renderReady();
-  } else if (state.status === "finished" || v.standings) {
-    const p = document.createElement("p");
-    p.innerHTML = `The match is over. <a href="/">Back to the lobby</a>`;
-    el.append(p);
-  }
-}
-
-/** Between hands: who the next hand still waits for. */
-function renderReady() {
-  const el = document.querySelector("#result .ready-list");
-  if (!el || !state.table) return;
-  const waiting = state.table.seats.filter((s) => s.kind === "human" && s.connected && !s.ready)
-    .map((s) => (s.seat === state.seat ? "you" : s.name));
-  el.textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
-}
-
-async function verifyWall(hash, reveal) {
-  if (!hash || !window.crypto || !crypto.subtle) return null;
-  const data = new TextEncoder().encode(`${reveal.salt}:${reveal.wall.join(" ")}`);
-  const digest = await crypto.subtle.digest("SHA-256", data);
-  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return hex === hash;
-}
-
-function standingsElement(standings) {
-  const wrap = document.createElement("div");
-  wrap.id = "standings";
-  const h = document.createElement("h2");
-  h.textContent = "Final standings";
-  wrap.append(h);
-  const rows = (Array.isArray(standings) ? standings : Object.values(standings)).map((s, i) => {
-    if (typeof s === "number") return { seat: i, score: s };
-    return s;
+  fillResult(el, v, {
+    seatName,
+    patternName,
+    code: state.code,
+    canGoNext: state.status === "between_hands" && state.seat !== null,
+    readySent: state.readySent,
+    onNext: readyNext,
+    matchOver: state.status === "finished",
   });
-  const amount = (s) => s.amount ?? s.score ?? s.total ?? 0;
-  rows.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || amount(b) - amount(a));
-  const t = document.createElement("table");
-  t.className = "data";
-  t.innerHTML = `<thead><tr><th>place</th><th>player</th><th class="num">score</th></tr></thead><tbody>` +
-    rows.map((s, i) => `<tr data-seat="${s.seat}"><td>${s.rank ?? i + 1}</td><td>${esc(seatName(s.seat))}</td>` +
-      `<td class="num">${signed(amount(s))}</td></tr>`).join("") + `</tbody>`;
-  wrap.append(t);
-  return wrap;
+  renderReady(el, state.table, state.seat);
 }
 
 // -- events (log and instant payments) -------------------------------------------------------------
@@ -716,62 +458,10 @@ function logLine(text, cls = "") {
   log.scrollTop = log.scrollHeight;
 }
 
-/** The engine's kong and win events carry a data field "kind" that shadows the event kind. */
-function eventKind(e) {
-  if (["exposed", "concealed", "added"].includes(e.kind) && e.tile) return "kong";
-  if (Array.isArray(e.payments) && "tai" in e && "self_drawn" in e && !("revealed" in e) && e.seat !== null) {
-    return "win";
-  }
-  return e.kind;
-}
-
-function eventText(e) {
-  const who = seatName(e.seat);
-  const kind = eventKind(e);
-  const tile = e.tile ? ` ${e.tile}` : "";
-  switch (kind) {
-    case "hand_start":
-      state.readySent = false;
-      return `A new hand begins${e.wall_hash ? ` (wall hash ${String(e.wall_hash).slice(0, 12)}…)` : ""}.`;
-    case "deal":
-      return e.seat === state.seat && e.tiles ? `You were dealt ${e.tiles.join(" ")}.` : null;
-    case "draw":
-      return e.seat === state.seat && e.tile ? `You drew ${e.tile}.` : null;
-    case "bonus":
-      return `${who} laid out${tile || (e.tiles ? " " + e.tiles.join(" ") : " a bonus tile")}.`;
-    case "discard":
-      return `${who} discarded${tile}.`;
-    case "chow":
-      return `${who} chows ${(e.tiles || []).join(" ")}.`;
-    case "pong":
-      return `${who} pongs ${e.tile}.`;
-    case "kong":
-      return `${who} ${e.kind === "concealed" ? "declares a concealed kong of" : e.kind === "added" ? "adds a kong of" : "kongs"} ${e.tile}.`;
-    case "payment":
-      return paymentText(e);
-    case "win":
-      return `${who} wins${e.self_drawn ? " by self-draw" : ""}: ${e.tai} tai!`;
-    case "drawn_game":
-      return "The wall is down to 15 tiles: drawn hand.";
-    default:
-      return null;
-  }
-}
-
-function paymentText(e) {
-  const amounts = e.amounts || e.payments || e.deltas;
-  const reason = e.reason || e.label || e.why || e.what || "payment";
-  if (Array.isArray(amounts)) {
-    const parts = amounts.map((a, s) => (a ? `${seatName(s)} ${signed(a)}` : null)).filter(Boolean);
-    return `Payment (${String(reason).replaceAll("_", " ")}): ${parts.join(", ")}`;
-  }
-  const amount = e.amount !== undefined ? ` ${e.amount}` : "";
-  return `Payment to ${seatName(e.seat)}: ${String(reason).replaceAll("_", " ")}${amount}`;
-}
-
 function onEvent(msg) {
   const e = msg.event || {};
-  const text = eventText(e);
+  if (e.kind === "hand_start") state.readySent = false;
+  const text = eventText(e, { seatName, mySeat: state.seat });
   if (!text) return;
   if (eventKind(e) === "payment") {
     logLine(text, "pay");

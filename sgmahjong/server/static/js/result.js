@@ -1,0 +1,191 @@
+// The end of a hand: the winning hand, the tai by pattern, the payments, every hand, the wall reveal
+// (checked against the hash published before the deal) and, after the last hand, the standings.
+import { sortTiles, tileElement, tileName } from "./tiles.js";
+import { parseHand } from "./notation.js";
+import { ACTION_KEYS } from "./keys.js";
+import { esc } from "./api.js";
+import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
+
+/**
+ * Fill `el` with the result of the hand in view `v`.
+ * ctx: {seatName(seat), patternName(id), code, canGoNext, readySent, onNext(), matchOver}.
+ */
+export function fillResult(el, v, ctx) {
+  const r = v.result;
+  const h = document.createElement("h2");
+  if (r.drawn_game || r.winner === null || r.winner === undefined) {
+    h.textContent = "Drawn hand (荒牌)";
+    el.dataset.outcome = "draw";
+  } else {
+    const how = r.self_drawn ? "self-drawn (自摸)" : `on ${ctx.seatName(r.shooter)}'s discard`;
+    h.textContent = `${ctx.seatName(r.winner)} wins ${how}: ${r.tai} tai${r.limit ? " (limit)" : ""}`;
+    el.dataset.outcome = "win";
+    el.dataset.winner = String(r.winner);
+  }
+  el.append(h);
+
+  if (r.liable !== null && r.liable !== undefined) {
+    const p = document.createElement("p");
+    p.className = "liable";
+    p.textContent = `${ctx.seatName(r.liable)} pays for all (包)` +
+      (r.liable_reason ? `: ${String(r.liable_reason).replaceAll("_", " ")}` : "");
+    el.append(p);
+  }
+  if (r.drawn_game && r.kong_made) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = "A kong was made in this hand, so the deal passes.";
+    el.append(p);
+  }
+  if (r.kind && r.kind !== "normal" && !r.drawn_game) {
+    const p = document.createElement("p");
+    p.className = "win-kind";
+    p.textContent = `Special win: ${ctx.patternName(r.kind)}`;
+    el.append(p);
+  }
+
+  if (r.hand) {
+    const hand = parseHand(r.hand);
+    const row = document.createElement("div");
+    row.className = "hand-row winning-hand";
+    row.append(tilesRow(sortTiles(hand.concealed), null));
+    for (const m of hand.melds) {
+      const me = meldsElement([{ kind: m.concealed ? "kong" : "set", tiles: m.tiles, concealed: m.concealed }], null);
+      row.append(me);
+    }
+    if (hand.winning) {
+      const w = tileElement(hand.winning);
+      w.classList.add("winning-tile");
+      w.title = `winning tile: ${tileName(hand.winning)}`;
+      const wrap = document.createElement("span");
+      wrap.className = "tiles";
+      wrap.append("+", w);
+      row.append(wrap);
+    }
+    if (hand.bonus.length) row.append(tilesRow(hand.bonus, "sm"));
+    el.append(row);
+    const code = document.createElement("p");
+    code.className = "muted";
+    code.innerHTML = `<code>${esc(r.hand)}</code>`;
+    el.append(code);
+  }
+
+  if (r.patterns && r.patterns.length) {
+    const t = document.createElement("table");
+    t.className = "data patterns";
+    t.innerHTML = `<thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
+      r.patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(ctx.patternName(p.id || p.name))}</td>` +
+        `<td class="num">${p.tai}</td></tr>`).join("") +
+      `<tr><th>total${r.limit ? " (capped at the limit)" : ""}</th><th class="num">${r.tai}</th></tr></tbody>`;
+    el.append(t);
+  }
+
+  if (r.payments) {
+    const t = document.createElement("table");
+    t.className = "data payments";
+    const hand = v.hand_ledger || [0, 0, 0, 0];
+    t.innerHTML = `<thead><tr><th>seat</th><th class="num">win payment</th><th class="num">hand total</th>` +
+      `<th class="num">match</th></tr></thead><tbody>` +
+      [0, 1, 2, 3].map((s) => `<tr data-seat="${s}"><td>${esc(ctx.seatName(s))}${s === r.liable ? " (pays for all, 包)" : ""}` +
+        `${s === r.shooter && !r.self_drawn ? " (shooter)" : ""}</td><td class="num">${signed(r.payments[s])}</td>` +
+        `<td class="num">${signed(hand[s])}</td><td class="num">${signed((v.match_ledger || v.ledger || [])[s])}</td></tr>`).join("") +
+      `</tbody>`;
+    el.append(t);
+  }
+
+  if (r.revealed && Object.keys(r.revealed).length) {
+    const d = document.createElement("details");
+    d.open = true;
+    d.innerHTML = "<summary>Hands at the end</summary>";
+    for (const [seat, tiles] of Object.entries(r.revealed)) {
+      const row = document.createElement("div");
+      row.className = "revealed-row";
+      row.dataset.seat = seat;
+      const name = document.createElement("span");
+      name.textContent = ctx.seatName(Number(seat));
+      row.append(name, tilesRow(sortTiles(tiles), null));
+      d.append(row);
+    }
+    el.append(d);
+  }
+
+  if (r.wall_reveal) {
+    const d = document.createElement("details");
+    d.className = "wall-reveal";
+    d.innerHTML = `<summary>Wall reveal (${r.wall_reveal.wall.length} tiles in draw order) ` +
+      `<span class="verify">checking…</span></summary>`;
+    d.append(tilesRow(r.wall_reveal.wall, null));
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.innerHTML = `salt <code>${esc(r.wall_reveal.salt)}</code>, published hash <code>${esc(v.wall_hash || "")}</code>`;
+    d.append(p);
+    el.append(d);
+    verifyWall(v.wall_hash, r.wall_reveal).then((ok) => {
+      const s = d.querySelector(".verify");
+      if (s) s.textContent = ok === null ? "" : ok ? "✓ matches the hash published before the hand" : "✗ does not match the published hash";
+    });
+  }
+
+  if (v.standings) el.append(standingsElement(v.standings, ctx.seatName));
+
+  if (typeof v.hand_number === "number") {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.innerHTML = `<a class="hand-log" href="/api/tables/${encodeURIComponent(ctx.code)}/hands/${v.hand_number}/log" ` +
+      `download="sgmahjong-${esc(ctx.code)}-hand-${v.hand_number}.jsonl">Download this hand's log</a> ` +
+      `(replay it with <code>sgmahjong replay FILE</code>).`;
+    el.append(p);
+  }
+
+  if (ctx.canGoNext) {
+    const b = button("Next hand", "next", ctx.onNext);
+    b.prepend(kbd(ACTION_KEYS.next));
+    b.disabled = ctx.readySent;
+    el.append(b);
+    const ready = document.createElement("span");
+    ready.className = "ready-list muted";
+    el.append(" ", ready);
+  } else if (ctx.matchOver || v.standings) {
+    const p = document.createElement("p");
+    p.innerHTML = `The match is over. <a href="/">Back to the lobby</a>`;
+    el.append(p);
+  }
+}
+
+/** Between hands: who the next hand still waits for. */
+export function renderReady(panel, table, mySeat) {
+  const el = panel.querySelector(".ready-list");
+  if (!el || !table) return;
+  const waiting = table.seats.filter((s) => s.kind === "human" && s.connected && !s.ready)
+    .map((s) => (s.seat === mySeat ? "you" : s.name));
+  el.textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
+}
+
+async function verifyWall(hash, reveal) {
+  if (!hash || !window.crypto || !crypto.subtle) return null;
+  const data = new TextEncoder().encode(`${reveal.salt}:${reveal.wall.join(" ")}`);
+  const digest = await crypto.subtle.digest("SHA-256", data);
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex === hash;
+}
+
+function standingsElement(standings, seatName) {
+  const wrap = document.createElement("div");
+  wrap.id = "standings";
+  const h = document.createElement("h2");
+  h.textContent = "Final standings";
+  wrap.append(h);
+  const rows = (Array.isArray(standings) ? standings : Object.values(standings)).map((s, i) => {
+    if (typeof s === "number") return { seat: i, score: s };
+    return s;
+  });
+  const amount = (s) => s.amount ?? s.score ?? s.total ?? 0;
+  rows.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || amount(b) - amount(a));
+  const t = document.createElement("table");
+  t.className = "data";
+  t.innerHTML = `<thead><tr><th>place</th><th>player</th><th class="num">score</th></tr></thead><tbody>` +
+    rows.map((s, i) => `<tr data-seat="${s.seat}"><td>${s.rank ?? i + 1}</td><td>${esc(seatName(s.seat))}</td>` +
+      `<td class="num">${signed(amount(s))}</td></tr>`).join("") + `</tbody>`;
+  wrap.append(t);
+  return wrap;
+}
