@@ -230,3 +230,14 @@ def test_result_panel_paths(live_server: Any, page: Page) -> None:
     out = _module_call(page, "result.js", script, drawn)
     assert out["h"] == "Drawn hand (荒牌)"
     assert "the deal passes" in out["text"] and "Final standings" in out["text"]
+
+
+def test_a_stale_token_falls_back_to_watching(live_server: Any, page: Page) -> None:
+    code = live_server.create_table("Stale")["code"]
+    page.goto(f"{live_server.url}/t/{code}")
+    page.evaluate(f"localStorage.setItem('sgmahjong:{code}', 'not-a-token')")
+    page.reload()
+    expect(page.locator("#toast")).to_be_visible()
+    expect(page.locator("#join-form")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-seat", "spectator")
+    assert page.evaluate(f"localStorage.getItem('sgmahjong:{code}')") is None

@@ -615,8 +615,11 @@ function start() {
     event: onEvent,
     error(msg) {
       if (msg.code === "bad_token") {
+        // a token this table no longer knows: watch instead
         saveToken(state.code, null);
         state.token = null;
+        state.conn.token = null;
+        state.conn.send({ type: "hello", token: null });
       }
       if (msg.ref === "action") state.pending = false;
       if (state.view) renderActions();
