@@ -181,6 +181,8 @@ def test_no_concealed_tile_of_another_seat_leaks():
                 assert "seed" not in red and "wall" not in red and "salt" not in red
                 if ev.kind in ("deal", "draw") and ev.seat != seat:
                     assert "tile" not in red and "tiles" not in red
+                if ev.kind == "action" and ev.seat != seat:
+                    assert "action" not in red  # claim decisions stay private
 
     for seed in range(60):
         play_random(seed, RULESETS[seed % 3], check)

@@ -303,10 +303,12 @@ def _turn_options(b: _Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo |
     conc = st.concealed  # sorted
     table = _DISCARD[seat]
     opts = [table[t] for t in dict.fromkeys(conc)]
-    kongs = [conc[i] for i in range(len(conc) - 3) if conc[i] == conc[i + 3]]
-    for m in st.melds:
-        if m.kind is MeldKind.PONG and m.tile in conc:
-            kongs.append(m.tile)
+    kongs: list[Tile] = []
+    if b.remaining() > 0:  # a kong needs a replacement draw
+        kongs = [conc[i] for i in range(len(conc) - 3) if conc[i] == conc[i + 3]]
+        for m in st.melds:
+            if m.kind is MeldKind.PONG and m.tile in conc:
+                kongs.append(m.tile)
     if kongs:
         opts.extend(_KONG[seat][t] for t in sorted(kongs))
     win: WinInfo | None = None
@@ -476,7 +478,7 @@ def _open_discard_window(b: _Builder, source: int, t: Tile) -> None:
         barred = t in st.barred
         if n >= 2 and not barred:
             opts.append(_PONG[seat])
-        if n == 3:
+        if n == 3 and b.remaining() > 0:
             opts.append(_KONG[seat][t])
         known = st.waits
         if not barred and ((t in known) if known is not None

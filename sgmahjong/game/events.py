@@ -26,6 +26,11 @@ _PRIVATE: dict[str, tuple[str, ...]] = {
     "deal": ("tiles",),
     "draw": ("tile",),
 }
+# data keys hidden from the other seats: a claim decision stays private (the resulting pong, chow,
+# kong or win event is public)
+_OWN_ONLY: dict[str, tuple[str, ...]] = {
+    "action": ("action",),
+}
 # data keys hidden from every seat and spectators (they would reveal the wall)
 _SECRET: dict[str, tuple[str, ...]] = {
     "hand_start": ("seed", "wall", "salt"),
@@ -39,6 +44,8 @@ def redact_event(event: Event, seat: int | None) -> dict[str, Any]:
     for key in _SECRET.get(event.kind, ()):
         out.pop(key, None)
     if seat is None or seat != event.seat:
+        for key in _OWN_ONLY.get(event.kind, ()):
+            out.pop(key, None)
         for key in _PRIVATE.get(event.kind, ()):
             if key in out:
                 value = out.pop(key)
