@@ -9,10 +9,15 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from test_browser import CHROMIUM, CHROMIUM_ARGS
 
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import ALL_TILES
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; never `playwright install`
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
 
 expect.set_options(timeout=15_000)
 
