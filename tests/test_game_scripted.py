@@ -469,3 +469,29 @@ def test_no_kong_when_no_replacement_is_left():
     assert empty.wall_remaining == 0
     opts, _ = _turn_options(_Builder(empty), E)
     assert [str(a) for a in opts if a.kind == "kong"] == []
+
+
+def test_sacred_discard_refusal_names_the_rule():
+    st = deal(E="1m9m1s9s ESWN CFP 9p 2m 5m", S="9p9p9p 7p8p 2s5s8s 3m6m E S W", draws="C F P 6s")
+    st, _ = play(st, "E discard 2m", "S discard 9p", "W discard F", "N discard P", "E discard 9p")
+    assert st.phase == "claim" and S in awaiting(st)
+    assert "chow 789p" in acts(st, S) and "pong" not in acts(st, S)
+    with pytest.raises(IllegalActionError, match="sacred or missed discard"):
+        apply(st, Action(S, "pong"))
+
+
+def test_declared_four_winds():
+    st = deal(S="EEE SSS WWW NNN 1m", draws="9s")
+    st, _ = play(st, "E discard C")
+    assert "win" in acts(st, S)
+    st, _ = play(st, "S win")
+    assert st.result["kind"] == "declare_four_winds" and st.result["tai"] == st.rules.limit
+
+
+def test_win_on_a_flower_replacement():
+    st = deal(S="123m 456m CCC 11s 46p", draws="2s 8s 8m 9s 1f", back="5p")
+    st, _ = play(st, "E discard N", "S discard 2s", "W discard 8s", "N discard 8m", "E discard 9s")
+    assert st.seats[S].drawn == Tile.P5 and st.draw_source == "flower"
+    st, _ = play(st, "S win")
+    names = [p["name"] for p in st.result["patterns"]]
+    assert "win_on_flower_replacement" in names and "earthly_hand" not in names
