@@ -205,3 +205,20 @@ def test_same_seed_same_hand_and_different_seed_different_wall():
     c, _ = new_hand(RuleSet(), seed=12)
     assert a == b and a.wall_hash == b.wall_hash
     assert a.wall != c.wall and a.wall_hash != c.wall_hash
+
+
+def test_fresh_tile_fast_path_agrees_with_bao():
+    from sgmahjong import bao
+    from sgmahjong.game.liability import is_fresh
+
+    def check(state, _evs, _rng):
+        if state.ended:  # a won discard leaves the pool; freshness no longer matters
+            return
+        melds = [m.meld for st in state.seats for m in st.melds]
+        pools = [st.discards for st in state.seats]
+        for t in range(NUM_PLAYING):
+            tile = Tile(t)
+            assert is_fresh(state, state.seats, tile) == bao.is_fresh(tile, pools, melds, state.rules)
+
+    for seed in range(25):
+        play_random(seed, RULESETS[seed % 3], check)

@@ -28,6 +28,10 @@ def is_fresh(state: HandState, seats: Sequence[SeatState], tile: Tile) -> bool:
     """Whether ``tile``, about to be discarded, is fresh (生牌) by the rule set's definition."""
     if state.seen[tile]:  # in a pool or claimed for a pong/kong: not fresh by any definition
         return False
+    if state.rules.fresh_tile == "discards":
+        # ``seen`` counts exactly the pools and the tiles claimed for pongs/kongs: what
+        # bao.is_fresh looks at under this definition (a test checks they agree)
+        return True
     return bao.is_fresh(tile, _pools(seats), _melds(seats), state.rules)
 
 
