@@ -33,8 +33,12 @@ export function eventText(e, ctx) {
       return `${who} chows ${(e.tiles || []).join(" ")}.`;
     case "pong":
       return `${who} pongs ${e.tile}.`;
-    case "kong":
-      return `${who} ${e.kind === "concealed" ? "declares a concealed kong of" : e.kind === "added" ? "adds a kong of" : "kongs"} ${e.tile}.`;
+    case "kong": {
+      // the kong's own kind: in `kind` (shadowing the event kind) or, should the engine rename it, `kong_kind`
+      const how = e.kong_kind || e.kind;
+      const verb = how === "concealed" ? "declares a concealed kong of" : how === "added" ? "adds a kong of" : "kongs";
+      return `${who} ${verb} ${e.tile}.`;
+    }
     case "payment":
       return paymentText(e, ctx);
     case "win":
