@@ -461,13 +461,14 @@ def test_views_show_own_tiles_and_hide_others():
 def test_no_kong_when_no_replacement_is_left():
     from dataclasses import replace
 
-    from sgmahjong.game.engine import _Builder, _turn_options
+    from sgmahjong.game.builder import Builder
+    from sgmahjong.game.turn import turn_options
 
     st = deal(E="1m1m1m1m 2s5s8s 3p6p9p E S W")
     assert "kong 1m" in acts(st, E)
     empty = replace(st, front=len(st.wall) - 15 - st.back)
     assert empty.wall_remaining == 0
-    opts, _ = _turn_options(_Builder(empty), E)
+    opts, _ = turn_options(Builder(empty), E)
     assert [str(a) for a in opts if a.kind == "kong"] == []
 
 

@@ -1,0 +1,168 @@
+"""Claim windows after a discard: who is asked, the decisions, and their resolution by priority (win
+before pong/kong before chow; nearest in turn order; thirteen wonders first)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..melds import MeldKind
+from ..tiles import Tile
+from . import draws, ending, kongs, liability, turn
+from .actions import Action
+from .builder import CHOW, KONG, PASS, PONG, Builder
+from .state import CLAIM, TURN, SetRec, Window
+from .wins import WinInfo, hand_win
+
+
+def discard_win(b: Builder, seat: int, source: int, t: Tile, *, robbed: bool) -> WinInfo | None:
+    st = b.seat(seat)
+    special = None
+    if not b.get("claims_made") and not st.has_drawn and seat != b.s.dealer and not robbed:
+        special = "earthly" if source == b.s.dealer and b.get("discards_made") == 1 else "humanly"
+    return hand_win(st, t, self_drawn=False, seat_wind=(seat - b.s.dealer) % 4, prevailing=b.s.prevailing,
+                    rules=b.rules, robbed_kong=robbed, special=special)  # type: ignore[arg-type]
+
+
+def open_discard_window(b: Builder, source: int, t: Tile) -> None:
+    options: list[tuple[Action, ...]] = [(), (), (), ()]
+    wins: list[WinInfo | None] = [None, None, None, None]
+    for k in (1, 2, 3):
+        seat = (source + k) % 4
+        st = b.seat(seat)
+        conc = st.concealed
+        n = conc.count(t)
+        opts: list[Action] = []
+        near = n > 0
+        if t < 27:
+            rank = t % 9
+            lo_ok = rank >= 1 and (t - 1) in conc
+            hi_ok = rank <= 7 and (t + 1) in conc
+            near = (near or lo_ok or hi_ok or (rank >= 2 and (t - 2) in conc)
+                    or (rank <= 6 and (t + 2) in conc))
+            if k == 1 and near:
+                if rank >= 2 and lo_ok and (t - 2) in conc:
+                    opts.append(CHOW[seat][t - 2])
+                if lo_ok and hi_ok:
+                    opts.append(CHOW[seat][t - 1])
+                if rank <= 6 and hi_ok and (t + 2) in conc:
+                    opts.append(CHOW[seat][t])
+            if not near and not st.melds and rank in (0, 8):
+                near = True  # thirteen wonders may wait on a terminal
+        elif not st.melds:
+            near = True  # thirteen wonders may wait on any honour
+        barred = t in st.barred
+        if n >= 2 and not barred:
+            opts.append(PONG[seat])
+        if n == 3 and b.remaining() > 0:
+            opts.append(KONG[seat][t])
+        known = st.waits
+        if not barred and ((t in known) if known is not None
+                           else (near and (t < 27 or n or not st.melds))):
+            win = discard_win(b, seat, source, t, robbed=False)
+            if win is not None:
+                wins[seat] = win
+                if win.valid:
+                    opts.append(Action(seat, "win"))
+        if opts:
+            opts.append(PASS[seat])
+        options[seat] = tuple(opts)
+    if not any(options):
+        b.set(window=None, window_wins=(None,) * 4)
+        draws.draw_turn(b, (source + 1) % 4)
+        return
+    b.set(phase=CLAIM, window=Window("discard", source, t, tuple(options)), window_wins=tuple(wins))
+
+
+def do_decision(b: Builder, a: Action) -> None:
+    w = b.s.window
+    assert w is not None
+    seat = a.seat
+    if a.kind == "pass" and w.kind != "eighth":
+        kinds = {o.kind for o in w.options[seat]}
+        if "win" in kinds or "pong" in kinds:
+            st = b.seat(seat)
+            b.upd(seat, barred=st.barred | {w.tile})
+    decisions = list(w.decisions)
+    decisions[seat] = a
+    w = replace(w, decisions=tuple(decisions))
+    b.set(window=w)
+    if a.kind == "pass":
+        b.emit("pass", seat)
+    if not w.waiting:
+        _resolve(b, w)
+
+
+def _resolve(b: Builder, w: Window) -> None:
+    order = [(w.source + k) % 4 for k in (1, 2, 3)]
+    chosen = {s: w.decisions[s] for s in order if w.decisions[s] is not None}
+    winners = [s for s in order if chosen.get(s) is not None and chosen[s].kind == "win"]  # type: ignore[union-attr]
+    if winners:
+        wins = b.s.window_wins
+        if w.kind == "eighth":
+            ending.finish_win(b, winners[0], w.source, _eighth_win(b), w.tile)
+            return
+        thirteen = [s for s in winners if (wi := wins[s]) is not None and wi.thirteen_wonders]
+        winner = (thirteen or winners)[0]
+        info = wins[winner]
+        assert info is not None
+        ending.finish_win(b, winner, w.source, info, w.tile)
+        return
+    b.set(window=None, window_wins=(None,) * 4, phase=TURN)
+    if w.kind == "eighth":
+        draws.replacement(b, w.source, "flower")
+        return
+    if w.kind in ("added_kong", "concealed_kong"):
+        kongs.complete_kong(b, w.source, w.tile, w.kind, None)
+        return
+    for kind in ("pong", "kong", "chow"):
+        for s in order:
+            d = chosen.get(s)
+            if d is not None and d.kind == kind:
+                _claim(b, s, w.source, w.tile, d)
+                return
+    draws.draw_turn(b, (w.source + 1) % 4)
+
+
+def _eighth_win(b: Builder) -> WinInfo:
+    from .scoring_bridge import score_special
+
+    return WinInfo(score_special("robbing_the_eighth", b.rules), "robbing_the_eighth")
+
+
+def _claim(b: Builder, seat: int, source: int, t: Tile, a: Action) -> None:
+    """``seat`` takes ``source``'s discard for a pong, kong or chow."""
+    src = b.seat(source)
+    b.upd(source, discards=src.discards[:-1])
+    st = b.seat(seat)
+    conc = list(st.concealed)
+    b.set(claims_made=True, last_discard=None, kongs_in_turn=0, flower_chain=0)
+    if a.kind == "chow":
+        assert a.tile is not None
+        lo = a.tile
+        for x in (lo, lo + 1, lo + 2):
+            if x != t:
+                conc.remove(Tile(x))
+        seen = b.get("seen")
+        b.set(seen=(*seen[:t], seen[t] - 1, *seen[t + 1:]))
+        meld = SetRec(MeldKind.CHOW, lo, False, source)
+        b.upd(seat, concealed=tuple(conc), melds=(*st.melds, meld), barred=frozenset(), drawn=None)
+        b.emit("chow", seat, tiles=[Tile(lo + i).notation for i in range(3)], tile=t.notation, source=source)
+        turn.begin_turn(b, seat, "claim")
+        return
+    n = 2 if a.kind == "pong" else 3
+    for _ in range(n):
+        conc.remove(t)
+    liable = liability.claim_liability(b.s, b.seats, seat, source, t, a.kind)
+    kind = MeldKind.PONG if a.kind == "pong" else MeldKind.KONG
+    meld = SetRec(kind, t, False, source)
+    b.upd(seat, concealed=tuple(conc), melds=(*st.melds, meld), barred=frozenset(), drawn=None)
+    if liable is not None and st.liable is None:
+        b.upd(seat, liable=source, liable_reason=liable)
+    if a.kind == "pong":
+        b.emit("pong", seat, tile=t.notation, source=source)
+        turn.begin_turn(b, seat, "claim")
+        return
+    b.emit("kong", seat, tile=t.notation, source=source, kind="exposed")
+    kongs.kong_payment(b, seat, t, "exposed", source)
+    b.set(kongs_in_turn=1, kong_made=True)
+    draws.replacement(b, seat, "kong")

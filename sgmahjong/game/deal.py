@@ -1,0 +1,90 @@
+"""A new hand: the wall (shuffled or stacked), the commitment, the deal and the bonus-tile
+replacement cycles starting with the dealer (RULES.md §2)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..rules import RuleSet
+from ..tiles import NUM_PLAYING, Tile, full_set
+from . import draws, ending, turn
+from .actions import IllegalActionError
+from .builder import Builder, seat_waits
+from .events import Event
+from .state import HandState, SeatState
+from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
+
+
+def new_hand(rules: RuleSet, *, seed: int | None, dealer: int = 0, prevailing: int = 0,
+             wall: list[Tile] | tuple[Tile, ...] | None = None) -> tuple[HandState, list[Event]]:
+    """Shuffle (or take the stacked ``wall``, 148 tiles in draw order), deal, replace bonus tiles.
+    Returns the state engine.awaiting the dealer's first decision and the events so far."""
+    rng = random.Random(seed)
+    if wall is None:
+        tiles, dice = shuffled_wall(rng, dealer)
+        stacked = False
+    else:
+        tiles = [Tile(t) for t in wall]
+        if sorted(tiles) != full_set():
+            raise IllegalActionError("a stacked wall must hold each of the 148 tiles exactly once")
+        dice = roll_dice(rng)
+        stacked = True
+    salt = make_salt(rng)
+    state = HandState(rules=rules, seed=seed, dealer=dealer, prevailing=prevailing, wall=tuple(tiles),
+                      stacked=stacked, salt=salt, wall_hash=commitment(salt, tiles), dice=dice,
+                      seats=(SeatState(),) * 4, turn=dealer)
+    b = Builder(state)
+    start: dict[str, Any] = {"rules": rules.to_dict(), "seed": seed, "dealer": dealer,
+                             "prevailing": prevailing, "wall_hash": state.wall_hash, "dice": list(dice)}
+    if stacked:
+        start["wall"] = wall_text(tiles)
+    b.emit("hand_start", None, **start)
+    _deal(b)
+    return b.freeze(0), b.events
+
+
+def _deal(b: Builder) -> None:
+    dealer = b.s.dealer
+    order = [(dealer + i) % 4 for i in range(4)]
+    hands: list[list[Tile]] = [[], [], [], []]
+    front = 0
+    wall = b.s.wall
+    for _ in range(3):
+        for s in order:
+            hands[s].extend(wall[front:front + 4])
+            front += 4
+    for s in order:
+        hands[s].append(wall[front])
+        front += 1
+    hands[dealer].append(wall[front])
+    front += 1
+    b.set(front=front)
+    for s in order:
+        dealt_bonus = frozenset(t for t in hands[s] if t >= NUM_PLAYING)
+        b.upd(s, concealed=tuple(sorted(hands[s])), dealt_bonus=dealt_bonus)
+        b.emit("deal", s, tiles=[t.notation for t in hands[s]])
+    last_dealer_tile = hands[dealer][-1]
+    while any(t >= NUM_PLAYING for s in order for t in b.seat(s).concealed):
+        for s in order:
+            bonus = [t for t in b.seat(s).concealed if t >= NUM_PLAYING]
+            if not bonus:
+                continue
+            conc = tuple(t for t in b.seat(s).concealed if t < NUM_PLAYING)
+            b.upd(s, concealed=conc)
+            dealt = not b.seat(s).bonus and set(bonus) <= b.seat(s).dealt_bonus
+            draws.lay_out(b, s, tuple(bonus), dealt=dealt)
+            for _ in bonus:
+                if b.remaining() <= 0:
+                    ending.drawn_game(b)
+                    return
+                t = draws.take(b, s, back=True)
+                b.upd(s, concealed=tuple(sorted((*b.seat(s).concealed, t))))
+                if s == dealer and t < NUM_PLAYING:
+                    last_dealer_tile = t
+    if last_dealer_tile >= NUM_PLAYING:  # the dealer's last tile was a bonus: show any tile drawn
+        last_dealer_tile = b.seat(dealer).concealed[-1]
+    b.upd(dealer, drawn=last_dealer_tile)
+    for s in order[1:]:
+        b.upd(s, waits=seat_waits(b.seat(s).concealed))
+    turn.begin_turn(b, dealer, "deal")

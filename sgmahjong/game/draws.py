@@ -1,0 +1,99 @@
+"""Draws from the front, replacement draws from the back, bonus tiles laid out with their instant
+payments, and robbing the eighth flower."""
+
+from __future__ import annotations
+
+from ..tiles import FLOWERS, NUM_PLAYING, Tile
+from . import ending, scoring_bridge, turn
+from .actions import Action
+from .builder import Builder
+from .state import CLAIM, Window
+
+
+def take(b: Builder, seat: int, *, back: bool) -> Tile:
+    """Take the next tile from the front or back of the wall (the caller checked one is left)."""
+    wall = b.s.wall
+    t: Tile
+    if back:
+        nb = b.get("back")
+        t = wall[len(wall) - 1 - nb]
+        b.set(back=nb + 1)
+    else:
+        nf = b.get("front")
+        t = wall[nf]
+        b.set(front=nf + 1)
+    b.emit("draw", seat, tile=t.notation, source="back" if back else "front")
+    return t
+
+
+def lay_out(b: Builder, seat: int, tiles: tuple[Tile, ...], *, dealt: bool = False) -> None:
+    """Bonus tiles go face up; instant payments for any event they complete (double for the dealt
+    hand, 暗咬)."""
+    st = b.seat(seat)
+    b.upd(seat, bonus=(*st.bonus, *tiles))
+    for t in tiles:
+        b.emit("bonus", seat, tile=t.notation)
+    for kind in scoring_bridge.bonus_payment_kinds(st.bonus, tiles, seat, dealt=dealt):
+        instant(b, seat, kind, dealt=dealt)
+
+
+def instant(b: Builder, seat: int, kind: str, *, dealt: bool = False, liable: int | None = None) -> None:
+    """An instant payment to ``seat`` (or all of it from ``liable``, 包杠)."""
+    pays = scoring_bridge.instant_payment(kind, seat, b.rules, dealt=dealt, liable=liable)
+    if not any(pays):
+        return
+    b.pay(pays)
+    b.emit("payment", seat, reason=kind, amounts=pays, liable=liable)
+
+
+def draw_turn(b: Builder, seat: int) -> None:
+    """``seat`` begins its turn by drawing from the front."""
+    if b.remaining() <= 0:
+        ending.drawn_game(b)
+        return
+    b.upd(seat, barred=frozenset(), has_drawn=True)
+    b.set(kongs_in_turn=0, flower_chain=0, last_discard=None)
+    t = take(b, seat, back=False)
+    b.set(last_tile=b.remaining() == 0)
+    receive(b, seat, t, "front")
+
+
+def replacement(b: Builder, seat: int, reason: str) -> None:
+    """A replacement draw from the back after a bonus tile or a kong."""
+    if b.remaining() <= 0:
+        ending.drawn_game(b)
+        return
+    t = take(b, seat, back=True)
+    b.set(last_tile=False)
+    receive(b, seat, t, reason)
+
+
+def receive(b: Builder, seat: int, t: Tile, source: str) -> None:
+    if t >= NUM_PLAYING:
+        lay_out(b, seat, (t,))
+        b.set(flower_chain=b.get("flower_chain") + 1)
+        if t in FLOWERS and open_eighth(b, seat, t):
+            return
+        replacement(b, seat, "flower")
+        return
+    st = b.seat(seat)
+    b.upd(seat, concealed=tuple(sorted((*st.concealed, t))), drawn=t, waits=st.waits)
+    turn.begin_turn(b, seat, source)
+
+
+def open_eighth(b: Builder, seat: int, tile: Tile) -> bool:
+    """Another seat holding seven flowers may rob the eighth flower just laid out."""
+    if not b.rules.robbing_the_eighth:
+        return False
+    options: list[tuple[Action, ...]] = [(), (), (), ()]
+    for other in range(4):
+        if other == seat:
+            continue
+        if sum(1 for f in b.seat(other).bonus if f in FLOWERS) == 7:
+            options[other] = (Action(other, "win"), Action(other, "pass"))
+    if not any(options):
+        return False
+    b.set(phase=CLAIM, window=Window("eighth", seat, tile, tuple(options)))
+    b.emit("window", seat, kind="eighth", tile=tile.notation,
+           asked=[s for s in range(4) if options[s]])
+    return True

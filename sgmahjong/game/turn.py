@@ -1,0 +1,91 @@
+"""The seat on turn: what it may do (discard, kong, self-drawn win) and doing it."""
+
+from __future__ import annotations
+
+from ..melds import MeldKind
+from ..tiles import Tile
+from . import claims, ending, kongs, liability
+from .actions import Action
+from .builder import DISCARD, KONG, Builder, seat_waits
+from .state import TURN
+from .wins import WinInfo, declaration_win, hand_win
+
+
+def begin_turn(b: Builder, seat: int, source: str) -> None:
+    if source == "kong" and b.get("kongs_in_turn") >= 2:
+        source = "kong_on_kong"
+    b.set(phase=TURN, turn=seat, window=None, draw_source=source)
+    opts, win = turn_options(b, seat)
+    b.set(turn_options=opts, turn_win=win)
+
+
+def _special_for_self_draw(b: Builder, seat: int) -> str | None:
+    """Heavenly (the dealer's first turn) or earthly (a non-dealer's first draw), nobody having
+    claimed anything yet."""
+    if b.get("claims_made"):
+        return None
+    if seat == b.s.dealer:
+        return "heavenly" if b.get("discards_made") == 0 else None
+    if b.get("discards_made") <= (seat - b.s.dealer) % 4:
+        return "earthly"
+    return None
+
+
+def turn_options(b: Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo | None]:
+    st = b.seat(seat)
+    conc = st.concealed  # sorted
+    table = DISCARD[seat]
+    opts = [table[t] for t in dict.fromkeys(conc)]
+    kongs: list[Tile] = []
+    if b.remaining() > 0:  # a kong needs a replacement draw
+        kongs = [conc[i] for i in range(len(conc) - 3) if conc[i] == conc[i + 3]]
+        for m in st.melds:
+            if m.kind is MeldKind.PONG and m.tile in conc:
+                kongs.append(m.tile)
+    if kongs:
+        opts.extend(KONG[seat][t] for t in sorted(kongs))
+    win: WinInfo | None = None
+    source = b.get("draw_source")
+    if source != "claim":
+        win = declaration_win(st, b.rules)
+        drawn = st.drawn
+        if drawn is not None and (st.waits is None or drawn in st.waits):
+            rep = source if source in ("flower", "kong", "kong_on_kong") else None
+            special = _special_for_self_draw(b, seat)
+            normal = hand_win(st, drawn, self_drawn=True, seat_wind=(seat - b.s.dealer) % 4,
+                              prevailing=b.s.prevailing, rules=b.rules, replacement=rep,
+                              flower_replacements=max(1, b.get("flower_chain")),
+                              last_tile=b.get("last_tile"), special=special)  # type: ignore[arg-type]
+            # the better of a complete hand and a declaration (a complete hand on a tie)
+            if normal is not None and (win is None or not win.valid
+                                       or (normal.valid and normal.result.tai >= win.result.tai)):
+                win = normal
+        if win is not None and win.valid:
+            opts.append(Action(seat, "win"))
+    return tuple(opts), win
+
+
+def do_turn(b: Builder, a: Action) -> None:
+    """Play the turn action ``a``: a self-drawn win, a discard (opening its claim window) or a kong."""
+    seat = a.seat
+    st = b.seat(seat)
+    if a.kind == "win":
+        win = b.s.turn_win
+        assert win is not None
+        ending.finish_win(b, seat, None, win, st.drawn)
+        return
+    assert a.tile is not None
+    t = a.tile
+    if a.kind == "discard":
+        conc = list(st.concealed)
+        conc.remove(t)
+        seen = b.get("seen")
+        fresh = liability.is_fresh(b.s, b.seats, t)
+        b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t), waits=seat_waits(conc),
+              barred=st.barred | {t})
+        b.set(seen=(*seen[:t], seen[t] + 1, *seen[t + 1:]), last_discard=(seat, t), last_fresh=fresh,
+              discards_made=b.get("discards_made") + 1, turn_options=(), turn_win=None)
+        b.emit("discard", seat, tile=t.notation)
+        claims.open_discard_window(b, seat, t)
+        return
+    kongs.declare_kong(b, seat, t)
