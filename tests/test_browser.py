@@ -216,7 +216,8 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
         expect(page.locator("#log li.pay")).to_contain_text(["kong"])
         expect(page.locator("#log")).to_contain_text("Di kongs 1p.")
         expect(page.locator("#log")).to_contain_text("Cy pongs F.")
-        expect(page.locator("#log")).to_contain_text("Bo chows 5s 6s 7s.")
+        if page is not west:  # West's log starts at its reload
+            expect(page.locator("#log")).to_contain_text("Bo chows 5s 6s 7s.")
         expect(page.locator("#wall-count")).to_have_text(str(wall_before - 1))
     # North's replacement draw stands apart as the drawn tile
     expect(north.locator("#hand .slot.drawn .tile")).to_have_attribute("data-tile", "2s")
