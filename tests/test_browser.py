@@ -172,6 +172,9 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     expect(south.locator('#actions button[data-action="pass"] kbd')).to_have_text("Space")
     for page in (east, west, north):
         expect(page.locator("#actions button")).to_have_count(0)
+        # who may claim stays private: no seat is highlighted for the others during the claim window
+        expect(page.locator(".seat.active")).to_have_count(0)
+    expect(south.locator(".seat.active")).to_have_attribute("data-seat", "1")
     south.keyboard.press("z")
     for page in pages:
         assert meld_tiles(page, 1, "chow") == ["5s", "6s", "7s"]

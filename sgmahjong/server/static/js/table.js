@@ -148,7 +148,9 @@ function renderPlay() {
   const felt = $("felt");
   felt.querySelectorAll(".seat, .discards").forEach((el) => el.remove());
   const centre = felt.querySelector(".centre");
-  const active = new Set(v.awaiting || []);
+  // Whose move it is. During a claim window only my own decision is highlighted: showing who else may
+  // claim would tell everyone which seats hold a pair or a wait.
+  const active = new Set(visibleSeats(v, v.awaiting || []));
   if (v.phase === "turn" && typeof v.turn === "number") active.add(v.turn);
 
   for (let s = 0; s < 4; s += 1) {
@@ -211,6 +213,12 @@ function renderPlay() {
   renderLedger();
   renderResult();
   updateTimers();
+}
+
+/** The seats of `seats` whose pending decision may be shown: all on a turn, only mine on a claim. */
+function visibleSeats(v, seats) {
+  if (!v || v.phase !== "claim") return seats;
+  return seats.filter((s) => s === state.seat);
 }
 
 function plate(seat, sv) {
@@ -492,7 +500,7 @@ function updateTimers() {
     return;
   }
   const left = Math.max(0, Math.ceil((t.deadline - performance.now()) / 1000));
-  for (const s of t.seats || []) {
+  for (const s of visibleSeats(state.view, t.seats || [])) {
     const el = document.querySelector(`[data-timer-seat="${s}"]`);
     if (el) el.textContent = `${left}s`;
   }
