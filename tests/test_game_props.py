@@ -8,6 +8,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from sgmahjong.game import (
     Action,
@@ -222,3 +224,15 @@ def test_fresh_tile_fast_path_agrees_with_bao():
 
     for seed in range(25):
         play_random(seed, RULESETS[seed % 3], check)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=hs.integers(0, 2**63), limit=hs.sampled_from([5, 10, 13]), min_tai=hs.integers(0, 3),
+       payout=hs.sampled_from(["all_pay", "shooter_pays"]),
+       instant=hs.sampled_from(["all", "animals_only", "none"]), bao_tiles=hs.integers(0, 100))
+def test_hypothesis_random_hands_keep_the_invariants(seed, limit, min_tai, payout, instant, bao_tiles):
+    rules = RuleSet(limit=limit, min_tai=min_tai, payout=payout, instant_payments=instant,
+                    bao_kong_tiles=bao_tiles, bao_fresh_tiles=bao_tiles)
+    state, _ = play_random(seed, rules)
+    again, _ = replay(to_log(state))
+    assert again.ledger == state.ledger and again.result == state.result
