@@ -27,6 +27,8 @@ THREAT = 0.35  # defend once an opponent is this likely to be waiting
 BIG_HAND = 16.0  # per-loser units (16 = 5 tai) that make an opponent worth defending against
 FAR = 5.0  # ... or when the bot's own hand is this far from winning
 LATE_WALL = 30  # ... and shows two sets with fewer tiles than this left
+CLAIM_MARGIN = 1.3  # a pong or chow must raise the hand's value this much
+ACCEPTANCE = 0.012  # value bonus per live useful tile (tie-break between equally far options)
 KONG_BONUS = 0.25  # per-loser units: instant payment plus a free replacement draw
 
 
@@ -88,7 +90,7 @@ class StrongBot(Bot):
                 counts[t] -= 1
                 acc = plan_acceptance(counts, o.plan, ctx.n_melds, p.live)
                 counts[t] += 1
-                v *= 1.0 + 0.012 * acc
+                v *= 1.0 + ACCEPTANCE * acc
             ranked[t] = v
         top_rank = max(ranked.values()) or 1.0
         best_t = max(cands, key=lambda x: ranked[x])
@@ -112,7 +114,7 @@ class StrongBot(Bot):
         counts = p.hand
         before = hand_value(counts, ctx, p.live, p.wall_remaining)
         choice = passing
-        best = before * 1.08 + 1e-9
+        best = before * CLAIM_MARGIN + 1e-9
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 work = list(counts)
