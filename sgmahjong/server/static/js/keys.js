@@ -30,18 +30,18 @@ export const KEY_HELP = [
 
 /** The same, short, for the side panel of the table. */
 export const KEY_HELP_SHORT = [
-  ["1 … 9, 0, Q, W, E, R", "discard tile 1 … 14"],
+  ["1 … 9, 0, Q … R", "discard tile 1 … 14"],
   ["P", "pong 碰"],
   ["G", "kong 槓"],
-  ["Z, X, C", "chow 吃: discard left / middle / right"],
+  ["Z, X, C", "chow 吃 (discard left / middle / right)"],
   ["H", "win 胡"],
   ["Space", "pass"],
   ["N", "next hand"],
 ];
 
-/** Render KEY_HELP (or KEY_HELP_SHORT with short=true) into an element as a two-column list. */
+/** Render KEY_HELP (or KEY_HELP_SHORT with short=true, as a compact wrapping list) into an element. */
 export function renderKeyHelp(el, short = false) {
-  el.classList.add("keys");
+  el.classList.add(short ? "keys-short" : "keys");
   el.innerHTML = "";
   for (const [keys, what] of short ? KEY_HELP_SHORT : KEY_HELP) {
     const k = document.createElement("span");
@@ -55,6 +55,13 @@ export function renderKeyHelp(el, short = false) {
     }
     const w = document.createElement("span");
     w.textContent = what;
-    el.append(k, w);
+    if (short) {
+      const item = document.createElement("span");
+      item.className = "key-item";
+      item.append(k, " ", w);
+      el.append(item);
+    } else {
+      el.append(k, w);
+    }
   }
 }

@@ -399,7 +399,7 @@ function renderLedger() {
   const rows = [0, 1, 2, 3].map((s) =>
     `<tr data-seat="${s}" class="${s === state.seat ? "me" : ""}"><td><span class="cjk">${WIND_GLYPH[windOf(s)]}</span> ` +
     `${esc(seatName(s))}</td><td class="hand-amount">${signed(hand[s])}</td><td class="total-amount">${signed(total[s])}</td></tr>`);
-  $("ledger").innerHTML = `<table><thead><tr><th>seat</th><th>this hand</th><th>match</th></tr></thead>` +
+  $("ledger").innerHTML = `<table><thead><tr><th>seat</th><th>hand</th><th>match</th></tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table>`;
 }
 
