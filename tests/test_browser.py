@@ -156,6 +156,8 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     expect(east.locator("#hand .slot.can-discard")).to_have_count(14)
     expect(south.locator("#hand .slot.can-discard")).to_have_count(0)
     expect(east.locator("#turn-status")).to_have_text("Your turn")
+    expect(east).to_have_title("● Your move — Scripted — sgmahjong")
+    expect(south).to_have_title("Scripted — sgmahjong")
     expect(south.locator("#turn-status")).to_have_text("Ann's turn")
     expect(south.locator('.seat[data-seat="0"]')).to_have_class(re.compile(r"\bactive\b"))
 

@@ -213,6 +213,9 @@ function renderPlay() {
   renderLedger();
   renderResult();
   updateTimers();
+  // a tab in the background shows in its title when the table waits for you
+  const mine = (v.legal_actions || []).length > 0 && !v.result;
+  document.title = `${mine ? "● Your move — " : ""}${state.table ? state.table.name : "Table"} — sgmahjong`;
 }
 
 /** The seats of `seats` whose pending decision may be shown: all on a turn, only mine on a claim. */
@@ -570,7 +573,11 @@ function start() {
     state.conn.token = null;
   });
   $("copy-link").addEventListener("click", () => {
-    if (navigator.clipboard) navigator.clipboard.writeText($("share-link").textContent);
+    if (!navigator.clipboard) return;
+    navigator.clipboard.writeText($("share-link").textContent).then(() => {
+      $("copy-link").textContent = "Copied";
+      setTimeout(() => { $("copy-link").textContent = "Copy"; }, 2000);
+    }).catch(() => {});
   });
   $("join-form").addEventListener("submit", (ev) => ev.preventDefault());
   document.addEventListener("keydown", onKey);
