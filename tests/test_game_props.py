@@ -169,6 +169,10 @@ def test_no_concealed_tile_of_another_seat_leaks():
                 if other != seat:
                     assert view["seats"][other]["concealed"] is None
                     assert view["seats"][other]["drawn"] is None
+            if state.phase == "claim":  # with private_awaiting, who else may claim is not shown
+                private = player_view(state, seat, private_awaiting=True)
+                assert set(private["awaiting"]) <= {seat}
+                assert private["seats"] == view["seats"]
             allowed = Counter(public)
             if seat is not None:
                 allowed.update(t.notation for t in state.seats[seat].concealed)
@@ -183,8 +187,10 @@ def test_no_concealed_tile_of_another_seat_leaks():
                 assert "seed" not in red and "wall" not in red and "salt" not in red
                 if ev.kind in ("deal", "draw") and ev.seat != seat:
                     assert "tile" not in red and "tiles" not in red
-                if ev.kind == "action" and ev.seat != seat:
-                    assert "action" not in red  # claim decisions stay private
+                if ev.kind in ("action", "pass") and ev.seat != seat:
+                    assert "action" not in red and red["seat"] is None  # decisions stay private
+                if ev.kind == "window" and ev.seat != seat:
+                    assert "asked" not in red
 
     for seed in range(60):
         play_random(seed, RULESETS[seed % 3], check)

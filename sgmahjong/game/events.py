@@ -26,10 +26,12 @@ _PRIVATE: dict[str, tuple[str, ...]] = {
     "deal": ("tiles",),
     "draw": ("tile",),
 }
-# data keys hidden from the other seats: a claim decision stays private (the resulting pong, chow,
-# kong or win event is public)
+# keys hidden from the other seats: a claim decision and who is asked stay private (who may claim
+# would tell who holds a pair or a wait); the resulting pong, chow, kong or win event is public
 _OWN_ONLY: dict[str, tuple[str, ...]] = {
-    "action": ("action",),
+    "action": ("action", "seat"),
+    "pass": ("seat",),
+    "window": ("asked",),
 }
 # data keys hidden from every seat and spectators (they would reveal the wall)
 _SECRET: dict[str, tuple[str, ...]] = {
@@ -45,7 +47,10 @@ def redact_event(event: Event, seat: int | None) -> dict[str, Any]:
         out.pop(key, None)
     if seat is None or seat != event.seat:
         for key in _OWN_ONLY.get(event.kind, ()):
-            out.pop(key, None)
+            if key == "seat":
+                out["seat"] = None
+            else:
+                out.pop(key, None)
         for key in _PRIVATE.get(event.kind, ()):
             if key in out:
                 value = out.pop(key)

@@ -33,9 +33,22 @@ def _seat_view(state: HandState, i: int, st: SeatState, viewer: int | None) -> d
     }
 
 
-def player_view(state: HandState, seat: int | None) -> dict[str, Any]:
+def _visible_awaiting(state: HandState, seat: int | None) -> list[int]:
+    """Whose decision is awaited, as ``seat`` may know it: in a claim window only the viewer itself
+    (who else may claim would tell which seats hold a pair or a wait)."""
+    seats = awaiting(state)
+    if state.phase == CLAIM:
+        return [s for s in seats if s == seat]
+    return seats
+
+
+def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = False) -> dict[str, Any]:
     """The JSON-able view of ``seat`` (``None`` = spectator): own concealed tiles (and drawn tile),
-    everyone's sets, bonus tiles, discards and tile counts, and nothing else."""
+    everyone's sets, bonus tiles, discards and tile counts, and nothing else.
+
+    ``awaiting`` lists every awaited seat; with ``private_awaiting`` a claim window shows only the
+    viewer (the full list tells which seats may claim, hence hold a pair or a wait; the server can
+    take the full list from :func:`awaiting`)."""
     phase = "ended" if state.phase == ENDED else ("claim" if state.phase == CLAIM else "turn")
     last = None
     if state.last_discard is not None and state.phase == CLAIM and state.window is not None \
@@ -54,7 +67,7 @@ def player_view(state: HandState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "wall_remaining": max(0, state.wall_remaining),
         "wall_hash": state.wall_hash,
-        "awaiting": awaiting(state),
+        "awaiting": _visible_awaiting(state, seat) if private_awaiting else awaiting(state),
         "seats": [_seat_view(state, i, st, seat) for i, st in enumerate(state.seats)],
         "last_discard": last,
         "window": window,
