@@ -31,11 +31,11 @@ _PRIVATE: dict[str, tuple[str, ...]] = {
 _OWN_ONLY: dict[str, tuple[str, ...]] = {
     "action": ("action", "seat"),
     "pass": ("seat",),
-    "window": ("asked",),
 }
-# data keys hidden from every seat and spectators (they would reveal the wall)
+# data keys hidden from every seat and spectators (the wall, or who waits on a tile)
 _SECRET: dict[str, tuple[str, ...]] = {
     "hand_start": ("seed", "wall", "salt"),
+    "window": ("asked",),  # who may rob tells who waits on the tile
 }
 
 
