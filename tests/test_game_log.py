@@ -95,3 +95,17 @@ def test_random_hands_are_deterministic():
     b, m = random_hand(RuleSet(), 77)
     assert a == b and n == m
     assert random.Random(1).random() == random.Random(1).random()
+
+
+def test_replay_text_of_a_robbed_kong(tmp_path, capsys):
+    from tests.test_game_scripted import ROB
+
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s", "W discard F", "N discard P",
+                 "E discard N", "S kong 5p", "W win")
+    f = tmp_path / "rob.jsonl"
+    f.write_text(to_log(st))
+    assert main(["replay", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "S pongs 5p from E" in out and "W may rob it" in out
+    assert "W wins by robbing S's kong" in out and "robbing_the_kong" in out

@@ -53,10 +53,15 @@ def describe(event: Event) -> str | None:
     if kind == "pass":
         return f"{s} passes"
     if kind == "window":
-        asked = ", ".join(_who(x) for x in d["asked"])
-        return f"  {asked} may rob {s}'s {d['tile']}"
+        asked = ", ".join(_who(x) for x in d.get("asked", []))
+        what = {"added_kong": f"{s} adds {d['tile']} to a pong (kong)",
+                "concealed_kong": f"{s} declares a concealed kong of {d['tile']}",
+                "eighth": f"{s} draws the eighth flower {d['tile']}"}.get(d["kind"], f"{s}: {d['tile']}")
+        return f"{what}; {asked} may rob it"
     if kind == "win":
         how = "by self-draw" if d["self_drawn"] else f"on {_who(d['shooter'])}'s tile"
+        if d.get("robbed"):
+            how = f"by robbing {_who(d['shooter'])}'s kong"
         pats = ", ".join(f"{p['name']} {p['tai']}" for p in d["patterns"])
         amounts = " ".join(f"{_SEATS[i]}{a:+d}" for i, a in enumerate(d["payments"]))
         liable = f", {_who(d['liable'])} pays for all (包)" if d.get("liable") is not None else ""
