@@ -51,8 +51,12 @@ def make_salt(rng: random.Random) -> str:
     return f"{rng.getrandbits(128):032x}"
 
 
+_NAMES = [t.notation for t in Tile]
+
+
 def wall_text(wall: tuple[Tile, ...] | list[Tile]) -> str:
-    return " ".join(t.notation for t in wall)
+    """The wall as tile notations separated by spaces (what the commitment hashes)."""
+    return " ".join([_NAMES[t] for t in wall])
 
 
 def commitment(salt: str, wall: tuple[Tile, ...] | list[Tile]) -> str:
