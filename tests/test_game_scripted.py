@@ -496,3 +496,15 @@ def test_win_on_a_flower_replacement():
     st, _ = play(st, "S win")
     names = [p["name"] for p in st.result["patterns"]]
     assert "win_on_flower_replacement" in names and "earthly_hand" not in names
+
+
+def test_fresh_tile_definition_option_decides_bao_fresh():
+    from sgmahjong.game.testing import pass_all
+
+    for fresh_tile, liable in (("discards", E), ("discards_or_exposed", None)):
+        st = deal(E="6p", S="678p 1m4m7m 1s4s7s E S W", W="123m 456m CCC 11s 57p",
+                  bao_fresh_tiles=100, fresh_tile=fresh_tile)
+        st = expose(st, S, ("[678p]", E))  # a chow holding a 6p: exposed, not discarded
+        st, _ = play(st, "E discard 6p", "W win")
+        st, _ = pass_all(st)
+        assert st.result["winner"] == W and st.result["liable"] == liable
