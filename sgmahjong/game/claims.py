@@ -74,12 +74,15 @@ def open_discard_window(b: Builder, source: int, t: Tile) -> None:
 
 
 def do_decision(b: Builder, a: Action) -> None:
+    """Record a seat's decision in the open window; resolve the window when nobody is left to decide."""
     w = b.s.window
     assert w is not None
     seat = a.seat
-    if a.kind == "pass" and w.kind != "eighth":
+    if w.kind != "eighth" and a.kind != "win":
+        # missed discard (过水): passing up a win (for any other decision) or a pong (for a pass)
+        # bars the tile until this seat's next turn (its own claim, if it succeeds, starts that turn)
         kinds = {o.kind for o in w.options[seat]}
-        if "win" in kinds or "pong" in kinds:
+        if "win" in kinds or ("pong" in kinds and a.kind == "pass"):
             st = b.seat(seat)
             b.upd(seat, barred=st.barred | {w.tile})
     decisions = list(w.decisions)
