@@ -511,7 +511,7 @@ def test_fresh_tile_definition_option_decides_bao_fresh():
 
 
 def test_choosing_a_chow_over_a_win_that_loses_to_a_pong_is_a_missed_discard():
-    # S (left of E's discard... S is next after E) may win or chow 5p; N pongs it and takes it
+    # S (next after E, so it may chow) could win or chow E's 5p; N pongs it and takes it
     st = deal(E="5p", S="123m 456m CCC 11s 46p", N="5p5p 1s4s7s 2m 8m E S W N F")
     st, _ = play(st, "E discard 5p")
     assert "win" in acts(st, S) and "chow 456p" in acts(st, S) and "pong" in acts(st, N)
