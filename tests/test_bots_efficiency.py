@@ -90,3 +90,13 @@ def test_waits_and_acceptance() -> None:
     pong_wait = _c("123m456m789m55p55s")
     d, acc = acceptance(pong_wait, 0, lambda t: 4 - pong_wait[t])
     assert d == 1 and acc == 4
+
+
+def test_fast_waits_match_brute_force() -> None:
+    from sgmahjong.bots.tactics import fast_waits
+
+    rng = random.Random(8)
+    for _ in range(200):
+        counts = _random_near_complete(rng, 13)
+        assert sorted(fast_waits(counts, 0)) == sorted(waits(counts, 0)), counts
+    assert sorted(fast_waits(_c("19m19p19sESWNCFP"), 0)) == [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]

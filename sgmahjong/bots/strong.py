@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ..melds import Meld, MeldKind
+from ..rules import RuleSet
+from ..tiles import Tile
 from .base import A, Bot, View
 from .defence import discard_cost, is_dangerous, read_threats
 from .greedy import claimed_tile, kong_removal
@@ -29,13 +32,22 @@ FAR = 5.0  # ... or when the bot's own hand is this far from winning
 LATE_WALL = 30  # ... and shows two sets with fewer tiles than this left
 CLAIM_MARGIN = 1.3  # a pong or chow must raise the hand's value this much
 ACCEPTANCE = 0.012  # value bonus per live useful tile (tie-break between equally far options)
-KONG_BONUS = 0.25  # per-loser units: instant payment plus a free replacement draw
+SAFETY = 0.05  # share of value traded for the safest of nearly equal discards
+KONG_DRAW = 0.3  # base units a kong's free replacement draw is worth
 
 
-def _with_meld(ctx: Context, kind: str, tile: int) -> Context:
+def _with_meld(ctx: Context, kind: str, tile: int, concealed: bool = False) -> Context:
     extra = ctx.honour_value.get(tile, 0) if kind != "chow" else 0
+    meld = Meld(MeldKind(kind), Tile(tile), concealed)
     return replace(ctx, meld_kinds=[*ctx.meld_kinds, kind], meld_tiles=[*ctx.meld_tiles, tile],
-                   locked_tai=ctx.locked_tai + extra)
+                   locked_tai=ctx.locked_tai + extra, melds=(*ctx.melds, meld))
+
+
+def kong_gain(rules: RuleSet, concealed: bool) -> float:
+    """The instant payment a kong collects from the three others, in base units."""
+    if rules.instant_payments != "all":
+        return 0.0
+    return 3.0 * rules.instant_unit / rules.base * (2.0 if concealed else 1.0)
 
 
 class StrongBot(Bot):
@@ -72,9 +84,11 @@ class StrongBot(Bot):
             work = list(counts)
             for x in rem[0]:
                 work[x] -= 1
-            kctx = _with_meld(ctx, "kong", t) if rem[1] else ctx
-            after = hand_value(work, kctx, p.live, p.wall_remaining) + KONG_BONUS * 0.2
-            if after >= 0.9 * top:
+            concealed = len(rem[0]) == 4
+            kctx = _with_meld(ctx, "kong", t, concealed) if rem[1] else ctx
+            after = hand_value(work, kctx, p.live, p.wall_remaining)
+            after += (kong_gain(ctx.rules, concealed) + KONG_DRAW) / WIN_MULTIPLIER
+            if after >= top:
                 return a
         threats = read_threats(p, ctx.rules)
         my_dist = min(o.dist for o in off.values())
@@ -98,9 +112,15 @@ class StrongBot(Bot):
         # offence in realistic payment units: the best option's value, the others in proportion
         scale = WIN_MULTIPLIER * max(o.units, 0.05) * win_chance(o.dist, p.wall_remaining) if danger else 1.0
         scores: dict[int, float] = {}
+        everyone = frozenset(th.seat for th in threats)
+        risk = {t: discard_cost(p, threats, t, ctx.rules, deal_in=everyone) for t in cands} if SAFETY else {}
+        top_risk = max(risk.values(), default=0.0) or 1.0
         for t in cands:
             cost = DEFENCE * discard_cost(p, threats, t, ctx.rules, deal_in=against)
             scores[t] = scale * ranked[t] / top_rank - cost
+            if SAFETY and not danger:
+                # among nearly equal options, the safer one (a few percent of value at most)
+                scores[t] -= SAFETY * risk[t] / top_risk
         best = max(scores.values())
         ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
         return ties[0]
@@ -114,7 +134,7 @@ class StrongBot(Bot):
         counts = p.hand
         before = hand_value(counts, ctx, p.live, p.wall_remaining)
         choice = passing
-        best = before * CLAIM_MARGIN + 1e-9
+        best_gain = 1.0  # the chosen claim's value over the hand's value as it stands
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 work = list(counts)
@@ -122,10 +142,8 @@ class StrongBot(Bot):
                 if work[tile] < 0:
                     continue
                 after = hand_value(work, _with_meld(ctx, "kong", tile), p.live, p.wall_remaining)
-                after += KONG_BONUS * 0.2
-                if after >= before * 0.95 and after + 1e-9 >= best * 0.95:
-                    best = max(best, after)
-                    choice = a
+                after += (kong_gain(ctx.rules, False) + KONG_DRAW) / WIN_MULTIPLIER
+                margin = 1.0
             elif a.kind in ("pong", "chow"):
                 if a.kind == "pong":
                     remove = [tile, tile]
@@ -142,7 +160,11 @@ class StrongBot(Bot):
                 cands = [t for t in range(34) if work[t]]
                 off = offence(work, cctx, p.live, p.wall_remaining, cands)
                 after = max(o.value for o in off.values()) if off else 0.0
-                if after > best:
-                    best = after
-                    choice = a
+                margin = CLAIM_MARGIN
+            else:
+                continue
+            gain = after / before if before > 0 else (margin + 1.0 if after > 0 else 0.0)
+            if gain >= margin and gain > best_gain:
+                best_gain = gain
+                choice = a
         return choice

@@ -128,6 +128,25 @@ def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int],
     return d, total
 
 
+def fast_waits(counts: list[int], n_melds: int) -> list[int]:
+    """Tiles that complete a 13-equivalent hand one tile away (memoised; [] if it is not waiting)."""
+    keys = [tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])]
+    vs = [ef.suit_vec(keys[0]), ef.suit_vec(keys[1]), ef.suit_vec(keys[2]), ef.honour_vec(keys[3])]
+    rs = ef.rests(vs)
+    need = 4 - n_melds
+    out: list[int] = []
+    if ef.final(vs[0], rs[0], need) == 1:
+        for g in range(4):
+            base = 27 if g == 3 else 9 * g
+            out.extend(base + r for r in _useful(keys[g], g < 3, rs[g], need))
+    if n_melds == 0 and ef.thirteen_distance(counts) == 1:
+        has_pair = any(counts[t] >= 2 for t in ef._TERMINALS)
+        for t in ef._TERMINALS:
+            if (not counts[t] or not has_pair) and t not in out:
+                out.append(t)
+    return out
+
+
 def waits(counts: list[int], n_melds: int) -> list[int]:
     """Tiles that complete a 13-equivalent hand (standard or thirteen wonders)."""
     out = []

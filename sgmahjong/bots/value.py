@@ -12,10 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import SgMahjongError
+from ..hand import Hand
+from ..melds import Meld, MeldKind
 from ..rules import RuleSet
+from ..scoring import WinContext, score
+from ..tiles import Tile
 from . import efficiency as ef
 from .perception import Perception
-from .tactics import acceptance, discard_distances
+from .tactics import acceptance, discard_distances, fast_waits
 
 DRAGON_TILES = (31, 32, 33)
 WIND_TILES = (27, 28, 29, 30)
@@ -49,6 +54,8 @@ class Context:
     meld_kinds: list[str]
     meld_tiles: list[int]
     locked_tai: int  # value-honour sets already made
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
 
     @property
     def n_melds(self) -> int:
@@ -73,7 +80,9 @@ def seat_context(p: Perception, rules: RuleSet) -> Context:
     kinds = [k for k, _, _ in p.me.melds]
     tiles = [t for _, t, _ in p.me.melds]
     locked = sum(value.get(t, 0) for k, t in zip(kinds, tiles, strict=True) if k != "chow")
-    return Context(rules, seat_wind, prevailing, value, tai, bool(bonus), kinds, tiles, locked)
+    melds = tuple(Meld(MeldKind(k), Tile(t), c and k == "kong") for k, t, c in p.me.melds)
+    return Context(rules, seat_wind, prevailing, value, tai, bool(bonus), kinds, tiles, locked, melds,
+                   tuple(bonus))
 
 
 def pay_units(tai: float, rules: RuleSet) -> float:
@@ -212,6 +221,43 @@ def plan_acceptance(counts13: list[int], plan: Plan, n_melds: int, live: Callabl
     return acceptance(work, n_melds + plan.extra_sets, live, plan.mode)[1]
 
 
+EXACT_WAITS = 1.0  # score the winning tiles of waiting hands exactly (0 turns it off)
+SELF_DRAWN_SHARE = 0.25  # share of wins that are self-drawn (self-play)
+TYPICAL_WAIT = 8.0  # live winning tiles of a typical waiting hand
+
+
+def waiting_value(counts13: list[int], ctx: Context, live: Callable[[int], int],
+                  wall_remaining: int) -> float | None:
+    """Exact value of a waiting 13-equivalent hand: each winning tile scored by the scorer (so the
+    minimum tai and the sequence hand's wait rule are honoured), weighted by its live copies.
+    ``None`` when the hand is not waiting."""
+    if not EXACT_WAITS:
+        return None
+    ws = fast_waits(counts13, len(ctx.melds))
+    if not ws:
+        return None
+    concealed = tuple(Tile(t) for t in range(34) for _ in range(counts13[t]))
+    seat = ctx.seat_wind - 27
+    prevailing = ctx.prevailing_wind - 27
+    total = 0.0
+    for w in ws:
+        n = live(w)
+        if n <= 0:
+            continue
+        try:
+            hand = Hand(concealed, ctx.melds, Tile(w), ctx.bonus)
+            on_discard = score(hand, WinContext(seat_wind=seat, prevailing_wind=prevailing), ctx.rules)
+            drawn = score(hand, WinContext(seat_wind=seat, prevailing_wind=prevailing, self_drawn=True),
+                          ctx.rules)
+        except (SgMahjongError, ValueError):
+            continue
+        u_d = pay_units(on_discard.tai, ctx.rules) if on_discard.valid else 0.0
+        u_s = pay_units(drawn.tai, ctx.rules) if drawn.valid else 0.0
+        # a self-drawn win is paid double by all three (6 shares); on a discard 4 shares
+        total += n * (SELF_DRAWN_SHARE * u_s * 1.5 + (1 - SELF_DRAWN_SHARE) * u_d)
+    return total / TYPICAL_WAIT * _speed(1, wall_remaining)
+
+
 @dataclass(slots=True)
 class Option:
     """A discard candidate's offensive value: expected payment units and the plan behind it."""
@@ -229,6 +275,7 @@ def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_re
     rules = ctx.rules
     ps = plans(counts, ctx, live)
     best: dict[int, Option] = {t: Option(t, 0.0, None, 99.0) for t in candidates}
+    waiting: list[int] = []
     fallback_units = FALLBACK * pay_units(max(rules.min_tai, 1), rules)
     for plan in ps:
         units = pay_units(plan.tai, rules)
@@ -237,18 +284,30 @@ def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_re
         if units <= 0:
             units = fallback_units
         dd = plan_distances(counts, plan, ctx.n_melds)
+        if plan.name == "any":
+            waiting = [t for t in candidates if dd.get(t) == 1]
         for t in candidates:
             d = dd.get(t, 99.0)
             v = units * _speed(d, wall_remaining)
             o = best[t]
             if v > o.value or (o.plan is None and d < o.dist):
                 best[t] = Option(t, v, plan, d, units)
+    for t in waiting:  # waiting hands: the exact value of their winning tiles replaces the estimates
+        counts[t] -= 1
+        exact = waiting_value(counts, ctx, live, wall_remaining)
+        counts[t] += 1
+        if exact is not None:
+            sp = _speed(1, wall_remaining)
+            best[t] = Option(t, exact, None, 1.0, exact / sp if sp > 0 else 0.0)
     return best
 
 
 def hand_value(counts13: list[int], ctx: Context, live: Callable[[int], int], wall_remaining: int) -> float:
     """Expected value (payment units) of a 13-equivalent hand as it stands."""
     rules = ctx.rules
+    exact = waiting_value(counts13, ctx, live, wall_remaining)
+    if exact is not None:
+        return exact
     best = 0.0
     fallback_units = FALLBACK * pay_units(max(rules.min_tai, 1), rules)
     for plan in plans(counts13, ctx, live):
