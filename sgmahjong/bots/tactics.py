@@ -101,31 +101,45 @@ def _useful(key: tuple[int, ...], suit: int, rest: ef.Vec, need: int, mode: int 
     return res
 
 
-def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int],
-               mode: int = ef.ALL) -> tuple[int, int]:
-    """(distance, live useful tiles) of a 13-equivalent hand: tiles whose draw lowers the distance
-    (in ``mode``; thirteen wonders is considered in the ``ALL`` mode only)."""
-    keys = [tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])]
+_accept_memo: dict[tuple[tuple[int, ...], int, int], tuple[int, tuple[int, ...]]] = {}
+
+
+def useful_tiles(counts: list[int], n_melds: int, mode: int = ef.ALL) -> tuple[int, tuple[int, ...]]:
+    """(distance, tiles whose draw lowers it) of a 13-equivalent hand, memoised on the hand (in
+    ``mode``; thirteen wonders is considered in the ``ALL`` mode only)."""
+    mk = (tuple(counts), n_melds, mode)
+    hit = _accept_memo.get(mk)
+    if hit is not None:
+        return hit
+    if len(_accept_memo) > 200_000:
+        _accept_memo.clear()
+    keys = [mk[0][0:9], mk[0][9:18], mk[0][18:27], mk[0][27:34]]
     vs = [ef.suit_vec(keys[0], mode), ef.suit_vec(keys[1], mode), ef.suit_vec(keys[2], mode),
           ef.honour_vec(keys[3], mode)]
     rs = ef.rests(vs)
     need = 4 - n_melds
     d = ef.final(vs[0], rs[0], need)
-    total = 0
+    tiles: list[int] = []
     for g in range(4):
         base = 27 if g == 3 else 9 * g
-        for r in _useful(keys[g], g < 3, rs[g], need, mode):
-            total += live(base + r)
+        tiles.extend(base + r for r in _useful(keys[g], g < 3, rs[g], need, mode))
     if n_melds == 0 and mode == ef.ALL:
         td = ef.thirteen_distance(counts)
         if td < d:
             d = td
-            total = 0
             has_pair = any(counts[t] >= 2 for t in ef._TERMINALS)
-            for t in ef._TERMINALS:
-                if not counts[t] or not has_pair:
-                    total += live(t)
-    return d, total
+            tiles = [t for t in ef._TERMINALS if not counts[t] or not has_pair]
+    res = (d, tuple(tiles))
+    _accept_memo[mk] = res
+    return res
+
+
+def acceptance(counts: list[int], n_melds: int, live: Callable[[int], int],
+               mode: int = ef.ALL) -> tuple[int, int]:
+    """(distance, live useful tiles) of a 13-equivalent hand: tiles whose draw lowers the distance
+    (in ``mode``; thirteen wonders is considered in the ``ALL`` mode only)."""
+    d, tiles = useful_tiles(counts, n_melds, mode)
+    return d, sum(live(t) for t in tiles)
 
 
 def fast_waits(counts: list[int], n_melds: int) -> list[int]:
