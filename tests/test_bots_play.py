@@ -174,3 +174,15 @@ def test_bots_keep_no_reference_to_the_state() -> None:
 
     for bot in bots:
         walk(bot)
+
+
+def test_strong_beats_greedy_when_the_minimum_is_three_tai() -> None:
+    """A small seeded sanity check (the 10,000-hand figures are in the README): with min_tai=3 a bot
+    that plans for value wins far more than one that only counts tiles."""
+    from sgmahjong.commands.simulate import simulate
+
+    data = simulate(["strong", "greedy", "greedy", "greedy"], 120, 3, RuleSet(min_tai=3))
+    strong, greedy = data["levels"]
+    assert strong["level"] == "strong"
+    assert strong["net_per_hand"] > greedy["net_per_hand"]
+    assert strong["avg_tai_of_wins"] >= 3
