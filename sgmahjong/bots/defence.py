@@ -145,7 +145,7 @@ def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet,
     cost = 0.0
     for th in threats:
         d = tile_danger(p, th, t)
-        loss = 2.0 * th.units
+        loss = (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units
         if fresh_late or (rules.bao_flush and th.flush_sets >= 3 and t < 27 and t // 9 == th.flush_suit):
             loss *= 2.0  # paying for all three
         if fresh_late:
