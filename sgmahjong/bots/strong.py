@@ -3,10 +3,14 @@
 * **Value**: every decision weighs the scoring plans still open (:mod:`value`): honour pongs, the
   sequence hand with its wait rule, triplets, flushes, thirteen wonders, bonus-tile tai — a plan under
   the table's ``min_tai`` is worth nothing, so the bot never drifts into a hand that cannot win.
+  Waiting hands are valued exactly: each winning tile is scored by the scorer.
 * **Defence** (:mod:`defence`): each opponent's chance of waiting and hand value are read from their
-  exposed sets, bonus tiles and discards; each discard's expected loss (including 包 for the third
-  dragon / fourth wind / flush suit, and fresh tiles late under 包生/包杠) is subtracted from its value.
-* **Kongs**: taken when they do not cost value (they pay at once and draw a replacement).
+  exposed sets, bonus tiles and discards. 包 costs (third dragon, fourth wind, fresh tiles late under
+  包生/包杠) always count; the risk of dealing in breaks ties between nearly equal discards, and
+  becomes a full expected-loss trade-off against a likely limit hand late in the hand (in self-play
+  against ``greedy``, folding earlier cost more wins than it saved).
+* **Kongs**: taken when the instant payment and the replacement draw outweigh any loss of value.
+* **Claims**: a pong or chow only for a clear gain in value (``CLAIM_MARGIN``).
 * Always wins when the engine offers a win.
 """
 
