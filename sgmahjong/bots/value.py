@@ -127,11 +127,11 @@ def plans(counts: list[int], ctx: Context, live: Callable[[int], int]) -> list[P
     if all(k == "chow" for k in kinds):
         tai = (1 + ctx.bonus_tai) if ctx.has_bonus else 4
         out.append(Plan("ping_hu", ef.CHOWS, tai, usable=_suited_or_plain_wind(ctx)))
-    if all(k != "chow" for k in kinds):
+    if PONG_PONG_PLAN and all(k != "chow" for k in kinds):
         pairs = sum(0.5 * v for t, v in value.items() if counts[t] == 2)
         out.append(Plan("pong_pong", ef.PONGS, base + concealed_value + pairs + 2))
     total_honours = sum(counts[27:34]) + sum(1 for t in ctx.meld_tiles if t >= 27)
-    for s in range(3):
+    for s in range(3 if FLUSH_PLANS else 0):
         lo = 9 * s
         in_suit = sum(counts[lo:lo + 9])
         melds_ok = all(lo <= t < lo + 9 or t >= 27 for t in ctx.meld_tiles)
@@ -221,6 +221,8 @@ def plan_acceptance(counts13: list[int], plan: Plan, n_melds: int, live: Callabl
     return acceptance(work, n_melds + plan.extra_sets, live, plan.mode)[1]
 
 
+FLUSH_PLANS = 1.0  # consider half and full flushes (0 turns them off; for experiments)
+PONG_PONG_PLAN = 1.0  # consider the triplets hand
 EXACT_WAITS = 1.0  # score the winning tiles of waiting hands exactly (0 turns it off)
 SELF_DRAWN_SHARE = 0.25  # share of wins that are self-drawn (self-play)
 TYPICAL_WAIT = 8.0  # live winning tiles of a typical waiting hand
