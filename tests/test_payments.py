@@ -148,7 +148,10 @@ def test_instant_amounts_default_unit_is_two_base() -> None:
     assert instant_payment("concealed_kong", 2, ALL_PAY) == [-4, -4, 12, -4]
     assert instant_payment("flower_set", 3, ALL_PAY) == [-4, -4, -4, 12]
     assert instant_payment("all_animals", 0, ALL_PAY) == [12, -4, -4, -4]
-    assert instant_payment("cat_rat", 0, RuleSet.preset("site")) == [60, -20, -20, -20]  # 10 / 20 pts
+    # base 10 alone makes the unit 2 x 10 = 20; the site preset pays 10 a unit (咬到 10, 暗杠 20).
+    assert instant_payment("cat_rat", 0, RuleSet(base=10)) == [60, -20, -20, -20]
+    assert instant_payment("cat_rat", 0, RuleSet.preset("site")) == [30, -10, -10, -10]
+    assert instant_payment("concealed_kong", 1, RuleSet.preset("site")) == [-20, 60, -20, -20]
     assert instant_payment("cat_rat", 0, RuleSet(instant=5)) == [15, -5, -5, -5]
 
 
