@@ -65,6 +65,22 @@ class WsClient:
             if msg.get("type") == mtype and (pred is None or pred(msg)):
                 return msg
 
+    def settle(self, quiet: float = 0.5, timeout: float = 20) -> dict[str, Any]:
+        """The last ``view`` message once none has come for ``quiet`` seconds (the table is waiting
+        for a human: a seat's view alone cannot tell, since a claim window names only the viewer)."""
+        end = time.monotonic() + timeout
+        last: dict[str, Any] | None = None
+        while time.monotonic() < end:
+            try:
+                msg = self.recv(timeout=quiet)
+            except TimeoutError:
+                if last is not None:
+                    return last
+                continue
+            if msg.get("type") == "view":
+                last = msg
+        raise TimeoutError(f"views did not settle within {timeout}s")
+
     def hello(self, token: str | None) -> dict[str, Any]:
         self.send({"type": "hello", "token": token})
         return self.until("welcome")

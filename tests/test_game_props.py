@@ -16,6 +16,7 @@ from sgmahjong.game import (
     HandState,
     IllegalActionError,
     apply,
+    awaiting,
     legal_actions,
     new_hand,
     player_view,
@@ -169,10 +170,10 @@ def test_no_concealed_tile_of_another_seat_leaks():
                 if other != seat:
                     assert view["seats"][other]["concealed"] is None
                     assert view["seats"][other]["drawn"] is None
-            if state.phase == "claim":  # with private_awaiting, who else may claim is not shown
-                private = player_view(state, seat, private_awaiting=True)
-                assert set(private["awaiting"]) <= {seat}
-                assert private["seats"] == view["seats"]
+            if state.phase == "claim":  # who else may claim is not shown (unless asked for)
+                assert set(view["awaiting"]) <= {seat}
+                full = player_view(state, seat, private_awaiting=False)
+                assert full["awaiting"] == awaiting(state) and full["seats"] == view["seats"]
             allowed = Counter(public)
             if seat is not None:
                 allowed.update(t.notation for t in state.seats[seat].concealed)
@@ -184,6 +185,7 @@ def test_no_concealed_tile_of_another_seat_leaks():
             for ev in evs:
                 red = redact_event(ev, seat)
                 json.dumps(red)
+                assert red["kind"] == ev.kind  # no data key shadows the event's kind
                 assert "seed" not in red and "wall" not in red and "salt" not in red
                 if ev.kind in ("deal", "draw") and ev.seat != seat:
                     assert "tile" not in red and "tiles" not in red

@@ -446,7 +446,12 @@ def test_stacked_wall_claims_of_two_humans(live_server: LiveServer) -> None:
         bview = bob.until("view", lambda m: m["view"]["phase"] == "claim")["view"]
         cview = cy.until("view", lambda m: m["view"]["phase"] == "claim")["view"]
         assert "chow 456m" in bview["legal_actions"] and "pong" in cview["legal_actions"]
-        assert bview["version"] == cview["version"] and sorted(bview["awaiting"]) == [1, 2]
+        assert bview["version"] == cview["version"]
+        # each seat learns only its own claim decision: who else may claim is not shown
+        assert bview["awaiting"] == [1] and cview["awaiting"] == [2]
+        amsg = ann.until("view", lambda m: m["view"]["phase"] == "claim")
+        assert amsg["view"]["awaiting"] == []
+        assert amsg["timer"] is None or amsg["timer"]["seats"] == []
         cy.send({"type": "action", "action": "pass", "version": cview["version"]})
         bob.until("view", lambda m: m["view"]["version"] > bview["version"])
         bob.send({"type": "action", "action": "chow 456m", "version": bview["version"]})

@@ -143,3 +143,20 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "port" in capsys.readouterr().err
     assert main(["serve", "--database", "postgres://db"]) == 2
     assert "sqlite" in capsys.readouterr().err
+
+
+def test_a_tables_bots_know_its_rules() -> None:
+    """The bots the server seats play by the table's rule set (minimum tai, limit, 包)."""
+    from sgmahjong.rules import RuleSet
+    from sgmahjong.server import engine
+    from sgmahjong.server.options import TableOptions
+    from sgmahjong.server.table import Table
+
+    rules = RuleSet(min_tai=3, limit=10)
+    table = Table(store=None, id=1, code="ABCD", name="x", private=False,  # type: ignore[arg-type]
+                  rules=rules, options=TableOptions.parse({}))
+    table.match, _ = engine.start_match(rules, 7, None)
+    dealer = engine.awaiting(table.match)[0]
+    choice = table._bot_choice(table.match, dealer)
+    assert choice in engine.legal_texts(table.match, dealer)
+    assert [bot.rules for bot in table._bots.values()] == [rules]

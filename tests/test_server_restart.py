@@ -52,15 +52,6 @@ class Process:
         return WsClient(f"{self.ws_url}/ws/{code}")
 
 
-def humans_awaited(msg: dict[str, Any]) -> bool:
-    view = msg["view"]
-    return view["phase"] == "ended" or (bool(view["awaiting"]) and set(view["awaiting"]) <= {0, 1})
-
-
-def after_version(seen: int) -> Any:
-    return lambda m: humans_awaited(m) and m["view"]["version"] > seen
-
-
 def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) -> None:
     port, db = free_port(), tmp_path / "restart.sqlite3"
     server = Process(port, db)
@@ -76,7 +67,7 @@ def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) ->
         for ws, token in zip(clients, tokens, strict=True):
             ws.hello(token)
         clients[0].send({"type": "start"})
-        last: list[dict[str, Any]] = [clients[0].until("view")["view"], clients[1].until("view")["view"]]
+        last: list[dict[str, Any]] = [ws.settle()["view"] for ws in clients]
         # the humans play their turns (first legal action), bots play the others, for a while
         moves = 0
         while moves < 6 and last[0]["phase"] != "ended":
@@ -87,9 +78,10 @@ def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) ->
                              "version": view["version"]})
                     moves += 1
                     break
-            newer = after_version(last[0]["version"])
+            else:
+                raise AssertionError(f"the table settled awaiting no human: {last[0]['awaiting']}")
             for seat, ws in enumerate(clients):
-                last[seat] = ws.until("view", newer)["view"]
+                last[seat] = ws.settle()["view"]
             assert last[0]["version"] == last[1]["version"]
         assert moves >= 2 and last[0]["version"] >= 2
         server.kill()  # while both humans are connected: nothing more happens before the kill
@@ -105,7 +97,7 @@ def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) ->
                 assert ws.until("view")["view"] == last[seat]
         # and play goes on from there
         if last[0]["phase"] != "ended":
-            seat = next(s for s in (0, 1) if s in last[0]["awaiting"])
+            seat = next(s for s in (0, 1) if s in last[s]["awaiting"])
             with server.ws(code) as ws:
                 ws.hello(tokens[seat])
                 view = ws.until("view")["view"]

@@ -49,14 +49,15 @@ def describe(event: Event) -> str | None:
         return f"{s} pongs {d['tile']} from {_who(d['source'])}"
     if kind == "kong":
         src = f" from {_who(d['source'])}" if d.get("source") is not None else ""
-        return f"{s} kongs {d['tile']} ({d['kind']}){src}"
+        return f"{s} kongs {d['tile']} ({d['kong_kind']}){src}"
     if kind == "pass":
         return f"{s} passes"
     if kind == "window":
         asked = ", ".join(_who(x) for x in d.get("asked", []))
-        what = {"added_kong": f"{s} adds {d['tile']} to a pong (kong)",
-                "concealed_kong": f"{s} declares a concealed kong of {d['tile']}",
-                "eighth": f"{s} draws the eighth flower {d['tile']}"}.get(d["kind"], f"{s}: {d['tile']}")
+        texts = {"added_kong": f"{s} adds {d['tile']} to a pong (kong)",
+                 "concealed_kong": f"{s} declares a concealed kong of {d['tile']}",
+                 "eighth": f"{s} draws the eighth flower {d['tile']}"}
+        what = texts.get(d["window_kind"], f"{s}: {d['tile']}")
         return f"{what}; {asked} may rob it"
     if kind == "win":
         how = "by self-draw" if d["self_drawn"] else f"on {_who(d['shooter'])}'s tile"

@@ -164,7 +164,9 @@ def result_text(hand_text: str, ctx: WinContext, result: ScoreResult, rules: Rul
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
+def evaluate(args: argparse.Namespace) -> tuple[str, WinContext, ScoreResult, RuleSet, list[int] | None]:
+    """Score the hand the parsed arguments describe: (hand text, context, result, rules, payments).
+    Raises :class:`CliError` (or a notation error) for a hand or option that cannot be scored."""
     hand_text = " ".join(args.hand)
     _resolve(args)
     rules = _rules(args.rule)
@@ -179,8 +181,19 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(exc, SgMahjongError):
             raise
         raise CliError(str(exc)) from None
+    return hand_text, ctx, result, rules, payments
+
+
+def score_json(args: argparse.Namespace) -> dict[str, Any]:
+    """What ``sgmahjong score --json`` prints, as a dict (the server's ``/api/score`` answers it)."""
+    _, _, result, rules, payments = evaluate(args)
+    return result_json(result, rules, payments)
+
+
+def run(args: argparse.Namespace) -> int:
     if args.json:
-        print(json.dumps(result_json(result, rules, payments), ensure_ascii=False))
-    else:
-        print(result_text(hand_text, ctx, result, rules, payments, args))
+        print(json.dumps(score_json(args), ensure_ascii=False))
+        return 0
+    hand_text, ctx, result, rules, payments = evaluate(args)
+    print(result_text(hand_text, ctx, result, rules, payments, args))
     return 0

@@ -165,7 +165,7 @@ def _claim(b: Builder, seat: int, source: int, t: Tile, a: Action) -> None:
         b.emit("pong", seat, tile=t.notation, source=source)
         turn.begin_turn(b, seat, "claim")
         return
-    b.emit("kong", seat, tile=t.notation, source=source, kind="exposed")
+    b.emit("kong", seat, tile=t.notation, source=source, kong_kind="exposed")
     kongs.kong_payment(b, seat, t, "exposed", source)
     b.set(kongs_in_turn=1, kong_made=True)
     draws.replacement(b, seat, "kong")

@@ -94,6 +94,6 @@ def open_eighth(b: Builder, seat: int, tile: Tile) -> bool:
     if not any(options):
         return False
     b.set(phase=CLAIM, window=Window("eighth", seat, tile, tuple(options)))
-    b.emit("window", seat, kind="eighth", tile=tile.notation,
+    b.emit("window", seat, window_kind="eighth", tile=tile.notation,
            asked=[s for s in range(4) if options[s]])
     return True

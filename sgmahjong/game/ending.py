@@ -70,7 +70,7 @@ def finish_win(b: Builder, winner: int, shooter: int | None, win: WinInfo, tile:
         "kong_made": bool(b.get("kong_made")), **_reveal(b),
     }
     b.set(phase=ENDED, window=None, turn_options=(), turn_win=None, result=result)
-    b.emit("win", winner, shooter=shooter, self_drawn=self_drawn, tai=res.tai, kind=win.kind,
+    b.emit("win", winner, shooter=shooter, self_drawn=self_drawn, tai=res.tai, win_kind=win.kind,
            robbed=w is not None and w.kind in ("added_kong", "concealed_kong"),
            hand=result["hand"], patterns=result["patterns"], payments=pays, liable=liable)
-    b.emit("hand_end", None, **result)
+    b.emit("hand_end", None, **{("win_kind" if k == "kind" else k): v for k, v in result.items()})

@@ -10,7 +10,8 @@ from typing import Any
 class Event:
     """``kind`` (``hand_start``, ``deal``, ``draw``, ``bonus``, ``discard``, ``chow``, ``pong``,
     ``kong``, ``pass``, ``payment``, ``win``, ``drawn_game``, ``hand_end``, ``window``), the ``seat``
-    it concerns (or ``None``) and its ``data``."""
+    it concerns (or ``None``) and its ``data``. No data key is ``kind`` or ``seat``: a kong's, a
+    window's and a win's own kind are ``kong_kind``, ``window_kind`` and ``win_kind``."""
 
     kind: str
     seat: int | None = None

@@ -55,7 +55,7 @@ def complete_kong(b: Builder, seat: int, t: Tile, kind: str, source: int | None)
         melds = tuple(SetRec(MeldKind.KONG, m.tile, False, m.source)
                       if m.kind is MeldKind.PONG and m.tile == t else m for m in st.melds)
     b.upd(seat, concealed=tuple(conc), melds=melds, drawn=None)
-    b.emit("kong", seat, tile=t.notation, kind="concealed" if kind == "concealed_kong" else "added")
+    b.emit("kong", seat, tile=t.notation, kong_kind="concealed" if kind == "concealed_kong" else "added")
     kong_payment(b, seat, t, kind, None)
     b.set(kongs_in_turn=b.get("kongs_in_turn") + 1, kong_made=True, window=None, window_wins=(None,) * 4)
     draws.replacement(b, seat, "kong")
@@ -69,6 +69,6 @@ def declare_kong(b: Builder, seat: int, t: Tile) -> None:
     options = rob_options(b, seat, t, concealed=concealed)
     if any(options):
         b.set(phase=CLAIM, window=Window(kind, seat, t, options), turn_options=(), turn_win=None)
-        b.emit("window", seat, kind=kind, tile=t.notation, asked=[s for s in range(4) if options[s]])
+        b.emit("window", seat, window_kind=kind, tile=t.notation, asked=[s for s in range(4) if options[s]])
         return
     complete_kong(b, seat, t, kind, None)

@@ -105,7 +105,7 @@ def standings(ledger: tuple[int, ...] | list[int]) -> list[dict[str, int]]:
     return [{"seat": s, "amount": ledger[s], "rank": r + 1} for r, s in enumerate(order)]
 
 
-def match_view(match: MatchState, seat: int | None, *, private_awaiting: bool = False) -> dict[str, Any]:
+def match_view(match: MatchState, seat: int | None, *, private_awaiting: bool = True) -> dict[str, Any]:
     """``player_view`` plus the match: round, hand number, ledger, standings when finished."""
     view = player_view(match.hand, seat, private_awaiting=private_awaiting)
     view.update({

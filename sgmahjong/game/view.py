@@ -42,13 +42,13 @@ def _visible_awaiting(state: HandState, seat: int | None) -> list[int]:
     return seats
 
 
-def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = False) -> dict[str, Any]:
+def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = True) -> dict[str, Any]:
     """The JSON-able view of ``seat`` (``None`` = spectator): own concealed tiles (and drawn tile),
     everyone's sets, bonus tiles, discards and tile counts, and nothing else.
 
-    ``awaiting`` lists every awaited seat; with ``private_awaiting`` a claim window shows only the
-    viewer (the full list tells which seats may claim, hence hold a pair or a wait; the server can
-    take the full list from :func:`awaiting`)."""
+    ``awaiting`` lists the awaited seats, but in a claim window only the viewer (the full list would
+    tell which seats may claim, hence hold a pair or a wait). ``private_awaiting=False`` shows the
+    full list (for replays and tests; the engine itself has it from :func:`awaiting`)."""
     phase = "ended" if state.phase == ENDED else ("claim" if state.phase == CLAIM else "turn")
     last = None
     if state.last_discard is not None and state.phase == CLAIM and state.window is not None \

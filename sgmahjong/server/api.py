@@ -8,9 +8,6 @@ Both call the scoring code itself, so the pages never hand-copy a rule: ``/api/r
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -108,11 +105,7 @@ def score(body: Any) -> dict[str, Any]:
         args = parser.parse_args(score_argv(req))
     except argparse.ArgumentError as exc:
         raise ScoreRequestError(str(exc)) from None
-    out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out):
-            command.run(args)
+        return command.score_json(args)
     except CliError as exc:
         raise ScoreRequestError(str(exc)) from None
-    result: dict[str, Any] = json.loads(out.getvalue())
-    return result

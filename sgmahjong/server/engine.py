@@ -90,10 +90,11 @@ def full_event(event: Event) -> dict[str, Any]:
     return result
 
 
-def make_bot(level: str, seed: int) -> Any:
+def make_bot(level: str, seed: int, rules: RuleSet) -> Any:
+    """A bot of ``level`` that knows the table's rules (minimum tai, limit, 包)."""
     from ..bots import make_bot as make
 
-    return make(level, seed)
+    return make(level, seed, rules)
 
 
 def bot_choose(bot: Any, match: Match, seat: int) -> str:

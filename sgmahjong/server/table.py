@@ -83,9 +83,12 @@ class Deadline:
     seconds: float
     at: float  # time.monotonic() deadline
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, viewer: int | None = None) -> dict[str, Any]:
+        """The timer as ``viewer`` sees it: a claim window names only the viewer (if asked), since
+        who else may claim would tell which seats hold a pair or a wait."""
         remaining = max(0, int((self.at - time.monotonic()) * 1000))
-        return {"kind": self.kind, "seats": self.seats, "seconds": self.seconds, "remaining_ms": remaining}
+        seats = [s for s in self.seats if s == viewer] if self.kind == "claim" else self.seats
+        return {"kind": self.kind, "seats": seats, "seconds": self.seconds, "remaining_ms": remaining}
 
 
 @dataclass
@@ -202,7 +205,7 @@ class Table:
             "type": "view",
             "status": self.status,
             "view": engine.view(self.match, seat),
-            "timer": self.deadline.to_json() if self.deadline else None,
+            "timer": self.deadline.to_json(seat) if self.deadline else None,
         }
 
     def _broadcast_table(self) -> None:
@@ -535,7 +538,7 @@ class Table:
         bot = self._bots.get(key)
         if bot is None:
             digest = hashlib.sha256(f"{self.code}:{seat}:{level}".encode()).digest()
-            bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"))
+            bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"), self.rules)
             self._bots[key] = bot
         return engine.bot_choose(bot, match, seat)
 

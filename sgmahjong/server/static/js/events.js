@@ -1,12 +1,8 @@
 // The table log: a line of text for each engine event the server forwards (redacted for this seat).
 import { signed } from "./dom.js";
 
-/** The engine's kong and win events carry a data field "kind" that shadows the event kind. */
+/** The event's kind (a kong's, window's or win's own kind is `kong_kind`, `window_kind`, `win_kind`). */
 export function eventKind(e) {
-  if (["exposed", "concealed", "added"].includes(e.kind) && e.tile) return "kong";
-  if (Array.isArray(e.payments) && "tai" in e && "self_drawn" in e && !("revealed" in e) && e.seat !== null) {
-    return "win";
-  }
   return e.kind;
 }
 
@@ -34,8 +30,7 @@ export function eventText(e, ctx) {
     case "pong":
       return `${who} pongs ${e.tile}.`;
     case "kong": {
-      // the kong's own kind: in `kind` (shadowing the event kind) or, should the engine rename it, `kong_kind`
-      const how = e.kong_kind || e.kind;
+      const how = e.kong_kind;
       const verb = how === "concealed" ? "declares a concealed kong of" : how === "added" ? "adds a kong of" : "kongs";
       return `${who} ${verb} ${e.tile}.`;
     }
