@@ -223,3 +223,24 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+# -- the browser tests' Chromium (Debian's; never `playwright install`, it needs the internet) ------
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium per test module (each test opens its own contexts)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

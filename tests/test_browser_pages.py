@@ -8,28 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import ALL_TILES
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; never `playwright install`
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-]
-
 expect.set_options(timeout=15_000)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture
@@ -59,6 +43,18 @@ def test_howto_shows_all_46_tile_faces_and_the_keys(live_server: Any, page: Page
         assert key in keys
     # the options table is generated from the rule set
     expect(page.locator("#options-table tbody tr")).to_have_count(len(RuleSet.describe()))
+
+
+@pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator"])
+def test_every_page_has_the_site_header(live_server: Any, page: Page, path: str) -> None:
+    page.goto(live_server.url + path)
+    links = page.locator("header.site-header nav a")
+    expect(links).to_have_count(4)
+    assert [links.nth(i).get_attribute("href") for i in range(4)] == ["/", "/how-to-play", "/scoring",
+                                                                      "/calculator"]
+    expect(page.locator('header.site-header nav a[aria-current="page"]')).to_have_attribute("href", path)
+    page.locator("header.site-header .brand").click()
+    expect(page).to_have_url(live_server.url + "/")
 
 
 def test_lobby_creates_a_table_with_house_rules(live_server: Any, page: Page) -> None:

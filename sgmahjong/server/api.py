@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..cli import CliError
 from ..errors import SgMahjongError
 from ..rules import RuleSet, parse_rule_assignment
+from .protocol import validation_message
 
 SeatName = Literal["E", "S", "W", "N"]
 Seat = SeatName | Annotated[int, Field(ge=0, le=3)]
@@ -92,11 +93,7 @@ def score(body: Any) -> dict[str, Any]:
     try:
         req = ScoreRequest.model_validate(body)
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        field = ".".join(str(p) for p in err["loc"]) or "body"
-        if err["type"] == "extra_forbidden":
-            raise ScoreRequestError(f"unexpected field {field!r}") from None
-        raise ScoreRequestError(f"field {field!r}: {err['msg']}") from None
+        raise ScoreRequestError(validation_message(exc, whole="body", most=1)) from None
     if sum((req.heavenly, req.earthly, req.humanly)) > 1:
         raise ScoreRequestError("heavenly, earthly and humanly exclude each other")
     parser = argparse.ArgumentParser(prog="sgmahjong score", exit_on_error=False, add_help=False)

@@ -39,6 +39,7 @@ from .protocol import (
     RemoveBot,
     Start,
     parse_message,
+    validation_message,
 )
 from .store import Store, database_path
 from .table import Connection, Table
@@ -152,16 +153,6 @@ async def _json_body(request: Request) -> Any:
         raise ProtocolError("bad_json", "request body is not valid JSON") from None
 
 
-def _validation_message(exc: ValidationError) -> str:
-    err = exc.errors(include_url=False)[0]
-    field = ".".join(str(p) for p in err["loc"]) or "body"
-    if err["type"] == "extra_forbidden":
-        return f"unexpected field {field!r}"
-    if err["type"] == "missing":
-        return f"missing field {field!r}"
-    return f"field {field!r}: {err['msg']}"
-
-
 _STATUS = {"wrong_status": 409, "seat_taken": 409, "bad_token": 403}
 
 
@@ -235,7 +226,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             body = CreateTable.model_validate(await _json_body(request))
             table = server.create(body)
         except ValidationError as exc:
-            return _error(400, _validation_message(exc))
+            return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return _error(400, exc.message)
         except SgMahjongError as exc:
@@ -259,7 +250,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             async with table.lock:
                 seat, token = table.join(body.name, body.seat)
         except ValidationError as exc:
-            return _error(400, _validation_message(exc))
+            return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return _error(_STATUS.get(exc.code, 400), exc.message)
         return JSONResponse({"seat": seat, "token": token})

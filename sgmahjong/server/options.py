@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import SgMahjongError
+from .protocol import validation_message
 
 
 class TableOptionsError(SgMahjongError, ValueError):
@@ -52,11 +53,8 @@ class TableOptions(BaseModel):
         try:
             return cls.model_validate(fixed)
         except ValidationError as exc:
-            err = exc.errors(include_url=False)[0]
-            field = ".".join(str(p) for p in err["loc"]) or "options"
-            if err["type"] == "extra_forbidden":
-                raise TableOptionsError(f"unknown table option {field!r}") from None
-            raise TableOptionsError(f"table option {field}: {err['msg']}") from None
+            message = validation_message(exc, whole="options", most=1, what="table option")
+            raise TableOptionsError(message) from None
 
     @classmethod
     def describe(cls) -> list[dict[str, Any]]:

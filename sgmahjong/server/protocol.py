@@ -113,21 +113,25 @@ def parse_message(text: str | bytes | None) -> Message:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        raise ProtocolError("invalid", _describe(exc), ref) from None
+        raise ProtocolError("invalid", validation_message(exc), ref) from None
 
 
-def _describe(exc: ValidationError) -> str:
+def validation_message(exc: ValidationError, *, whole: str = "message", most: int = 3,
+                       what: str = "field") -> str:
+    """A pydantic error as one line for a person: "unknown field 'x'", "missing field 'y'",
+    "field 'z': <why>" (``what`` names the fields, ``whole`` the object when no field is at fault),
+    at most ``most`` of them, "; "-separated."""
     parts: list[str] = []
-    for err in exc.errors(include_url=False)[:3]:
+    for err in exc.errors(include_url=False)[:most]:
         loc = [str(p) for p in err["loc"]]
         # the discriminated union puts the tag first; drop it so 'version' reads as 'version'
         if loc and loc[0] in MESSAGE_TYPES:
             loc = loc[1:]
-        field = ".".join(loc) or "message"
+        field = ".".join(loc) or whole
         if err["type"] == "extra_forbidden":
-            parts.append(f"unexpected field {field!r}")
+            parts.append(f"unknown {what} {field!r}")
         elif err["type"] == "missing":
-            parts.append(f"missing field {field!r}")
+            parts.append(f"missing {what} {field!r}")
         else:
-            parts.append(f"field {field!r}: {err['msg']}")
+            parts.append(f"{what} {field!r}: {err['msg']}")
     return "; ".join(parts)

@@ -1,5 +1,6 @@
 // The scoring calculator (/calculator): a hand string and the circumstances of the win, scored by the
 // server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
+import "./site-header.js";
 import { esc, getJSON, optionControls, patternNames, postJSON } from "./api.js";
 import { parseHand } from "./notation.js";
 import { sortTiles, tileElement } from "./tiles.js";

@@ -1,5 +1,6 @@
 // The "How to play" page: key help, the gallery of all 46 tile faces, and the rule options table
 // generated from GET /api/rules.
+import "./site-header.js";
 import { ALL_FACES, tileElement, tileName } from "./tiles.js";
 import { renderKeyHelp } from "./keys.js";
 import { getJSON, renderOptionsTable } from "./api.js";

@@ -1,5 +1,6 @@
 // The lobby (/): open a table with a preset, house rules and table options (all generated from
 // GET /api/rules), then share its link; list the open tables.
+import "./site-header.js";
 import { esc, getJSON, optionControls, postJSON } from "./api.js";
 
 const $ = (id) => document.getElementById(id);

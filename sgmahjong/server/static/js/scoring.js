@@ -1,5 +1,6 @@
 // The scoring reference (/scoring): the patterns of a chosen rule set, as the scorer describes them
 // (GET /api/reference), never hand-copied.
+import "./site-header.js";
 import { esc, getJSON, optionControls } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
