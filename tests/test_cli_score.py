@@ -108,3 +108,28 @@ def test_subprocess_round_trip() -> None:
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+class _ClosedPipe:
+    """A stdout whose reader has gone away (``sgmahjong ... | head``)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    sink = tmp_path / "sink"
+    with open(sink, "w") as f:
+        monkeypatch.setattr(sys, "stdout", _ClosedPipe(f.fileno()))
+        assert main(["score", "23s55p[123m][456m][789p]+4s"]) == 141
+    assert capsys.readouterr().err == ""
