@@ -30,7 +30,9 @@ class SetRec:
         object.__setattr__(self, "meld", Meld(self.kind, self.tile, self.concealed))
 
 
-@dataclass(frozen=True, slots=True)
+# SeatState and HandState keep a ``__dict__`` (no ``__slots__``) so that the engine can derive a new
+# version by copying the old one's dict (see builder.py): much cheaper than setting every field.
+@dataclass(frozen=True)
 class SeatState:
     """One seat. ``concealed`` is sorted and includes the ``drawn`` tile (the last tile drawn, shown
     apart to its owner). ``barred`` holds tiles the seat may not win or pong off a discard until its
@@ -79,7 +81,7 @@ class Window:
         return tuple(s for s in range(4) if self.options[s] and self.decisions[s] is None)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandState:
     """The whole of one hand. ``wall`` is in draw order; ``front`` tiles were drawn from the front and
     ``back`` from the back. ``turn_options`` caches the legal actions of the seat on turn."""
