@@ -14,7 +14,6 @@ from ..tiles import NUM_PLAYING, Tile
 from .actions import Action
 from .events import Event
 from .state import HandState, SeatState
-from .wins import WinInfo
 
 T = TypeVar("T", HandState, SeatState)
 _new = object.__new__
@@ -57,6 +56,9 @@ PONG = tuple(Action(s, "pong") for s in range(4))
 PASS = tuple(Action(s, "pass") for s in range(4))
 
 
+WIN = tuple(Action(s, "win") for s in range(4))
+
+
 class Builder:
     """Mutable working copy of a :class:`HandState` for one ``apply``: ``f`` holds every field (read
     with :meth:`get`, written with :meth:`set`), ``seats`` the seats (replaced by :meth:`upd`)."""
@@ -66,7 +68,6 @@ class Builder:
         self.seats = list(state.seats)
         self.events: list[Event] = []
         self.f: dict[str, Any] = state.__dict__.copy()
-        self.turn_win: WinInfo | None = None
 
     # -- field access ----------------------------------------------------------------------------
     def get(self, name: str) -> Any:

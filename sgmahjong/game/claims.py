@@ -9,7 +9,7 @@ from ..melds import MeldKind
 from ..tiles import Tile
 from . import draws, ending, kongs, liability, turn
 from .actions import Action
-from .builder import CHOW, KONG, PASS, PONG, Builder
+from .builder import CHOW, KONG, PASS, PONG, WIN, Builder
 from .state import CLAIM, TURN, SetRec, Window
 from .wins import WinInfo, hand_win
 
@@ -31,6 +31,9 @@ def open_discard_window(b: Builder, source: int, t: Tile) -> None:
         st = b.seat(seat)
         conc = st.concealed
         n = conc.count(t)
+        known = st.waits
+        if n < 2 and known is not None and t not in known and (k != 1 or t >= 27):
+            continue  # no pair of the tile, no wait on it, no chow: nothing to ask
         opts: list[Action] = []
         near = n > 0
         if t < 27:
@@ -55,14 +58,13 @@ def open_discard_window(b: Builder, source: int, t: Tile) -> None:
             opts.append(PONG[seat])
         if n == 3 and b.remaining() > 0:
             opts.append(KONG[seat][t])
-        known = st.waits
         if not barred and ((t in known) if known is not None
                            else (near and (t < 27 or n or not st.melds))):
             win = discard_win(b, seat, source, t, robbed=False)
             if win is not None:
                 wins[seat] = win
                 if win.valid:
-                    opts.append(Action(seat, "win"))
+                    opts.append(WIN[seat])
         if opts:
             opts.append(PASS[seat])
         options[seat] = tuple(opts)

@@ -3,10 +3,12 @@ payments, and robbing the eighth flower."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..tiles import FLOWERS, NUM_PLAYING, Tile
 from . import ending, scoring_bridge, turn
 from .actions import Action
-from .builder import Builder
+from .builder import PASS, WIN, Builder
 from .state import CLAIM, Window
 
 
@@ -51,11 +53,10 @@ def draw_turn(b: Builder, seat: int) -> None:
     if b.remaining() <= 0:
         ending.drawn_game(b)
         return
-    b.upd(seat, barred=frozenset(), has_drawn=True)
     b.set(kongs_in_turn=0, flower_chain=0, last_discard=None)
     t = take(b, seat, back=False)
     b.set(last_tile=b.remaining() == 0)
-    receive(b, seat, t, "front")
+    receive(b, seat, t, "front", barred=frozenset(), has_drawn=True)
 
 
 def replacement(b: Builder, seat: int, reason: str) -> None:
@@ -68,8 +69,12 @@ def replacement(b: Builder, seat: int, reason: str) -> None:
     receive(b, seat, t, reason)
 
 
-def receive(b: Builder, seat: int, t: Tile, source: str) -> None:
+def receive(b: Builder, seat: int, t: Tile, source: str, **changes: Any) -> None:
+    """``seat`` receives the drawn tile ``t``: a bonus tile is laid out (and replaced), a playing tile
+    joins the hand and the seat's turn begins. ``changes`` to the seat are made with it."""
     if t >= NUM_PLAYING:
+        if changes:
+            b.upd(seat, **changes)
         lay_out(b, seat, (t,))
         b.set(flower_chain=b.get("flower_chain") + 1)
         if t in FLOWERS and open_eighth(b, seat, t):
@@ -77,7 +82,7 @@ def receive(b: Builder, seat: int, t: Tile, source: str) -> None:
         replacement(b, seat, "flower")
         return
     st = b.seat(seat)
-    b.upd(seat, concealed=tuple(sorted((*st.concealed, t))), drawn=t, waits=st.waits)
+    b.upd(seat, concealed=tuple(sorted((*st.concealed, t))), drawn=t, waits=st.waits, **changes)
     turn.begin_turn(b, seat, source)
 
 
@@ -90,7 +95,7 @@ def open_eighth(b: Builder, seat: int, tile: Tile) -> bool:
         if other == seat:
             continue
         if sum(1 for f in b.seat(other).bonus if f in FLOWERS) == 7:
-            options[other] = (Action(other, "win"), Action(other, "pass"))
+            options[other] = (WIN[other], PASS[other])
     if not any(options):
         return False
     b.set(phase=CLAIM, window=Window("eighth", seat, tile, tuple(options)))

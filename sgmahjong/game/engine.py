@@ -23,23 +23,35 @@ def awaiting(state: HandState) -> list[int]:
     return []
 
 
-def legal_actions(state: HandState, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now, in a deterministic order; [] when it has nothing to decide."""
+def _options(state: HandState, seat: int) -> tuple[Action, ...]:
     if state.phase == TURN:
-        return list(state.turn_options) if seat == state.turn else []
+        return state.turn_options if seat == state.turn else ()
     if state.phase == CLAIM and state.window is not None:
         w = state.window
-        return list(w.options[seat]) if w.decisions[seat] is None else []
-    return []
+        return w.options[seat] if w.decisions[seat] is None else ()
+    return ()
+
+
+def legal_actions(state: HandState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now, in a deterministic order; [] when it has nothing to decide."""
+    return list(_options(state, seat))
+
+
+def _is_legal(state: HandState, action: Action) -> bool:
+    options = _options(state, action.seat)
+    for a in options:  # callers usually pass one of the legal objects back: no __eq__ calls then
+        if a is action:
+            return True
+    return action in options
 
 
 def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     """Play ``action``; return the new state and the events it caused. Raises
     :class:`IllegalActionError` saying why an action is refused."""
-    if action not in legal_actions(state, action.seat):
+    if not _is_legal(state, action):
         raise IllegalActionError(_why(state, action))
     b = Builder(state)
-    b.set(actions=(*state.actions, action))
+    b.f["actions"] = (*state.actions, action)
     b.emit("action", action.seat, action=format_action(action))
     if state.phase == TURN:
         turn.do_turn(b, action)

@@ -7,7 +7,7 @@ from ..melds import MeldKind
 from ..tiles import NUM_PLAYING, Tile
 from . import claims, draws, liability
 from .actions import Action
-from .builder import Builder
+from .builder import PASS, WIN, Builder
 from .state import CLAIM, SetRec, Window
 from .wins import WinInfo, is_thirteen_wonders
 
@@ -30,7 +30,7 @@ def rob_options(b: Builder, seat: int, t: Tile, *, concealed: bool) -> tuple[tup
                 continue
         win = claims.discard_win(b, other, seat, t, robbed=True)
         if win is not None and win.valid:
-            options[other] = (Action(other, "win"), Action(other, "pass"))
+            options[other] = (WIN[other], PASS[other])
             wins[other] = win
     b.set(window_wins=tuple(wins))
     return tuple(options)

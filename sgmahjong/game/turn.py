@@ -6,7 +6,7 @@ from ..melds import MeldKind
 from ..tiles import Tile
 from . import claims, ending, kongs, liability
 from .actions import Action
-from .builder import DISCARD, KONG, Builder, seat_waits
+from .builder import DISCARD, KONG, WIN, Builder, seat_waits
 from .state import TURN
 from .wins import WinInfo, declaration_win, hand_win
 
@@ -61,7 +61,7 @@ def turn_options(b: Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo | N
                                        or (normal.valid and normal.result.tai >= win.result.tai)):
                 win = normal
         if win is not None and win.valid:
-            opts.append(Action(seat, "win"))
+            opts.append(WIN[seat])
     return tuple(opts), win
 
 
@@ -79,11 +79,14 @@ def do_turn(b: Builder, a: Action) -> None:
     if a.kind == "discard":
         conc = list(st.concealed)
         conc.remove(t)
-        seen = b.get("seen")
+        # discarding the tile just drawn leaves the hand as it was before the draw, waits included
+        waits = st.waits if t == st.drawn and st.waits is not None else seat_waits(conc)
+        seen = list(b.get("seen"))
+        seen[t] += 1
         fresh = liability.is_fresh(b.s, b.seats, t)
-        b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t), waits=seat_waits(conc),
+        b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t), waits=waits,
               barred=st.barred | {t})
-        b.set(seen=(*seen[:t], seen[t] + 1, *seen[t + 1:]), last_discard=(seat, t), last_fresh=fresh,
+        b.set(seen=tuple(seen), last_discard=(seat, t), last_fresh=fresh,
               discards_made=b.get("discards_made") + 1, turn_options=(), turn_win=None)
         b.emit("discard", seat, tile=t.notation)
         claims.open_discard_window(b, seat, t)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..analysis.decompose import is_standard_complete
@@ -83,7 +84,8 @@ def hand_win(seat: SeatState, tile: Tile, *, self_drawn: bool, seat_wind: int, p
 def declaration_win(seat: SeatState, rules: RuleSet) -> WinInfo | None:
     """Eight flowers, or a declared three dragons / four winds, when the rules enable them."""
     if len(seat.bonus) < 8:  # cheap exit: three honour sets need nine honour tiles
-        honours = sum(1 for t in seat.concealed if t >= 27) + sum(3 for m in seat.melds if m.tile >= 27)
+        conc = seat.concealed  # sorted
+        honours = len(conc) - bisect_left(conc, 27) + sum(3 for m in seat.melds if m.tile >= 27)
         if honours < 9:
             return None
     if rules.eight_flowers and all(f in seat.bonus for f in FLOWERS):
