@@ -17,6 +17,7 @@ from .state import HandState, SeatState
 
 T = TypeVar("T", HandState, SeatState)
 _new = object.__new__
+_setattr = object.__setattr__
 
 
 def seat_waits(concealed: tuple[Tile, ...] | list[Tile]) -> frozenset[int]:
@@ -31,10 +32,10 @@ def derive(old: T, changes: dict[str, Any]) -> T:
     """A copy of the frozen dataclass ``old`` (a :class:`HandState` or :class:`SeatState`, which keep a
     ``__dict__``) with ``changes``: copies the old instance's dict, much cheaper than
     ``dataclasses.replace`` (no ``__init__`` setting every field through ``object.__setattr__``)."""
-    new = _new(type(old))
-    d = new.__dict__
-    d.update(old.__dict__)
+    d = old.__dict__.copy()
     d.update(changes)
+    new = _new(type(old))
+    _setattr(new, "__dict__", d)
     return new
 
 
@@ -106,5 +107,5 @@ class Builder:
         f["seats"] = tuple(self.seats)
         f["version"] = version
         new = _new(HandState)
-        new.__dict__.update(f)
+        _setattr(new, "__dict__", f)  # f is not used after this
         return new

@@ -10,8 +10,10 @@ from ..tiles import Tile
 from . import draws, ending, kongs, liability, turn
 from .actions import Action
 from .builder import CHOW, KONG, PASS, PONG, WIN, Builder
-from .state import CLAIM, TURN, SetRec, Window
+from .state import CLAIM, TURN, SeatState, SetRec, Window
 from .wins import WinInfo, hand_win
+
+_NO_WINS: tuple[WinInfo | None, ...] = (None, None, None, None)
 
 
 def discard_win(b: Builder, seat: int, source: int, t: Tile, *, robbed: bool) -> WinInfo | None:
@@ -23,43 +25,61 @@ def discard_win(b: Builder, seat: int, source: int, t: Tile, *, robbed: bool) ->
                     rules=b.rules, robbed_kong=robbed, special=special)  # type: ignore[arg-type]
 
 
+def _chows(seat: int, conc: tuple[Tile, ...], t: Tile) -> list[Action]:
+    """The chows ``seat`` may make with the suited discard ``t`` and its concealed tiles."""
+    rank = t % 9
+    lo = rank >= 1 and (t - 1) in conc
+    hi = rank <= 7 and (t + 1) in conc
+    out: list[Action] = []
+    if lo and rank >= 2 and (t - 2) in conc:
+        out.append(CHOW[seat][t - 2])
+    if lo and hi:
+        out.append(CHOW[seat][t - 1])
+    if hi and rank <= 6 and (t + 2) in conc:
+        out.append(CHOW[seat][t])
+    return out
+
+
+def _near(st: SeatState, conc: tuple[Tile, ...], t: Tile, n: int) -> bool:
+    """Whether ``t`` may complete the hand when its waits are not cached: a tile held, or one within
+    two ranks of a suited tile, or thirteen wonders (no melds) waiting on a terminal or honour."""
+    if n:
+        return True
+    if t >= 27:
+        return not st.melds
+    rank = t % 9
+    if ((rank >= 1 and (t - 1) in conc) or (rank <= 7 and (t + 1) in conc)
+            or (rank >= 2 and (t - 2) in conc) or (rank <= 6 and (t + 2) in conc)):
+        return True
+    return not st.melds and rank in (0, 8)
+
+
 def open_discard_window(b: Builder, source: int, t: Tile) -> None:
+    """Ask the other seats about ``source``'s discard ``t`` (chows for the next seat only); with
+    nobody to ask, the next seat draws at once."""
     options: list[tuple[Action, ...]] = [(), (), (), ()]
     wins: list[WinInfo | None] = [None, None, None, None]
+    asked = False
     for k in (1, 2, 3):
         seat = (source + k) % 4
-        st = b.seat(seat)
+        st = b.seats[seat]
         conc = st.concealed
         n = conc.count(t)
         known = st.waits
-        if n < 2 and known is not None and t not in known and (k != 1 or t >= 27):
-            continue  # no pair of the tile, no wait on it, no chow: nothing to ask
-        opts: list[Action] = []
-        near = n > 0
-        if t < 27:
-            rank = t % 9
-            lo_ok = rank >= 1 and (t - 1) in conc
-            hi_ok = rank <= 7 and (t + 1) in conc
-            near = (near or lo_ok or hi_ok or (rank >= 2 and (t - 2) in conc)
-                    or (rank <= 6 and (t + 2) in conc))
-            if k == 1 and near:
-                if rank >= 2 and lo_ok and (t - 2) in conc:
-                    opts.append(CHOW[seat][t - 2])
-                if lo_ok and hi_ok:
-                    opts.append(CHOW[seat][t - 1])
-                if rank <= 6 and hi_ok and (t + 2) in conc:
-                    opts.append(CHOW[seat][t])
-            if not near and not st.melds and rank in (0, 8):
-                near = True  # thirteen wonders may wait on a terminal
-        elif not st.melds:
-            near = True  # thirteen wonders may wait on any honour
         barred = t in st.barred
+        may_win = not barred and ((t in known) if known is not None else _near(st, conc, t, n))
+        chow = k == 1 and t < 27
+        if n < 2 and not may_win:  # only a chow is possible
+            if chow and (chows := _chows(seat, conc, t)):
+                options[seat] = (*chows, PASS[seat])
+                asked = True
+            continue
+        opts = _chows(seat, conc, t) if chow else []
         if n >= 2 and not barred:
             opts.append(PONG[seat])
         if n == 3 and b.remaining() > 0:
             opts.append(KONG[seat][t])
-        if not barred and ((t in known) if known is not None
-                           else (near and (t < 27 or n or not st.melds))):
+        if may_win:
             win = discard_win(b, seat, source, t, robbed=False)
             if win is not None:
                 wins[seat] = win
@@ -67,9 +87,11 @@ def open_discard_window(b: Builder, source: int, t: Tile) -> None:
                     opts.append(WIN[seat])
         if opts:
             opts.append(PASS[seat])
-        options[seat] = tuple(opts)
-    if not any(options):
-        b.set(window=None, window_wins=(None,) * 4)
+            options[seat] = tuple(opts)
+            asked = True
+    if not asked:
+        b.f["window"] = None
+        b.f["window_wins"] = _NO_WINS
         draws.draw_turn(b, (source + 1) % 4)
         return
     b.set(phase=CLAIM, window=Window("discard", source, t, tuple(options)), window_wins=tuple(wins))

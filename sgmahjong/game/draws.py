@@ -15,15 +15,16 @@ from .state import CLAIM, Window
 def take(b: Builder, seat: int, *, back: bool) -> Tile:
     """Take the next tile from the front or back of the wall (the caller checked one is left)."""
     wall = b.s.wall
+    f = b.f
     t: Tile
     if back:
-        nb = b.get("back")
+        nb = f["back"]
         t = wall[len(wall) - 1 - nb]
-        b.set(back=nb + 1)
+        f["back"] = nb + 1
     else:
-        nf = b.get("front")
+        nf = f["front"]
         t = wall[nf]
-        b.set(front=nf + 1)
+        f["front"] = nf + 1
     b.emit("draw", seat, tile=t.notation, source="back" if back else "front")
     return t
 
@@ -53,9 +54,12 @@ def draw_turn(b: Builder, seat: int) -> None:
     if b.remaining() <= 0:
         ending.drawn_game(b)
         return
-    b.set(kongs_in_turn=0, flower_chain=0, last_discard=None)
+    f = b.f
+    f["kongs_in_turn"] = 0
+    f["flower_chain"] = 0
+    f["last_discard"] = None
     t = take(b, seat, back=False)
-    b.set(last_tile=b.remaining() == 0)
+    f["last_tile"] = b.remaining() == 0
     receive(b, seat, t, "front", barred=frozenset(), has_drawn=True)
 
 

@@ -12,11 +12,14 @@ from .wins import WinInfo, declaration_win, hand_win
 
 
 def begin_turn(b: Builder, seat: int, source: str) -> None:
-    if source == "kong" and b.get("kongs_in_turn") >= 2:
+    f = b.f
+    if source == "kong" and f["kongs_in_turn"] >= 2:
         source = "kong_on_kong"
-    b.set(phase=TURN, turn=seat, window=None, draw_source=source)
-    opts, win = turn_options(b, seat)
-    b.set(turn_options=opts, turn_win=win)
+    f["phase"] = TURN
+    f["turn"] = seat
+    f["window"] = None
+    f["draw_source"] = source
+    f["turn_options"], f["turn_win"] = turn_options(b, seat)
 
 
 def _special_for_self_draw(b: Builder, seat: int) -> str | None:
@@ -34,11 +37,12 @@ def _special_for_self_draw(b: Builder, seat: int) -> str | None:
 def turn_options(b: Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo | None]:
     st = b.seat(seat)
     conc = st.concealed  # sorted
-    table = DISCARD[seat]
-    opts = [table[t] for t in dict.fromkeys(conc)]
+    distinct = dict.fromkeys(conc)
+    opts = list(map(DISCARD[seat].__getitem__, distinct))
     kongs: list[Tile] = []
     if b.remaining() > 0:  # a kong needs a replacement draw
-        kongs = [conc[i] for i in range(len(conc) - 3) if conc[i] == conc[i + 3]]
+        if len(distinct) <= len(conc) - 3:  # else no tile is held four times
+            kongs = [conc[i] for i in range(len(conc) - 3) if conc[i] == conc[i + 3]]
         for m in st.melds:
             if m.kind is MeldKind.PONG and m.tile in conc:
                 kongs.append(m.tile)
@@ -81,13 +85,17 @@ def do_turn(b: Builder, a: Action) -> None:
         conc.remove(t)
         # discarding the tile just drawn leaves the hand as it was before the draw, waits included
         waits = st.waits if t == st.drawn and st.waits is not None else seat_waits(conc)
-        seen = list(b.get("seen"))
+        f = b.f
+        seen = list(f["seen"])
         seen[t] += 1
-        fresh = liability.is_fresh(b.s, b.seats, t)
+        f["last_fresh"] = liability.is_fresh(b.s, b.seats, t)
         b.upd(seat, concealed=tuple(conc), drawn=None, discards=(*st.discards, t), waits=waits,
               barred=st.barred | {t})
-        b.set(seen=tuple(seen), last_discard=(seat, t), last_fresh=fresh,
-              discards_made=b.get("discards_made") + 1, turn_options=(), turn_win=None)
+        f["seen"] = tuple(seen)
+        f["last_discard"] = (seat, t)
+        f["discards_made"] += 1
+        f["turn_options"] = ()
+        f["turn_win"] = None
         b.emit("discard", seat, tile=t.notation)
         claims.open_discard_window(b, seat, t)
         return

@@ -85,7 +85,10 @@ def declaration_win(seat: SeatState, rules: RuleSet) -> WinInfo | None:
     """Eight flowers, or a declared three dragons / four winds, when the rules enable them."""
     if len(seat.bonus) < 8:  # cheap exit: three honour sets need nine honour tiles
         conc = seat.concealed  # sorted
-        honours = len(conc) - bisect_left(conc, 27) + sum(3 for m in seat.melds if m.tile >= 27)
+        honours = len(conc) - bisect_left(conc, 27)
+        for m in seat.melds:
+            if m.tile >= 27:
+                honours += 3
         if honours < 9:
             return None
     if rules.eight_flowers and all(f in seat.bonus for f in FLOWERS):
