@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from . import efficiency as ef
 from .base import A, Bot, View
 from .perception import Perception, perceive
-from .tactics import acceptance, best_after_claim, discard_distances
+from .tactics import acceptance, best_after_claim, discard_distances, discard_table
 
 
 def claimed_tile(p: Perception, legal: Sequence[A]) -> int | None:
@@ -56,28 +56,14 @@ class GreedyBot(Bot):
 
     # -- own turn ----------------------------------------------------------------------------
     def _rank_discards(self, p: Perception, discards: Sequence[A]) -> list[tuple[int, int, A]]:
-        counts = p.hand
         n = p.n_melds
-        dd = discard_distances(counts, n)
-        if n == 0:
-            for t in dd:
-                counts[t] -= 1
-                td = ef.thirteen_distance(counts)
-                counts[t] += 1
-                if td < dd[t]:
-                    dd[t] = td
-        best = min(dd[int(a.tile)] for a in discards if a.tile is not None and int(a.tile) in dd)
+        live = [4 - v for v in p.visible]  # visible counts are capped at 4
+        tiles = {int(a.tile) for a in discards if a.tile is not None}
+        dd, accs = discard_table(p.hand, n, live, n == 0, tiles)
         ranked: list[tuple[int, int, A]] = []
         for a in discards:
             t = int(a.tile) if a.tile is not None else -1
-            d = dd.get(t, 99)
-            if d != best:
-                ranked.append((d, 0, a))
-                continue
-            counts[t] -= 1
-            _, acc = acceptance(counts, n, p.live)
-            counts[t] += 1
-            ranked.append((d, acc, a))
+            ranked.append((dd.get(t, 99), accs.get(t, 0), a))
         return ranked
 
     def _turn(self, p: Perception, legal: Sequence[A], discards: Sequence[A]) -> A:

@@ -67,8 +67,20 @@ class Perception:
         return n if n > 0 else 0
 
 
-def _meld_tiles(meld: dict[str, Any]) -> list[Tile]:
-    return [tile_of(x) for x in meld.get("tiles") or () if isinstance(x, str)]
+_INDEX: dict[str, int] = {Tile(i).notation: i for i in range(NUM_FACES)}
+_TILE_BY_INDEX: list[Tile] = [Tile(i) for i in range(NUM_FACES)]
+
+
+def _indexes(texts: Any) -> list[int]:
+    """Tile indexes of a list of view strings (a C-level map; the parser only for aliases)."""
+    try:
+        return list(map(_INDEX.__getitem__, texts))
+    except (KeyError, TypeError):
+        return [int(tile_of(x)) for x in texts if isinstance(x, str)]
+
+
+def _seat_of(s: SeatSeen) -> int:
+    return s.seat
 
 
 def perceive(view: dict[str, Any]) -> Perception:
@@ -81,28 +93,32 @@ def perceive(view: dict[str, Any]) -> Perception:
     drawn: int | None = None
     for s in view["seats"]:
         ss = SeatSeen(int(s["seat"]), concealed_count=int(s.get("concealed_count") or 0))
-        for m in s.get("melds") or ():
-            tiles = _meld_tiles(m)
-            kind = str(m.get("kind"))
-            if not tiles:
-                continue
-            for t in tiles:
+        melds = s.get("melds")
+        if melds:
+            for m in melds:
+                tiles = _indexes(m.get("tiles") or ())
+                if not tiles:
+                    continue
+                kind = str(m.get("kind"))
+                for t in tiles:
+                    if t < 34:
+                        visible[t] += 1
+                lo = min(tiles)
+                ss.melds.append((kind, lo, bool(m.get("concealed"))))
+                if kind != "chow" and m.get("from") is not None:
+                    in_pools[lo] += 1
+        bonus = s.get("bonus")
+        if bonus:
+            ss.bonus = [_TILE_BY_INDEX[t] for t in _indexes(bonus)]
+        discards = s.get("discards")
+        if discards:
+            ss.discards = pool = _indexes(discards)
+            for t in pool:
                 if t < 34:
                     visible[t] += 1
-            lo = min(tiles)
-            ss.melds.append((kind, int(lo), bool(m.get("concealed"))))
-            if kind != "chow" and m.get("from") is not None:
-                in_pools[lo] += 1
-        ss.bonus = [tile_of(x) for x in s.get("bonus") or ()]
-        for x in s.get("discards") or ():
-            t = tile_of(x)
-            ss.discards.append(int(t))
-            if t < 34:
-                visible[t] += 1
-                in_pools[t] += 1
+                    in_pools[t] += 1
         if ss.seat == seat:
-            for x in s.get("concealed") or ():
-                t = tile_of(x)
+            for t in _indexes(s.get("concealed") or ()):
                 if t < 34:
                     hand[t] += 1
                     visible[t] += 1
@@ -113,10 +129,9 @@ def perceive(view: dict[str, Any]) -> Perception:
                     hand[drawn] += 1
                     visible[drawn] += 1
         seats.append(ss)
-    seats.sort(key=lambda x: x.seat)
-    for i in range(34):
-        if visible[i] > 4:
-            visible[i] = 4
+    seats.sort(key=_seat_of)
+    if max(visible) > 4:
+        visible = [v if v <= 4 else 4 for v in visible]
     last = view.get("last_discard")
     last_discard = (int(last["seat"]), int(tile_of(last["tile"]))) if last else None
     window = view.get("window")

@@ -6,7 +6,7 @@ state. ``need`` = sets still to make from the concealed tiles = ``4 - n_melds``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from . import efficiency as ef
 
@@ -197,3 +197,145 @@ def best_after_claim(counts: list[int], remove: Sequence[int], n_melds: int,
         if key < best_key:
             best_key = key
     return best_key[0], -best_key[1], best_key[2]
+
+
+# -- discard tables: every discard of a hand evaluated with shared group records -------------------
+
+class _Group:
+    """One group's tiles (a suit's 9 counts or the honours' 7) with what the discard tables need,
+    memoised on the counts: its distance vector, the group after removing one tile of each rank, and
+    the draws that may help it (with the vector after each)."""
+
+    __slots__ = ("adds", "key", "subs", "suit", "useful", "vec")
+
+    def __init__(self, key: tuple[int, ...], suit: bool) -> None:
+        self.key = key
+        self.suit = suit
+        self.vec: ef.Vec = ef.suit_vec(key) if suit else ef.honour_vec(key)
+        self.subs: dict[int, _Group] = {}
+        self.adds: tuple[tuple[int, ef.Vec], ...] | None = None
+        self.useful: dict[tuple[ef.Vec, int], tuple[int, ...]] = {}
+
+    def sub(self, r: int) -> _Group:
+        """The group with one tile of rank ``r`` removed."""
+        g = self.subs.get(r)
+        if g is None:
+            k = list(self.key)
+            k[r] -= 1
+            g = self.subs[r] = _group(tuple(k), self.suit)
+        return g
+
+    def useful_ranks(self, rest: ef.Vec, need: int) -> tuple[int, ...]:
+        """The ranks whose draw lowers the distance of this group with ``rest`` (as :func:`_useful`)."""
+        mk = (rest, need)
+        hit = self.useful.get(mk)
+        if hit is not None:
+            return hit
+        adds = self.adds
+        if adds is None:
+            adds = self.adds = _adds(self.key, self.suit)
+        d = ef.final(self.vec, rest, need)
+        out = tuple(r for r, v in adds if ef.final(v, rest, need) < d)
+        self.useful[mk] = out
+        return out
+
+
+def _adds(key: tuple[int, ...], suit: bool) -> tuple[tuple[int, ef.Vec], ...]:
+    """The draws :func:`_useful` considers for a group, with the group's vector after each."""
+    k = list(key)
+    out: list[tuple[int, ef.Vec]] = []
+    if suit:
+        for r in range(9):
+            if k[r] >= 4:
+                continue
+            if not (k[r] or (r > 0 and k[r - 1]) or (r < 8 and k[r + 1])
+                    or (r > 1 and k[r - 2]) or (r < 7 and k[r + 2])):
+                continue
+            k[r] += 1
+            out.append((r, ef.suit_vec(tuple(k))))
+            k[r] -= 1
+    else:
+        for r in range(7):
+            if not k[r] or k[r] >= 4:
+                continue
+            k[r] += 1
+            out.append((r, ef.honour_vec(tuple(k))))
+            k[r] -= 1
+    return tuple(out)
+
+
+_groups: dict[tuple[int, ...], _Group] = {}
+
+
+def _group(key: tuple[int, ...], suit: bool) -> _Group:
+    """The memoised record of a group (suit keys have 9 counts, honour keys 7, so one table does)."""
+    g = _groups.get(key)
+    if g is None:
+        if len(_groups) > 300_000:
+            _groups.clear()
+        g = _groups[key] = _Group(key, suit)
+    return g
+
+
+_BASES = (0, 9, 18, 27)
+_GROUP_OF = tuple(3 if t >= 27 else t // 9 for t in range(34))
+_RANK_OF = tuple(t - _BASES[_GROUP_OF[t]] for t in range(34))
+
+
+def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen: bool,
+                  candidates: Collection[int] | None = None) -> tuple[dict[int, int], dict[int, int]]:
+    """Every discard of a 14-equivalent hand at once (mode ``ALL``): ``(dist, acc)`` where
+    ``dist[t]`` is the distance after discarding ``t`` (as :func:`discard_distances`, lowered by the
+    thirteen wonders distance when ``thirteen``) and ``acc[t]``, for the ``candidates`` (default: all
+    tiles held) of the lowest distance among them, the live useful tiles after discarding it (as
+    :func:`acceptance` with ``live[t]`` for ``live(t)``)."""
+    grp = (_group(tuple(counts[0:9]), True), _group(tuple(counts[9:18]), True),
+           _group(tuple(counts[18:27]), True), _group(tuple(counts[27:34]), False))
+    vs = [g.vec for g in grp]
+    rs = ef.rests(vs)
+    need = 4 - n_melds
+    final = ef.final
+    dist: dict[int, int] = {}
+    std: dict[int, int] = {}
+    tds: dict[int, int] = {}
+    for t in range(34):
+        if not counts[t]:
+            continue
+        g = _GROUP_OF[t]
+        d = std[t] = final(grp[g].sub(_RANK_OF[t]).vec, rs[g], need)
+        if thirteen:
+            counts[t] -= 1
+            td = tds[t] = ef.thirteen_distance(counts)
+            counts[t] += 1
+            if td < d:
+                d = td
+        dist[t] = d
+    acc: dict[int, int] = {}
+    cands = [t for t in dist if t in candidates] if candidates is not None else list(dist)
+    if not cands:
+        return dist, acc
+    best = min(dist[t] for t in cands)
+    for t in cands:
+        if dist[t] != best:
+            continue
+        g = _GROUP_OF[t]
+        sub = grp[g].sub(_RANK_OF[t])
+        d0 = std[t]
+        if thirteen and tds[t] < d0:
+            counts[t] -= 1
+            has_pair = any(counts[x] >= 2 for x in ef._TERMINALS)
+            acc[t] = sum(live[x] for x in ef._TERMINALS if not counts[x] or not has_pair)
+            counts[t] += 1
+            continue
+        v2 = list(vs)
+        v2[g] = sub.vec
+        r2 = ef.rests(v2)
+        total = 0
+        for h in range(4):
+            ranks = (sub if h == g else grp[h]).useful_ranks(r2[h], need)
+            if ranks:
+                base = _BASES[h]
+                for r in ranks:
+                    total += live[base + r]
+        acc[t] = total
+    return dist, acc

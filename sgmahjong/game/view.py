@@ -1,36 +1,65 @@
-"""What a seat (or a spectator) may see of a hand: the only state the server sends."""
+"""What a seat (or a spectator) may see of a hand: the only state the server sends.
+
+Built on every decision of self-play, so it is written for speed: tile notations come from a list
+indexed by the tile (``map`` over a tuple of tiles), meld and action texts from small caches.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import format_action
+from ..melds import MeldKind
+from ..tiles import NUM_FACES, Tile
+from .actions import Action, format_action
 from .engine import awaiting, legal_actions
-from .state import CLAIM, ENDED, HandState, SeatState
+from .state import CLAIM, ENDED, HandState, SeatState, SetRec
 
 _WINDS = "ESWN"
+_NOTATION: list[str] = [Tile(i).notation for i in range(NUM_FACES)]
+_note = _NOTATION.__getitem__
+
+_MELD_TILES: dict[tuple[MeldKind, int], tuple[str, ...]] = {}
+_ACTION_TEXT: dict[tuple[str, Tile | None], str] = {}
+
+
+def _meld_view(m: SetRec) -> dict[str, Any]:
+    key = (m.kind, m.tile)
+    tiles = _MELD_TILES.get(key)
+    if tiles is None:
+        tiles = _MELD_TILES[key] = tuple(map(_note, m.meld.tiles))
+    return {"kind": m.kind.value, "tiles": list(tiles), "concealed": m.concealed, "from": m.source}
 
 
 def _seat_view(state: HandState, i: int, st: SeatState, viewer: int | None) -> dict[str, Any]:
     own = viewer == i
     ended = state.phase == ENDED
     concealed: list[str] | None = None
+    drawn = st.drawn
     if own or ended:
-        tiles = list(st.concealed)
-        if own and not ended and st.drawn is not None and st.drawn in tiles:
-            tiles.remove(st.drawn)
-        concealed = [t.notation for t in tiles]
+        concealed = list(map(_note, st.concealed))
+        if own and not ended and drawn is not None and drawn in st.concealed:
+            concealed.remove(_NOTATION[drawn])
     return {
         "seat": i,
         "wind": _WINDS[(i - state.dealer) % 4],
         "concealed": concealed,
         "concealed_count": len(st.concealed),
-        "drawn": st.drawn.notation if own and not ended and st.drawn is not None else None,
-        "melds": [{"kind": m.kind.value, "tiles": [t.notation for t in m.meld.tiles],
-                   "concealed": m.concealed, "from": m.source} for m in st.melds],
-        "bonus": [t.notation for t in st.bonus],
-        "discards": [t.notation for t in st.discards],
+        "drawn": _NOTATION[drawn] if own and not ended and drawn is not None else None,
+        "melds": [_meld_view(m) for m in st.melds] if st.melds else [],
+        "bonus": list(map(_note, st.bonus)),
+        "discards": list(map(_note, st.discards)),
     }
+
+
+def _action_texts(actions: list[Action]) -> list[str]:
+    out: list[str] = []
+    for a in actions:
+        key = (a.kind, a.tile)
+        text = _ACTION_TEXT.get(key)
+        if text is None:
+            text = _ACTION_TEXT[key] = format_action(a)
+        out.append(text)
+    return out
 
 
 def _visible_awaiting(state: HandState, seat: int | None) -> list[int]:
@@ -49,15 +78,15 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
     ``awaiting`` lists the awaited seats, but in a claim window only the viewer (the full list would
     tell which seats may claim, hence hold a pair or a wait). ``private_awaiting=False`` shows the
     full list (for replays and tests; the engine itself has it from :func:`awaiting`)."""
-    phase = "ended" if state.phase == ENDED else ("claim" if state.phase == CLAIM else "turn")
+    st_phase = state.phase
+    phase = "ended" if st_phase == ENDED else ("claim" if st_phase == CLAIM else "turn")
     last = None
-    if state.last_discard is not None and state.phase == CLAIM and state.window is not None \
-            and state.window.kind == "discard":
-        last = {"seat": state.last_discard[0], "tile": state.last_discard[1].notation}
     window = None
-    if state.phase == CLAIM and state.window is not None:
-        window = {"kind": state.window.kind, "seat": state.window.source,
-                  "tile": state.window.tile.notation}
+    w = state.window
+    if st_phase == CLAIM and w is not None:
+        if state.last_discard is not None and w.kind == "discard":
+            last = {"seat": state.last_discard[0], "tile": _NOTATION[state.last_discard[1]]}
+        window = {"kind": w.kind, "seat": w.source, "tile": _NOTATION[w.tile]}
     return {
         "version": state.version,
         "seat": seat,
@@ -71,7 +100,7 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
         "seats": [_seat_view(state, i, st, seat) for i, st in enumerate(state.seats)],
         "last_discard": last,
         "window": window,
-        "legal_actions": [format_action(a) for a in legal_actions(state, seat)] if seat is not None else [],
+        "legal_actions": _action_texts(legal_actions(state, seat)) if seat is not None else [],
         "hand_ledger": list(state.ledger),
         "result": state.result,
     }
