@@ -3,8 +3,6 @@ before pong/kong before chow; nearest in turn order; thirteen wonders first)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..melds import MeldKind
 from ..tiles import Tile
 from . import draws, ending, kongs, liability, turn
@@ -111,7 +109,7 @@ def do_decision(b: Builder, a: Action) -> None:
             b.upd(seat, barred=st.barred | {w.tile})
     decisions = list(w.decisions)
     decisions[seat] = a
-    w = replace(w, decisions=tuple(decisions))
+    w = Window(w.kind, w.source, w.tile, w.options, tuple(decisions))
     b.set(window=w)
     if a.kind == "pass":
         b.emit("pass", seat)

@@ -4,6 +4,7 @@ replacement cycles starting with the dealer (RULES.md §2)."""
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any
 
 from ..rules import RuleSet
@@ -65,13 +66,15 @@ def _deal(b: Builder) -> None:
         b.upd(s, concealed=tuple(sorted(hands[s])), dealt_bonus=dealt_bonus)
         b.emit("deal", s, tiles=[t.notation for t in hands[s]])
     last_dealer_tile = hands[dealer][-1]
-    while any(t >= NUM_PLAYING for s in order for t in b.seat(s).concealed):
+    # concealed tiles are sorted: any bonus tiles are at the end
+    while any(b.seat(s).concealed[-1] >= NUM_PLAYING for s in order):
         for s in order:
-            bonus = [t for t in b.seat(s).concealed if t >= NUM_PLAYING]
+            concealed = b.seat(s).concealed
+            cut = bisect_left(concealed, NUM_PLAYING)
+            bonus = list(concealed[cut:])
             if not bonus:
                 continue
-            conc = tuple(t for t in b.seat(s).concealed if t < NUM_PLAYING)
-            b.upd(s, concealed=conc)
+            b.upd(s, concealed=concealed[:cut])
             dealt = not b.seat(s).bonus and set(bonus) <= b.seat(s).dealt_bonus
             draws.lay_out(b, s, tuple(bonus), dealt=dealt)
             for _ in bonus:

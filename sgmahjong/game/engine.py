@@ -37,19 +37,16 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     return list(_options(state, seat))
 
 
-def _is_legal(state: HandState, action: Action) -> bool:
-    options = _options(state, action.seat)
-    for a in options:  # callers usually pass one of the legal objects back: no __eq__ calls then
-        if a is action:
-            return True
-    return action in options
-
-
 def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     """Play ``action``; return the new state and the events it caused. Raises
     :class:`IllegalActionError` saying why an action is refused."""
-    if not _is_legal(state, action):
-        raise IllegalActionError(_why(state, action))
+    options = _options(state, action.seat)
+    for a in options:  # callers usually pass one of the legal objects back: no __eq__ calls then
+        if a is action:
+            break
+    else:
+        if action not in options:
+            raise IllegalActionError(_why(state, action))
     b = Builder(state)
     b.f["actions"] = (*state.actions, action)
     b.emit("action", action.seat, action=format_action(action))
