@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from . import efficiency as ef
 from .base import A, Bot, View
 from .perception import Perception, perceive
-from .tactics import acceptance, best_after_claim, discard_distances, discard_table
+from .tactics import discard_table, hand_acceptance
 
 
 def claimed_tile(p: Perception, legal: Sequence[A]) -> int | None:
@@ -91,8 +91,9 @@ class GreedyBot(Bot):
             return passing
         counts = p.hand
         n = p.n_melds
+        live = [4 - v for v in p.visible]  # visible counts are capped at 4
         d0 = ef.distance(counts, n)
-        options: list[tuple[int, A, list[int]]] = []
+        options: list[tuple[int, A, int, int]] = []
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 work = list(counts)
@@ -110,18 +111,19 @@ class GreedyBot(Bot):
                     work[x] -= 1
                 if min(work) < 0:
                     continue
-                d = min(discard_distances(work, n + 1).values())
+                # the best discard after the claim: its distance and (among those) widest acceptance
+                dd, accs = discard_table(work, n + 1, live, False)
+                d = min(dd.values())
                 if d <= d0:
-                    options.append((d, a, remove))
+                    options.append((d, a, d, max(accs.values())))
         if not options:
             return passing
         best_d = min(o[0] for o in options)
-        best: tuple[int, int] = (d0, acceptance(counts, n, p.live)[1]) if best_d == d0 else (99, -1)
+        best: tuple[int, int] = (d0, hand_acceptance(counts, n, live)[1]) if best_d == d0 else (99, -1)
         choice = passing
-        for d, a, remove in options:
+        for d, a, d2, acc in options:
             if d != best_d:
                 continue
-            d2, acc, _ = best_after_claim(counts, remove, n, p.live)
             if d2 < best[0] or (d2 == best[0] and acc > best[1]):
                 best = (d2, acc)
                 choice = a

@@ -203,18 +203,21 @@ def best_after_claim(counts: list[int], remove: Sequence[int], n_melds: int,
 
 class _Group:
     """One group's tiles (a suit's 9 counts or the honours' 7) with what the discard tables need,
-    memoised on the counts: its distance vector, the group after removing one tile of each rank, and
-    the draws that may help it (with the vector after each)."""
+    memoised on the counts: its distance vector, the group after removing one tile of each rank, the
+    draws that may help it (with the vector after each), and per ``(rest, need)`` (``rest``: the
+    other groups' combined vector) the distance after each discard and the useful draws."""
 
-    __slots__ = ("adds", "key", "subs", "suit", "useful", "vec")
+    __slots__ = ("adds", "dists", "key", "ranks", "subs", "suit", "useful", "vec")
 
     def __init__(self, key: tuple[int, ...], suit: bool) -> None:
         self.key = key
         self.suit = suit
         self.vec: ef.Vec = ef.suit_vec(key) if suit else ef.honour_vec(key)
+        self.ranks = tuple(r for r, c in enumerate(key) if c)
         self.subs: dict[int, _Group] = {}
         self.adds: tuple[tuple[int, ef.Vec], ...] | None = None
         self.useful: dict[tuple[ef.Vec, int], tuple[int, ...]] = {}
+        self.dists: dict[tuple[ef.Vec, int], tuple[tuple[int, int], ...]] = {}
 
     def sub(self, r: int) -> _Group:
         """The group with one tile of rank ``r`` removed."""
@@ -224,6 +227,14 @@ class _Group:
             k[r] -= 1
             g = self.subs[r] = _group(tuple(k), self.suit)
         return g
+
+    def discard_dists(self, rest: ef.Vec, need: int) -> tuple[tuple[int, int], ...]:
+        """``(rank, distance of the hand after discarding a tile of that rank)`` per rank held."""
+        mk = (rest, need)
+        hit = self.dists.get(mk)
+        if hit is None:
+            hit = self.dists[mk] = tuple((r, ef.final(self.sub(r).vec, rest, need)) for r in self.ranks)
+        return hit
 
     def useful_ranks(self, rest: ef.Vec, need: int) -> tuple[int, ...]:
         """The ranks whose draw lowers the distance of this group with ``rest`` (as :func:`_useful`)."""
@@ -271,15 +282,15 @@ def _group(key: tuple[int, ...], suit: bool) -> _Group:
     """The memoised record of a group (suit keys have 9 counts, honour keys 7, so one table does)."""
     g = _groups.get(key)
     if g is None:
-        if len(_groups) > 300_000:
+        if len(_groups) > 200_000:
             _groups.clear()
         g = _groups[key] = _Group(key, suit)
     return g
 
 
 _BASES = (0, 9, 18, 27)
-_GROUP_OF = tuple(3 if t >= 27 else t // 9 for t in range(34))
-_RANK_OF = tuple(t - _BASES[_GROUP_OF[t]] for t in range(34))
+_OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+_IS_TERMINAL = tuple(t in ef._TERMINALS for t in range(34))
 
 
 def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen: bool,
@@ -292,24 +303,44 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     grp = (_group(tuple(counts[0:9]), True), _group(tuple(counts[9:18]), True),
            _group(tuple(counts[18:27]), True), _group(tuple(counts[27:34]), False))
     vs = [g.vec for g in grp]
-    rs = ef.rests(vs)
+    conv = ef.conv
+    pair: dict[tuple[int, int], ef.Vec] = {}  # conv of two groups of the hand, by group numbers
+
+    def pair_of(a: int, b: int) -> ef.Vec:
+        v = pair.get((a, b))
+        if v is None:
+            v = pair[(a, b)] = conv(vs[a], vs[b])
+        return v
+
+    rs = [conv(vs[1], pair_of(2, 3)), conv(vs[0], pair_of(2, 3)), conv(pair_of(0, 1), vs[3]),
+          conv(pair_of(0, 1), vs[2])]
     need = 4 - n_melds
-    final = ef.final
-    dist: dict[int, int] = {}
     std: dict[int, int] = {}
-    tds: dict[int, int] = {}
-    for t in range(34):
-        if not counts[t]:
-            continue
-        g = _GROUP_OF[t]
-        d = std[t] = final(grp[g].sub(_RANK_OF[t]).vec, rs[g], need)
-        if thirteen:
-            counts[t] -= 1
-            td = tds[t] = ef.thirteen_distance(counts)
-            counts[t] += 1
+    for g in range(4):
+        base = _BASES[g]
+        for r, d in grp[g].discard_dists(rs[g], need):
+            std[base + r] = d
+    dist = std
+    kinds = pairs = 0
+    if thirteen:
+        dist = dict(std)
+        for x in ef._TERMINALS:
+            c = counts[x]
+            if c:
+                kinds += 1
+                if c >= 2:
+                    pairs += 1
+        td0 = 14 - kinds - (1 if pairs else 0)
+        for t, d in std.items():
+            if _IS_TERMINAL[t]:
+                c = counts[t]
+                k2 = kinds - 1 if c == 1 else kinds
+                p2 = pairs - 1 if c == 2 else pairs
+                td = 14 - k2 - (1 if p2 else 0)
+            else:
+                td = td0
             if td < d:
-                d = td
-        dist[t] = d
+                dist[t] = td
     acc: dict[int, int] = {}
     cands = [t for t in dist if t in candidates] if candidates is not None else list(dist)
     if not cands:
@@ -318,24 +349,46 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     for t in cands:
         if dist[t] != best:
             continue
-        g = _GROUP_OF[t]
-        sub = grp[g].sub(_RANK_OF[t])
-        d0 = std[t]
-        if thirteen and tds[t] < d0:
+        if thirteen and dist[t] < std[t]:  # thirteen wonders is nearer: its missing tiles
             counts[t] -= 1
             has_pair = any(counts[x] >= 2 for x in ef._TERMINALS)
             acc[t] = sum(live[x] for x in ef._TERMINALS if not counts[x] or not has_pair)
             counts[t] += 1
             continue
-        v2 = list(vs)
-        v2[g] = sub.vec
-        r2 = ef.rests(v2)
+        g = 3 if t >= 27 else t // 9
+        sub = grp[g].sub(t - _BASES[g])
         total = 0
-        for h in range(4):
-            ranks = (sub if h == g else grp[h]).useful_ranks(r2[h], need)
+        a, b, c = _OTHERS[g]
+        for h, rest in ((g, rs[g]), (a, conv(sub.vec, pair_of(b, c))), (b, conv(sub.vec, pair_of(a, c))),
+                        (c, conv(sub.vec, pair_of(a, b)))):
+            rec = sub if h == g else grp[h]
+            ranks = rec.useful.get((rest, need))
+            if ranks is None:
+                ranks = rec.useful_ranks(rest, need)
             if ranks:
                 base = _BASES[h]
                 for r in ranks:
                     total += live[base + r]
         acc[t] = total
     return dist, acc
+
+
+def hand_acceptance(counts: list[int], n_melds: int, live: Sequence[int]) -> tuple[int, int]:
+    """(distance, live useful tiles) of a 13-equivalent hand, as :func:`acceptance` (mode ``ALL``)
+    with ``live[t]`` for ``live(t)``, from the memoised group records."""
+    grp = (_group(tuple(counts[0:9]), True), _group(tuple(counts[9:18]), True),
+           _group(tuple(counts[18:27]), True), _group(tuple(counts[27:34]), False))
+    rs = ef.rests([g.vec for g in grp])
+    need = 4 - n_melds
+    d = ef.final(grp[0].vec, rs[0], need)
+    if n_melds == 0:
+        td = ef.thirteen_distance(counts)
+        if td < d:
+            has_pair = any(counts[x] >= 2 for x in ef._TERMINALS)
+            return td, sum(live[x] for x in ef._TERMINALS if not counts[x] or not has_pair)
+    total = 0
+    for h in range(4):
+        base = _BASES[h]
+        for r in grp[h].useful_ranks(rs[h], need):
+            total += live[base + r]
+    return d, total
