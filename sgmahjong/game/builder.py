@@ -12,7 +12,7 @@ from ..analysis.waits import waits
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile
 from .actions import Action
-from .events import Event
+from .events import Event, make_event
 from .state import HandState, SeatState
 
 T = TypeVar("T", HandState, SeatState)
@@ -92,7 +92,7 @@ class Builder:
         self.seats[i] = derive(self.seats[i], kw)
 
     def emit(self, kind: str, seat: int | None = None, /, **data: Any) -> None:
-        self.events.append(Event(kind, seat, data))
+        self.events.append(make_event(kind, seat, data))
 
     def remaining(self) -> int:
         f = self.f

@@ -3,6 +3,7 @@ payments, and robbing the eighth flower."""
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from ..tiles import FLOWERS, NUM_PLAYING, Tile
@@ -86,7 +87,9 @@ def receive(b: Builder, seat: int, t: Tile, source: str, **changes: Any) -> None
         replacement(b, seat, "flower")
         return
     st = b.seat(seat)
-    b.upd(seat, concealed=tuple(sorted((*st.concealed, t))), drawn=t, waits=st.waits, **changes)
+    concealed = list(st.concealed)
+    insort(concealed, t)
+    b.upd(seat, concealed=tuple(concealed), drawn=t, waits=st.waits, **changes)
     turn.begin_turn(b, seat, source)
 
 

@@ -22,6 +22,22 @@ class Event:
         return {"kind": self.kind, "seat": self.seat, **self.data}
 
 
+_new = object.__new__
+_set_kind = Event.__dict__["kind"].__set__  # the slots' member descriptors
+_set_seat = Event.__dict__["seat"].__set__
+_set_data = Event.__dict__["data"].__set__
+
+
+def make_event(kind: str, seat: int | None, data: dict[str, Any]) -> Event:
+    """``Event(kind, seat, data)`` for the engine's hot path: fills the slots directly, about twice
+    as fast as the frozen dataclass's ``__init__`` (which goes through ``object.__setattr__``)."""
+    event = _new(Event)
+    _set_kind(event, kind)
+    _set_seat(event, seat)
+    _set_data(event, data)
+    return event
+
+
 # data keys each kind hides from everyone but the event's seat
 _PRIVATE: dict[str, tuple[str, ...]] = {
     "deal": ("tiles",),
