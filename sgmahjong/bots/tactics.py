@@ -233,7 +233,7 @@ class _Group:
         mk = (rest, need)
         hit = self.dists.get(mk)
         if hit is None:
-            hit = self.dists[mk] = tuple((r, ef.final(self.sub(r).vec, rest, need)) for r in self.ranks)
+            hit = self.dists[mk] = tuple((r, _final_of(self.sub(r).vec, rest, need)) for r in self.ranks)
         return hit
 
     def useful_ranks(self, rest: ef.Vec, need: int) -> tuple[int, ...]:
@@ -246,7 +246,9 @@ class _Group:
         if adds is None:
             adds = self.adds = _adds(self.key, self.suit)
         d = ef.final(self.vec, rest, need)
-        out = tuple(r for r, v in adds if ef.final(v, rest, need) < d)
+        # v helps iff v[m] + rest[5 + need - m] < d or v[5 + m] + rest[need - m] < d for some m
+        bounds = [(m, d - rest[5 + need - m], 5 + m, d - rest[need - m]) for m in range(need + 1)]
+        out = tuple(r for r, v in adds if any(v[i] < a or v[j] < b for i, a, j, b in bounds))
         self.useful[mk] = out
         return out
 
@@ -275,6 +277,14 @@ def _adds(key: tuple[int, ...], suit: bool) -> tuple[tuple[int, ef.Vec], ...]:
     return tuple(out)
 
 
+def _final_of(v: ef.Vec, rest: ef.Vec, need: int) -> int:
+    """:func:`efficiency.final` (the same sum, written out for the common ``need``)."""
+    if need == 4:
+        return min(v[0] + rest[9], v[5] + rest[4], v[1] + rest[8], v[6] + rest[3], v[2] + rest[7],
+                   v[7] + rest[2], v[3] + rest[6], v[8] + rest[1], v[4] + rest[5], v[9] + rest[0])
+    return ef.final(v, rest, need)
+
+
 _groups: dict[tuple[int, ...], _Group] = {}
 
 
@@ -300,30 +310,28 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     thirteen wonders distance when ``thirteen``) and ``acc[t]``, for the ``candidates`` (default: all
     tiles held) of the lowest distance among them, the live useful tiles after discarding it (as
     :func:`acceptance` with ``live[t]`` for ``live(t)``)."""
-    grp = (_group(tuple(counts[0:9]), True), _group(tuple(counts[9:18]), True),
-           _group(tuple(counts[18:27]), True), _group(tuple(counts[27:34]), False))
+    groups = _groups
+    k0, k1, k2, k3 = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
+    grp = (groups.get(k0) or _group(k0, True), groups.get(k1) or _group(k1, True),
+           groups.get(k2) or _group(k2, True), groups.get(k3) or _group(k3, False))
     vs = [g.vec for g in grp]
     conv = ef.conv
-    pair: dict[tuple[int, int], ef.Vec] = {}  # conv of two groups of the hand, by group numbers
-
-    def pair_of(a: int, b: int) -> ef.Vec:
-        v = pair.get((a, b))
-        if v is None:
-            v = pair[(a, b)] = conv(vs[a], vs[b])
-        return v
-
-    rs = [conv(vs[1], pair_of(2, 3)), conv(vs[0], pair_of(2, 3)), conv(pair_of(0, 1), vs[3]),
-          conv(pair_of(0, 1), vs[2])]
+    p01 = conv(vs[0], vs[1])
+    p23 = conv(vs[2], vs[3])
+    rs = (conv(vs[1], p23), conv(vs[0], p23), conv(p01, vs[3]), conv(p01, vs[2]))
     need = 4 - n_melds
+    mk = (rs[0], need)
     std: dict[int, int] = {}
     for g in range(4):
+        rec = grp[g]
+        mk = (rs[g], need)
+        dd = rec.dists.get(mk) or rec.discard_dists(rs[g], need)
         base = _BASES[g]
-        for r, d in grp[g].discard_dists(rs[g], need):
+        for r, d in dd:
             std[base + r] = d
     dist = std
-    kinds = pairs = 0
     if thirteen:
-        dist = dict(std)
+        kinds = pairs = 0
         for x in ef._TERMINALS:
             c = counts[x]
             if c:
@@ -331,44 +339,60 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
                 if c >= 2:
                     pairs += 1
         td0 = 14 - kinds - (1 if pairs else 0)
-        for t, d in std.items():
-            if _IS_TERMINAL[t]:
-                c = counts[t]
-                k2 = kinds - 1 if c == 1 else kinds
-                p2 = pairs - 1 if c == 2 else pairs
-                td = 14 - k2 - (1 if p2 else 0)
-            else:
-                td = td0
-            if td < d:
-                dist[t] = td
+        if td0 <= max(std.values()):  # else no discard can make thirteen wonders the nearer
+            dist = dict(std)
+            for t, d in std.items():
+                if _IS_TERMINAL[t]:
+                    c = counts[t]
+                    k2 = kinds - 1 if c == 1 else kinds
+                    p2 = pairs - 1 if c == 2 else pairs
+                    td = 14 - k2 - (1 if p2 else 0)
+                else:
+                    td = td0
+                if td < d:
+                    dist[t] = td
     acc: dict[int, int] = {}
-    cands = [t for t in dist if t in candidates] if candidates is not None else list(dist)
+    cands = list(dist) if candidates is None else [t for t in dist if t in candidates]
     if not cands:
         return dist, acc
-    best = min(dist[t] for t in cands)
+    best = min([dist[t] for t in cands])
+    others: list[tuple[tuple[int, ef.Vec], ...] | None] = [None, None, None, None]
     for t in cands:
         if dist[t] != best:
             continue
-        if thirteen and dist[t] < std[t]:  # thirteen wonders is nearer: its missing tiles
+        if dist is not std and dist[t] < std[t]:  # thirteen wonders is nearer: its missing tiles
             counts[t] -= 1
             has_pair = any(counts[x] >= 2 for x in ef._TERMINALS)
             acc[t] = sum(live[x] for x in ef._TERMINALS if not counts[x] or not has_pair)
             counts[t] += 1
             continue
         g = 3 if t >= 27 else t // 9
-        sub = grp[g].sub(t - _BASES[g])
+        rec = grp[g]
+        r = t - _BASES[g]
+        sub = rec.subs.get(r) or rec.sub(r)
+        oth = others[g]
+        if oth is None:
+            a, b, c = _OTHERS[g]
+            oth = others[g] = ((a, conv(vs[b], vs[c])), (b, conv(vs[a], vs[c])), (c, conv(vs[a], vs[b])))
+        mk = (rs[g], need)
+        ranks = sub.useful.get(mk)
+        if ranks is None:
+            ranks = sub.useful_ranks(rs[g], need)
+        base = _BASES[g]
         total = 0
-        a, b, c = _OTHERS[g]
-        for h, rest in ((g, rs[g]), (a, conv(sub.vec, pair_of(b, c))), (b, conv(sub.vec, pair_of(a, c))),
-                        (c, conv(sub.vec, pair_of(a, b)))):
-            rec = sub if h == g else grp[h]
+        for x in ranks:
+            total += live[base + x]
+        sv = sub.vec
+        for h, pp in oth:
+            rest = conv(sv, pp)
+            rec = grp[h]
             ranks = rec.useful.get((rest, need))
             if ranks is None:
                 ranks = rec.useful_ranks(rest, need)
             if ranks:
                 base = _BASES[h]
-                for r in ranks:
-                    total += live[base + r]
+                for x in ranks:
+                    total += live[base + x]
         acc[t] = total
     return dist, acc
 
