@@ -320,7 +320,6 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     p23 = conv(vs[2], vs[3])
     rs = (conv(vs[1], p23), conv(vs[0], p23), conv(p01, vs[3]), conv(p01, vs[2]))
     need = 4 - n_melds
-    mk = (rs[0], need)
     std: dict[int, int] = {}
     for g in range(4):
         rec = grp[g]
@@ -344,9 +343,9 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
             for t, d in std.items():
                 if _IS_TERMINAL[t]:
                     c = counts[t]
-                    k2 = kinds - 1 if c == 1 else kinds
-                    p2 = pairs - 1 if c == 2 else pairs
-                    td = 14 - k2 - (1 if p2 else 0)
+                    kinds2 = kinds - 1 if c == 1 else kinds
+                    pairs2 = pairs - 1 if c == 2 else pairs
+                    td = 14 - kinds2 - (1 if pairs2 else 0)
                 else:
                     td = td0
                 if td < d:
