@@ -112,9 +112,9 @@ class GreedyBot(Bot):
                 if min(work) < 0:
                     continue
                 # the best discard after the claim: its distance and (among those) widest acceptance
-                dd, accs = discard_table(work, n + 1, live, False)
-                d = min(dd.values())
-                if d <= d0:
+                dd, accs = discard_table(work, n + 1, live, False, limit=d0)
+                if accs:  # the best discard after the claim is no farther than the hand now
+                    d = min(dd.values())
                     options.append((d, a, d, max(accs.values())))
         if not options:
             return passing

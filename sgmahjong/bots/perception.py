@@ -68,7 +68,6 @@ class Perception:
 
 
 _INDEX: dict[str, int] = {Tile(i).notation: i for i in range(NUM_FACES)}
-_TILE_BY_INDEX: list[Tile] = [Tile(i) for i in range(NUM_FACES)]
 
 
 def _indexes(texts: Any) -> list[int]:
@@ -77,6 +76,29 @@ def _indexes(texts: Any) -> list[int]:
         return list(map(_INDEX.__getitem__, texts))
     except (KeyError, TypeError):
         return [int(tile_of(x)) for x in texts if isinstance(x, str)]
+
+
+_MELDS: dict[tuple[str, ...], tuple[tuple[int, ...], int]] = {}
+
+
+def _meld(texts: Any) -> tuple[tuple[int, ...], int]:
+    """(playing-tile indexes, lowest tile) of a meld's tile strings, memoised (few distinct melds)."""
+    key = tuple(texts)
+    hit = _MELDS.get(key)
+    if hit is None:
+        tiles = _indexes(key)
+        hit = (tuple(t for t in tiles if t < 34), min(tiles)) if tiles else ((), -1)
+        if len(_MELDS) < 10_000:
+            _MELDS[key] = hit
+    return hit
+
+
+def _tiles_of(texts: Any) -> list[Tile]:
+    """The tiles of a list of view strings."""
+    try:
+        return list(map(_TILE.__getitem__, texts))
+    except (KeyError, TypeError):
+        return [tile_of(x) for x in texts if isinstance(x, str)]
 
 
 def _seat_of(s: SeatSeen) -> int:
@@ -96,20 +118,18 @@ def perceive(view: dict[str, Any]) -> Perception:
         melds = s.get("melds")
         if melds:
             for m in melds:
-                tiles = _indexes(m.get("tiles") or ())
-                if not tiles:
+                tiles, lo = _meld(m.get("tiles") or ())
+                if lo < 0:
                     continue
                 kind = str(m.get("kind"))
                 for t in tiles:
-                    if t < 34:
-                        visible[t] += 1
-                lo = min(tiles)
+                    visible[t] += 1
                 ss.melds.append((kind, lo, bool(m.get("concealed"))))
                 if kind != "chow" and m.get("from") is not None:
                     in_pools[lo] += 1
         bonus = s.get("bonus")
         if bonus:
-            ss.bonus = [_TILE_BY_INDEX[t] for t in _indexes(bonus)]
+            ss.bonus = _tiles_of(bonus)
         discards = s.get("discards")
         if discards:
             ss.discards = pool = _indexes(discards)

@@ -304,12 +304,14 @@ _IS_TERMINAL = tuple(t in ef._TERMINALS for t in range(34))
 
 
 def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen: bool,
-                  candidates: Collection[int] | None = None) -> tuple[dict[int, int], dict[int, int]]:
+                  candidates: Collection[int] | None = None, limit: int = 99,
+                  ) -> tuple[dict[int, int], dict[int, int]]:
     """Every discard of a 14-equivalent hand at once (mode ``ALL``): ``(dist, acc)`` where
     ``dist[t]`` is the distance after discarding ``t`` (as :func:`discard_distances`, lowered by the
     thirteen wonders distance when ``thirteen``) and ``acc[t]``, for the ``candidates`` (default: all
     tiles held) of the lowest distance among them, the live useful tiles after discarding it (as
-    :func:`acceptance` with ``live[t]`` for ``live(t)``)."""
+    :func:`acceptance` with ``live[t]`` for ``live(t)``); ``acc`` is left empty when that lowest
+    distance is above ``limit``."""
     groups = _groups
     k0, k1, k2, k3 = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
     grp = (groups.get(k0) or _group(k0, True), groups.get(k1) or _group(k1, True),
@@ -355,6 +357,8 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     if not cands:
         return dist, acc
     best = min([dist[t] for t in cands])
+    if best > limit:
+        return dist, acc
     others: list[tuple[tuple[int, ef.Vec], ...] | None] = [None, None, None, None]
     for t in cands:
         if dist[t] != best:
