@@ -3,6 +3,7 @@ replay, refusal of every illegal action, and no leak of another seat's concealed
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -15,6 +16,7 @@ from sgmahjong.game import (
     Action,
     HandState,
     IllegalActionError,
+    SeatState,
     apply,
     awaiting,
     legal_actions,
@@ -48,9 +50,14 @@ def all_tiles(state: HandState) -> Counter[Tile]:
 
 
 FULL = Counter(full_set())
+STATE_FIELDS = {f.name for f in dataclasses.fields(HandState)}
+SEAT_FIELDS = {f.name for f in dataclasses.fields(SeatState)}
 
 
 def check_invariants(state: HandState) -> None:
+    # states are derived by copying field dicts: a misspelt field name would add a stray attribute
+    assert vars(state).keys() == STATE_FIELDS
+    assert all(vars(st).keys() == SEAT_FIELDS for st in state.seats)
     assert all_tiles(state) == FULL
     assert sum(state.ledger) == 0
     assert state.wall_remaining >= 0
