@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
+from ..tiles import Tile
 from . import efficiency as ef
 from .base import A, Bot, View
 from .perception import Perception, perceive
@@ -55,20 +57,13 @@ class GreedyBot(Bot):
         return self._claim(p, legal)
 
     # -- own turn ----------------------------------------------------------------------------
-    def _rank_discards(self, p: Perception, discards: Sequence[A]) -> list[tuple[int, int, A]]:
+    def _turn(self, p: Perception, legal: Sequence[A], discards: Sequence[A]) -> A:
         n = p.n_melds
         live = [4 - v for v in p.visible]  # visible counts are capped at 4
-        tiles = {int(a.tile) for a in discards if a.tile is not None}
-        dd, accs = discard_table(p.hand, n, live, n == 0, tiles)
-        ranked: list[tuple[int, int, A]] = []
-        for a in discards:
-            t = int(a.tile) if a.tile is not None else -1
-            ranked.append((dd.get(t, 99), accs.get(t, 0), a))
-        return ranked
-
-    def _turn(self, p: Perception, legal: Sequence[A], discards: Sequence[A]) -> A:
-        ranked = self._rank_discards(p, discards)
-        best_d = min(r[0] for r in ranked)
+        # tiles are int-valued (IntEnum), so they index the int-keyed tables directly
+        tables = discard_table(p.hand, n, live, n == 0, cast("set[int]", {a.tile for a in discards}))
+        dd, accs = cast("tuple[dict[Tile | None, int], dict[Tile | None, int]]", tables)
+        best_d = min([dd.get(a.tile, 99) for a in discards])
         for a in legal:
             if a.kind == "kong" and a.tile is not None:
                 rem = kong_removal(p, int(a.tile), claiming=False)
@@ -77,10 +72,14 @@ class GreedyBot(Bot):
                 work = list(p.hand)
                 for t in rem[0]:
                     work[t] -= 1
-                if ef.distance(work, p.n_melds + rem[1]) <= best_d:
+                if ef.distance(work, n + rem[1]) <= best_d:
                     return a
-        top = max((r for r in ranked if r[0] == best_d), key=lambda r: r[1])
-        ties = [r[2] for r in ranked if r[0] == best_d and r[1] == top[1]]
+        # the lowest distance, then the most live useful tiles; a seeded draw among equals
+        if accs:
+            top = max(accs.values())
+            ties = [a for a in discards if accs.get(a.tile) == top]
+        else:
+            ties = [a for a in discards if dd.get(a.tile, 99) == best_d]
         return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
     # -- claims on another seat's tile -------------------------------------------------------
