@@ -32,24 +32,27 @@ def discard_distances(counts: list[int], n_melds: int, mode: int = ef.ALL,
     evaluation), which is how the flush and sequence plans are measured.
     """
     work = counts if usable is None else [c if usable(t) else 0 for t, c in enumerate(counts)]
-    vs = [_vec(_group_key(work, g), g, mode) for g in range(4)]
+    grp = (_group(tuple(work[0:9]), True, mode), _group(tuple(work[9:18]), True, mode),
+           _group(tuple(work[18:27]), True, mode), _group(tuple(work[27:34]), False, mode))
+    vs = [g.vec for g in grp]
     rs = ef.rests(vs)
     need = 4 - n_melds
+    after: dict[int, int] = {}
+    for g in range(4):
+        base = _BASES[g]
+        for r, d in grp[g].discard_dists(rs[g], need):
+            after[base + r] = d
     out: dict[int, int] = {}
     base_all: int | None = None
     for t in range(34):
         if not counts[t]:
             continue
-        if not work[t]:
+        dt = after.get(t)
+        if dt is None:  # a tile the plan does not use
             if base_all is None:
                 base_all = ef.final(vs[0], rs[0], need)
-            out[t] = base_all
-            continue
-        g = 3 if t >= 27 else t // 9
-        work[t] -= 1
-        key = _group_key(work, g)
-        work[t] += 1
-        out[t] = ef.final(_vec(key, g, mode), rs[g], need)
+            dt = base_all
+        out[t] = dt
     return out
 
 
@@ -207,12 +210,13 @@ class _Group:
     draws that may help it (with the vector after each), and per ``(rest, need)`` (``rest``: the
     other groups' combined vector) the distance after each discard and the useful draws."""
 
-    __slots__ = ("adds", "dists", "key", "ranks", "subs", "suit", "useful", "vec")
+    __slots__ = ("adds", "dists", "key", "mode", "ranks", "subs", "suit", "useful", "vec")
 
-    def __init__(self, key: tuple[int, ...], suit: bool) -> None:
+    def __init__(self, key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> None:
         self.key = key
         self.suit = suit
-        self.vec: ef.Vec = ef.suit_vec(key) if suit else ef.honour_vec(key)
+        self.mode = mode
+        self.vec: ef.Vec = ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode)
         self.ranks = tuple(r for r, c in enumerate(key) if c)
         self.subs: dict[int, _Group] = {}
         self.adds: tuple[tuple[int, ef.Vec], ...] | None = None
@@ -225,7 +229,7 @@ class _Group:
         if g is None:
             k = list(self.key)
             k[r] -= 1
-            g = self.subs[r] = _group(tuple(k), self.suit)
+            g = self.subs[r] = _group(tuple(k), self.suit, self.mode)
         return g
 
     def discard_dists(self, rest: ef.Vec, need: int) -> tuple[tuple[int, int], ...]:
@@ -244,7 +248,7 @@ class _Group:
             return hit
         adds = self.adds
         if adds is None:
-            adds = self.adds = _adds(self.key, self.suit)
+            adds = self.adds = _adds(self.key, self.suit, self.mode)
         d = ef.final(self.vec, rest, need)
         # v helps iff v[m] + rest[5 + need - m] < d or v[5 + m] + rest[need - m] < d for some m
         bounds = [(m, d - rest[5 + need - m], 5 + m, d - rest[need - m]) for m in range(need + 1)]
@@ -253,7 +257,7 @@ class _Group:
         return out
 
 
-def _adds(key: tuple[int, ...], suit: bool) -> tuple[tuple[int, ef.Vec], ...]:
+def _adds(key: tuple[int, ...], suit: bool, mode: int) -> tuple[tuple[int, ef.Vec], ...]:
     """The draws :func:`_useful` considers for a group, with the group's vector after each."""
     k = list(key)
     out: list[tuple[int, ef.Vec]] = []
@@ -265,14 +269,14 @@ def _adds(key: tuple[int, ...], suit: bool) -> tuple[tuple[int, ef.Vec], ...]:
                     or (r > 1 and k[r - 2]) or (r < 7 and k[r + 2])):
                 continue
             k[r] += 1
-            out.append((r, ef.suit_vec(tuple(k))))
+            out.append((r, ef.suit_vec(tuple(k), mode)))
             k[r] -= 1
     else:
         for r in range(7):
             if not k[r] or k[r] >= 4:
                 continue
             k[r] += 1
-            out.append((r, ef.honour_vec(tuple(k))))
+            out.append((r, ef.honour_vec(tuple(k), mode)))
             k[r] -= 1
     return tuple(out)
 
@@ -285,16 +289,19 @@ def _final_of(v: ef.Vec, rest: ef.Vec, need: int) -> int:
     return ef.final(v, rest, need)
 
 
-_groups: dict[tuple[int, ...], _Group] = {}
+_group_tables: tuple[dict[tuple[int, ...], _Group], ...] = ({}, {}, {})  # by mode
+_groups = _group_tables[ef.ALL]
 
 
-def _group(key: tuple[int, ...], suit: bool) -> _Group:
-    """The memoised record of a group (suit keys have 9 counts, honour keys 7, so one table does)."""
-    g = _groups.get(key)
+def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> _Group:
+    """The memoised record of a group in ``mode`` (suit keys have 9 counts, honour keys 7, so one
+    table per mode does)."""
+    table = _group_tables[mode]
+    g = table.get(key)
     if g is None:
-        if len(_groups) > 200_000:
-            _groups.clear()
-        g = _groups[key] = _Group(key, suit)
+        if len(table) > 200_000:
+            table.clear()
+        g = table[key] = _Group(key, suit, mode)
     return g
 
 

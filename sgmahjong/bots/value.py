@@ -279,6 +279,7 @@ def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_re
     best: dict[int, Option] = {t: Option(t, 0.0, None, 99.0) for t in candidates}
     waiting: list[int] = []
     fallback_units = FALLBACK * pay_units(max(rules.min_tai, 1), rules)
+    speeds: dict[float, float] = {}  # _speed by distance (the wall is the same for every option)
     for plan in ps:
         units = pay_units(plan.tai, rules)
         if units <= 0 and plan.name != "any":
@@ -290,7 +291,10 @@ def offence(counts: list[int], ctx: Context, live: Callable[[int], int], wall_re
             waiting = [t for t in candidates if dd.get(t) == 1]
         for t in candidates:
             d = dd.get(t, 99.0)
-            v = units * _speed(d, wall_remaining)
+            sp = speeds.get(d)
+            if sp is None:
+                sp = speeds[d] = _speed(d, wall_remaining)
+            v = units * sp
             o = best[t]
             if v > o.value or (o.plan is None and d < o.dist):
                 best[t] = Option(t, v, plan, d, units)
