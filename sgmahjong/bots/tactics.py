@@ -249,10 +249,8 @@ class _Group:
         adds = self.adds
         if adds is None:
             adds = self.adds = _adds(self.key, self.suit, self.mode)
-        d = ef.final(self.vec, rest, need)
-        # v helps iff v[m] + rest[5 + need - m] < d or v[5 + m] + rest[need - m] < d for some m
-        bounds = [(m, d - rest[5 + need - m], 5 + m, d - rest[need - m]) for m in range(need + 1)]
-        out = tuple(r for r, v in adds if any(v[i] < a or v[j] < b for i, a, j, b in bounds))
+        d = _final_of(self.vec, rest, need)
+        out = tuple([r for r, v in adds if _final_of(v, rest, need) < d])
         self.useful[mk] = out
         return out
 
