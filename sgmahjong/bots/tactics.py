@@ -323,6 +323,7 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
            groups.get(k2) or _group(k2, True), groups.get(k3) or _group(k3, False))
     vs = [g.vec for g in grp]
     conv = ef.conv
+    memo = ef._conv_memo  # the hits inline (a call per convolution costs as much as the lookup)
     p01 = conv(vs[0], vs[1])
     p23 = conv(vs[2], vs[3])
     rs = (conv(vs[1], p23), conv(vs[0], p23), conv(p01, vs[3]), conv(p01, vs[2]))
@@ -392,7 +393,7 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
             total += live[base + x]
         sv = sub.vec
         for h, pp in oth:
-            rest = conv(sv, pp)
+            rest = memo.get((sv, pp)) or conv(sv, pp)
             rec = grp[h]
             ranks = rec.useful.get((rest, need))
             if ranks is None:
