@@ -180,28 +180,6 @@ def waits(counts: list[int], n_melds: int) -> list[int]:
     return out
 
 
-def best_after_claim(counts: list[int], remove: Sequence[int], n_melds: int,
-                     live: Callable[[int], int]) -> tuple[int, int, int]:
-    """(distance, acceptance, discard) of the best discard after claiming a set that uses the
-    concealed tiles ``remove`` (the claimed tile itself is not in ``counts``)."""
-    work = list(counts)
-    for t in remove:
-        work[t] -= 1
-    dd = discard_distances(work, n_melds + 1)
-    best = min(dd.values())
-    best_key = (99, 0, -1)
-    for t, d in dd.items():
-        if d != best:
-            continue
-        work[t] -= 1
-        _, acc = acceptance(work, n_melds + 1, live)
-        work[t] += 1
-        key = (d, -acc, t)
-        if key < best_key:
-            best_key = key
-    return best_key[0], -best_key[1], best_key[2]
-
-
 # -- discard tables: every discard of a hand evaluated with shared group records -------------------
 
 class _Group:
