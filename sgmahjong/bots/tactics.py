@@ -344,6 +344,7 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     if best > limit:
         return dist, acc
     others: list[tuple[tuple[int, ef.Vec], ...] | None] = [None, None, None, None]
+    cross: dict[tuple[int, ef.Vec], int] = {}
     for t in cands:
         if dist[t] != best:
             continue
@@ -369,18 +370,25 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
         total = 0
         for x in ranks:
             total += live[base + x]
+        # the other groups' useful draws depend on this group only through its vector, which
+        # discards of different tiles often share (isolated tiles): count them once per vector
         sv = sub.vec
-        for h, pp in oth:
-            rest = memo.get((sv, pp)) or conv(sv, pp)
-            rec = grp[h]
-            ranks = rec.useful.get((rest, need))
-            if ranks is None:
-                ranks = rec.useful_ranks(rest, need)
-            if ranks:
-                base = _BASES[h]
-                for x in ranks:
-                    total += live[base + x]
-        acc[t] = total
+        ck = (g, sv)
+        more = cross.get(ck)
+        if more is None:
+            more = 0
+            for h, pp in oth:
+                rest = memo.get((sv, pp)) or conv(sv, pp)
+                rec = grp[h]
+                ranks = rec.useful.get((rest, need))
+                if ranks is None:
+                    ranks = rec.useful_ranks(rest, need)
+                if ranks:
+                    base = _BASES[h]
+                    for x in ranks:
+                        more += live[base + x]
+            cross[ck] = more
+        acc[t] = total + more
     return dist, acc
 
 
