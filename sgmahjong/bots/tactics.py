@@ -6,7 +6,9 @@ state. ``need`` = sets still to make from the concealed tiles = ``4 - n_melds``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Collection, Sequence
+from typing import Final
 
 from . import efficiency as ef
 
@@ -34,13 +36,13 @@ def discard_distances(counts: list[int], n_melds: int, mode: int = ef.ALL,
     work = counts if usable is None else [c if usable(t) else 0 for t, c in enumerate(counts)]
     grp = (_group(tuple(work[0:9]), True, mode), _group(tuple(work[9:18]), True, mode),
            _group(tuple(work[18:27]), True, mode), _group(tuple(work[27:34]), False, mode))
-    vs = [g.vec for g in grp]
+    vs = [g[_VEC] for g in grp]
     rs = ef.rests(vs)
     need = 4 - n_melds
     after: dict[int, int] = {}
     for g in range(4):
         base = _BASES[g]
-        for r, d in grp[g].discard_dists(rs[g], need):
+        for r, d in _discard_dists(grp[g], rs[g], need):
             after[base + r] = d
     out: dict[int, int] = {}
     base_all: int | None = None
@@ -182,55 +184,83 @@ def waits(counts: list[int], n_melds: int) -> list[int]:
 
 # -- discard tables: every discard of a hand evaluated with shared group records -------------------
 
-class _Group:
-    """One group's tiles (a suit's 9 counts or the honours' 7) with what the discard tables need,
-    memoised on the counts: its distance vector, the group after removing one tile of each rank, the
-    draws that may help it (with the vector after each), and per ``(rest, need)`` (``rest``: the
-    other groups' combined vector) the distance after each discard and the useful draws."""
+# A group record (a suit's 9 counts or the honours' 7, in one mode) is a plain tuple of numbers:
+# ``(uid, key, suit, mode, vec, ranks)`` (``vec``: its distance vector, ``ranks``: the ranks held).
+# What is memoised about it lives in module tables keyed by its ``uid``: the group after removing a
+# tile of each rank, the draws that may help it, and per ``(rest, need)`` (``rest``: the other
+# groups' combined vector) the distance after each discard and the useful draws. Plain tuples of
+# numbers are not tracked by the garbage collector, so tens of thousands of records cost no pause.
+Group = tuple[int, tuple[int, ...], bool, int, ef.Vec, tuple[int, ...]]
+_UID: Final = 0
+_KEY: Final = 1
+_SUIT: Final = 2
+_MODE: Final = 3
+_VEC: Final = 4
+_RANKS: Final = 5
 
-    __slots__ = ("adds", "dists", "key", "mode", "ranks", "subs", "suit", "useful", "vec")
+_group_tables: tuple[dict[tuple[int, ...], Group], ...] = ({}, {}, {})  # by mode
+_groups = _group_tables[ef.ALL]
+_subs: dict[tuple[int, int], Group] = {}  # (uid, rank) -> the group without one tile of rank
+_adds_of: dict[int, tuple[tuple[int, ef.Vec], ...]] = {}  # uid -> draws that may help, vector after
+_useful_of: dict[tuple[int, ef.Vec, int], tuple[int, ...]] = {}  # (uid, rest, need) -> useful ranks
+_dists_of: dict[tuple[int, ef.Vec, int], tuple[tuple[int, int], ...]] = {}  # -> (rank, distance)
+_uids = itertools.count()
 
-    def __init__(self, key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> None:
-        self.key = key
-        self.suit = suit
-        self.mode = mode
-        self.vec: ef.Vec = ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode)
-        self.ranks = tuple(r for r, c in enumerate(key) if c)
-        self.subs: dict[int, _Group] = {}
-        self.adds: tuple[tuple[int, ef.Vec], ...] | None = None
-        self.useful: dict[tuple[ef.Vec, int], tuple[int, ...]] = {}
-        self.dists: dict[tuple[ef.Vec, int], tuple[tuple[int, int], ...]] = {}
 
-    def sub(self, r: int) -> _Group:
-        """The group with one tile of rank ``r`` removed."""
-        g = self.subs.get(r)
-        if g is None:
-            k = list(self.key)
-            k[r] -= 1
-            g = self.subs[r] = _group(tuple(k), self.suit, self.mode)
-        return g
+def _clear_groups() -> None:
+    for table in _group_tables:
+        table.clear()
+    _subs.clear()
+    _adds_of.clear()
+    _useful_of.clear()
+    _dists_of.clear()
 
-    def discard_dists(self, rest: ef.Vec, need: int) -> tuple[tuple[int, int], ...]:
-        """``(rank, distance of the hand after discarding a tile of that rank)`` per rank held."""
-        mk = (rest, need)
-        hit = self.dists.get(mk)
-        if hit is None:
-            hit = self.dists[mk] = tuple((r, _final_of(self.sub(r).vec, rest, need)) for r in self.ranks)
+
+def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
+    """The memoised record of a group in ``mode`` (suit keys have 9 counts, honour keys 7, so one
+    table per mode does)."""
+    table = _group_tables[mode]
+    g = table.get(key)
+    if g is None:
+        if len(table) > 200_000 or len(_useful_of) > 1_000_000 or len(_dists_of) > 1_000_000:
+            _clear_groups()
+        vec = ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode)
+        g = table[key] = (next(_uids), key, suit, mode, vec, tuple(r for r, c in enumerate(key) if c))
+    return g
+
+
+def _sub(g: Group, r: int) -> Group:
+    """The group with one tile of rank ``r`` removed."""
+    sk = (g[_UID], r)
+    s = _subs.get(sk)
+    if s is None:
+        k = list(g[_KEY])
+        k[r] -= 1
+        s = _subs[sk] = _group(tuple(k), g[_SUIT], g[_MODE])
+    return s
+
+
+def _discard_dists(g: Group, rest: ef.Vec, need: int) -> tuple[tuple[int, int], ...]:
+    """``(rank, distance of the hand after discarding a tile of that rank)`` per rank held."""
+    mk = (g[_UID], rest, need)
+    hit = _dists_of.get(mk)
+    if hit is None:
+        hit = _dists_of[mk] = tuple([(r, _final_of(_sub(g, r)[_VEC], rest, need)) for r in g[_RANKS]])
+    return hit
+
+
+def _useful_ranks(g: Group, rest: ef.Vec, need: int) -> tuple[int, ...]:
+    """The ranks whose draw lowers the distance of group ``g`` with ``rest`` (as :func:`_useful`)."""
+    mk = (g[_UID], rest, need)
+    hit = _useful_of.get(mk)
+    if hit is not None:
         return hit
-
-    def useful_ranks(self, rest: ef.Vec, need: int) -> tuple[int, ...]:
-        """The ranks whose draw lowers the distance of this group with ``rest`` (as :func:`_useful`)."""
-        mk = (rest, need)
-        hit = self.useful.get(mk)
-        if hit is not None:
-            return hit
-        adds = self.adds
-        if adds is None:
-            adds = self.adds = _adds(self.key, self.suit, self.mode)
-        d = _final_of(self.vec, rest, need)
-        out = tuple([r for r, v in adds if _final_of(v, rest, need) < d])
-        self.useful[mk] = out
-        return out
+    adds = _adds_of.get(g[_UID])
+    if adds is None:
+        adds = _adds_of[g[_UID]] = _adds(g[_KEY], g[_SUIT], g[_MODE])
+    d = _final_of(g[_VEC], rest, need)
+    out = _useful_of[mk] = tuple([r for r, v in adds if _final_of(v, rest, need) < d])
+    return out
 
 
 def _adds(key: tuple[int, ...], suit: bool, mode: int) -> tuple[tuple[int, ef.Vec], ...]:
@@ -265,22 +295,6 @@ def _final_of(v: ef.Vec, rest: ef.Vec, need: int) -> int:
     return ef.final(v, rest, need)
 
 
-_group_tables: tuple[dict[tuple[int, ...], _Group], ...] = ({}, {}, {})  # by mode
-_groups = _group_tables[ef.ALL]
-
-
-def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> _Group:
-    """The memoised record of a group in ``mode`` (suit keys have 9 counts, honour keys 7, so one
-    table per mode does)."""
-    table = _group_tables[mode]
-    g = table.get(key)
-    if g is None:
-        if len(table) > 200_000:
-            table.clear()
-        g = table[key] = _Group(key, suit, mode)
-    return g
-
-
 _BASES = (0, 9, 18, 27)
 _OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
 _IS_TERMINAL = tuple(t in ef._TERMINALS for t in range(34))
@@ -299,7 +313,7 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     k0, k1, k2, k3 = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
     grp = (groups.get(k0) or _group(k0, True), groups.get(k1) or _group(k1, True),
            groups.get(k2) or _group(k2, True), groups.get(k3) or _group(k3, False))
-    vs = [g.vec for g in grp]
+    vs = [g[_VEC] for g in grp]
     conv = ef.conv
     memo = ef._conv_memo  # the hits inline (a call per convolution costs as much as the lookup)
     p01 = conv(vs[0], vs[1])
@@ -307,10 +321,10 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
     rs = (conv(vs[1], p23), conv(vs[0], p23), conv(p01, vs[3]), conv(p01, vs[2]))
     need = 4 - n_melds
     std: dict[int, int] = {}
+    dists_of = _dists_of
     for g in range(4):
         rec = grp[g]
-        mk = (rs[g], need)
-        dd = rec.dists.get(mk) or rec.discard_dists(rs[g], need)
+        dd = dists_of.get((rec[_UID], rs[g], need)) or _discard_dists(rec, rs[g], need)
         base = _BASES[g]
         for r, d in dd:
             std[base + r] = d
@@ -345,6 +359,7 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
         return dist, acc
     others: list[tuple[tuple[int, ef.Vec], ...] | None] = [None, None, None, None]
     cross: dict[tuple[int, ef.Vec], int] = {}
+    useful_of = _useful_of
     for t in cands:
         if dist[t] != best:
             continue
@@ -357,22 +372,21 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
         g = 3 if t >= 27 else t // 9
         rec = grp[g]
         r = t - _BASES[g]
-        sub = rec.subs.get(r) or rec.sub(r)
+        sub = _subs.get((rec[_UID], r)) or _sub(rec, r)
         oth = others[g]
         if oth is None:
             a, b, c = _OTHERS[g]
             oth = others[g] = ((a, conv(vs[b], vs[c])), (b, conv(vs[a], vs[c])), (c, conv(vs[a], vs[b])))
-        mk = (rs[g], need)
-        ranks = sub.useful.get(mk)
+        ranks = useful_of.get((sub[_UID], rs[g], need))
         if ranks is None:
-            ranks = sub.useful_ranks(rs[g], need)
+            ranks = _useful_ranks(sub, rs[g], need)
         base = _BASES[g]
         total = 0
         for x in ranks:
             total += live[base + x]
         # the other groups' useful draws depend on this group only through its vector, which
         # discards of different tiles often share (isolated tiles): count them once per vector
-        sv = sub.vec
+        sv = sub[_VEC]
         ck = (g, sv)
         more = cross.get(ck)
         if more is None:
@@ -380,9 +394,9 @@ def discard_table(counts: list[int], n_melds: int, live: Sequence[int], thirteen
             for h, pp in oth:
                 rest = memo.get((sv, pp)) or conv(sv, pp)
                 rec = grp[h]
-                ranks = rec.useful.get((rest, need))
+                ranks = useful_of.get((rec[_UID], rest, need))
                 if ranks is None:
-                    ranks = rec.useful_ranks(rest, need)
+                    ranks = _useful_ranks(rec, rest, need)
                 if ranks:
                     base = _BASES[h]
                     for x in ranks:
@@ -397,9 +411,9 @@ def hand_acceptance(counts: list[int], n_melds: int, live: Sequence[int]) -> tup
     with ``live[t]`` for ``live(t)``, from the memoised group records."""
     grp = (_group(tuple(counts[0:9]), True), _group(tuple(counts[9:18]), True),
            _group(tuple(counts[18:27]), True), _group(tuple(counts[27:34]), False))
-    rs = ef.rests([g.vec for g in grp])
+    rs = ef.rests([g[_VEC] for g in grp])
     need = 4 - n_melds
-    d = ef.final(grp[0].vec, rs[0], need)
+    d = ef.final(grp[0][_VEC], rs[0], need)
     if n_melds == 0:
         td = ef.thirteen_distance(counts)
         if td < d:
@@ -408,6 +422,6 @@ def hand_acceptance(counts: list[int], n_melds: int, live: Sequence[int]) -> tup
     total = 0
     for h in range(4):
         base = _BASES[h]
-        for r in grp[h].useful_ranks(rs[h], need):
+        for r in _useful_ranks(grp[h], rs[h], need):
             total += live[base + r]
     return d, total
