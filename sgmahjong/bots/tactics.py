@@ -31,30 +31,29 @@ def discard_distances(counts: list[int], n_melds: int, mode: int = ef.ALL,
     """For each distinct tile held, the distance of the hand after discarding it.
 
     ``usable`` (optional) marks tiles a plan may use; the others count as dead weight (removed before
-    evaluation), which is how the flush and sequence plans are measured.
+    evaluation), which is how the flush and sequence plans are measured. (Computed directly: the
+    plans are many and varied, and memoising them per group like :func:`discard_table` would only
+    grow the tables that every full garbage collection traverses.)
     """
     work = counts if usable is None else [c if usable(t) else 0 for t, c in enumerate(counts)]
-    grp = (_group(tuple(work[0:9]), True, mode), _group(tuple(work[9:18]), True, mode),
-           _group(tuple(work[18:27]), True, mode), _group(tuple(work[27:34]), False, mode))
-    vs = [g[_VEC] for g in grp]
+    vs = [_vec(_group_key(work, g), g, mode) for g in range(4)]
     rs = ef.rests(vs)
     need = 4 - n_melds
-    after: dict[int, int] = {}
-    for g in range(4):
-        base = _BASES[g]
-        for r, d in _discard_dists(grp[g], rs[g], need):
-            after[base + r] = d
     out: dict[int, int] = {}
     base_all: int | None = None
     for t in range(34):
         if not counts[t]:
             continue
-        dt = after.get(t)
-        if dt is None:  # a tile the plan does not use
+        if not work[t]:
             if base_all is None:
                 base_all = ef.final(vs[0], rs[0], need)
-            dt = base_all
-        out[t] = dt
+            out[t] = base_all
+            continue
+        g = 3 if t >= 27 else t // 9
+        work[t] -= 1
+        key = _group_key(work, g)
+        work[t] += 1
+        out[t] = ef.final(_vec(key, g, mode), rs[g], need)
     return out
 
 
