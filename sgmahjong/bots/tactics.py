@@ -75,32 +75,8 @@ def _useful(key: tuple[int, ...], suit: int, rest: ef.Vec, need: int, mode: int 
         return hit
     if len(_useful_memo) > 200_000:
         _useful_memo.clear()
-    k = list(key)
-    out: list[int] = []
-    if suit:
-        d = ef.final(ef.suit_vec(key, mode), rest, need)
-        for r in range(9):
-            if k[r] >= 4:
-                continue
-            if not (k[r] or (r > 0 and k[r - 1]) or (r < 8 and k[r + 1])
-                    or (r > 1 and k[r - 2]) or (r < 7 and k[r + 2])):
-                continue
-            k[r] += 1
-            v = ef.suit_vec(tuple(k), mode)
-            k[r] -= 1
-            if ef.final(v, rest, need) < d:
-                out.append(r)
-    else:
-        d = ef.final(ef.honour_vec(key, mode), rest, need)
-        for r in range(7):
-            if not k[r] or k[r] >= 4:
-                continue
-            k[r] += 1
-            v = ef.honour_vec(tuple(k), mode)
-            k[r] -= 1
-            if ef.final(v, rest, need) < d:
-                out.append(r)
-    res = tuple(out)
+    d = ef.final(ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode), rest, need)
+    res = tuple([r for r, v in _adds(key, bool(suit), mode) if ef.final(v, rest, need) < d])
     _useful_memo[mk] = res
     return res
 
