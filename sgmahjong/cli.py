@@ -12,6 +12,7 @@ from collections.abc import Sequence
 COMMANDS: dict[str, str] = {
     "score": "score the tai and payments of a winning hand",
     "replay": "print a hand's event log as readable text",
+    "review": "compare a seat's decisions in a finished hand with the strong bot's",
     "simulate": "play seeded hands between bots and report results",
     "serve": "start the web server",
 }

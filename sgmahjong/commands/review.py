@@ -1,0 +1,42 @@
+"""``sgmahjong review LOGFILE --seat S``: each decision of a seat beside the ``strong`` bot's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..cli import CliError
+from ..review import SEATS, review_log, review_text
+
+
+def _seat(text: str) -> int:
+    t = text.strip().upper()
+    if t in tuple(SEATS):
+        return SEATS.index(t)
+    if t.isdigit() and 0 <= int(t) < 4:
+        return int(t)
+    raise argparse.ArgumentTypeError(f"a seat is E, S, W, N or 0-3; got {text!r}")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a finished hand's log (JSON lines, as `replay` reads)")
+    parser.add_argument("--seat", type=_seat, required=True, help="the seat to review: E S W N or 0-3")
+    parser.add_argument("--json", action="store_true", help="print the review as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {exc}") from None
+    review = review_log(text, args.seat)
+    if args.json:
+        print(json.dumps(review.to_json(), sort_keys=True))
+    else:
+        for line in review_text(review):
+            print(line)
+    return 0

@@ -1,0 +1,102 @@
+"""The review of a finished hand against the strong bot (``sgmahjong.review``, ``sgmahjong review``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from sgmahjong.bots import Bot, make_bot
+from sgmahjong.bots.perception import perceive
+from sgmahjong.bots.tactics import hand_acceptance
+from sgmahjong.cli import main
+from sgmahjong.game import Action, HandState, player_view
+from sgmahjong.game.log import to_log
+from sgmahjong.game.testing import random_hand
+from sgmahjong.review import ReviewError, bot_hand_log, review_log
+from sgmahjong.rules import RuleSet
+
+RULES = RuleSet()
+
+
+def _bots(levels: Sequence[str], seed: int) -> list[Bot]:
+    return [make_bot(level, seed * 10 + i, RULES) for i, level in enumerate(levels)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_seat_played_by_the_strong_bot_agrees_fully(seed: int) -> None:
+    levels = ("strong", "greedy", "strong", "random")
+    log = bot_hand_log(RULES, _bots(levels, seed), seed=seed)
+    for seat in (0, 2):
+        review = review_log(log, seat)
+        assert review.decisions, "a hand gives every seat decisions"
+        assert review.agreement == 1.0 and review.flagged == 0
+        assert all(d.player == d.bot for d in review.decisions)
+    # a random player disagrees somewhere, and the summary counts it
+    review = review_log(log, 3)
+    assert review.agreed < len(review.decisions)
+    assert review.summary()["decisions"] == len(review.decisions)
+
+
+def _shanten_after(state: HandState, seat: int, tile: int) -> int:
+    p = perceive(player_view(state, seat))
+    p.hand[tile] -= 1
+    return hand_acceptance(p.hand, p.n_melds, [p.live(t) for t in range(34)])[0] - 1
+
+
+def test_a_discard_breaking_a_ready_hand_is_flagged() -> None:
+    broken: dict[str, int] = {}
+
+    def tamper(state: HandState, seat: int, legal: Sequence[Action], choice: Action) -> Action:
+        if seat != 0 or broken or choice.kind != "discard" or choice.tile is None:
+            return choice
+        if _shanten_after(state, seat, int(choice.tile)) != 0:
+            return choice
+        for a in legal:
+            if a.kind == "discard" and a.tile is not None and _shanten_after(state, seat, int(a.tile)) > 0:
+                broken["version"] = state.version + 1
+                return a
+        return choice
+
+    for seed in range(1, 40):
+        broken.clear()
+        log = bot_hand_log(RULES, _bots(["strong"] * 4, seed), seed=seed, tamper=tamper)
+        if broken:
+            break
+    assert broken, "some seeded hand gets seat E ready"
+    review = review_log(log, 0)
+    bad = [d for d in review.decisions if d.number == broken["version"]]
+    assert len(bad) == 1
+    d = bad[0]
+    assert not d.agree and d.flagged and d.bot_shanten == 0 and d.player_shanten is not None
+    assert d.player_shanten > 0 and d.reason is not None and "broke a ready hand" in d.reason
+    # every other decision is the strong bot's own: agreed and not flagged
+    others = [x for x in review.decisions if x is not d]
+    assert all(x.agree and not x.flagged for x in others)
+    assert review.flagged == 1 and review.agreed == len(review.decisions) - 1
+
+
+def test_an_unfinished_hand_is_not_reviewed() -> None:
+    state, _ = random_hand(RULES, 5)
+    lines = to_log(state).splitlines()
+    assert len(lines) > 12
+    with pytest.raises(ReviewError, match="not ended"):
+        review_log("\n".join(lines[:12]) + "\n", 0)
+
+
+def test_cli_review_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = bot_hand_log(RULES, _bots(["strong", "random", "greedy", "strong"], 7), seed=7)
+    path = tmp_path / "hand.jsonl"
+    path.write_text(log, encoding="utf-8")
+    assert main(["review", str(path), "--seat", "S", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = review_log(log, 1)
+    assert data["summary"] == expected.summary()
+    assert [d["player"] for d in data["decisions"]] == [d.player for d in expected.decisions]
+    assert main(["review", str(path), "--seat", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("Seat E:") and "agreement with the strong bot 100%" in out[-1]
+    assert main(["review", str(tmp_path / "missing.jsonl"), "--seat", "E"]) == 2
+    assert "no such file" in capsys.readouterr().err
