@@ -1,0 +1,90 @@
+"""A table's bots: which seats a bot plays now (bots, and humans who are away), their decisions (in a
+worker thread, on the immutable match) and acting on them. Mixed into :class:`~.table.Table`."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from typing import Any
+
+from . import engine
+from .protocol import ProtocolError
+from .table_base import TableBase
+
+log = logging.getLogger("sgmahjong.server")
+
+
+class BotsMixin(TableBase):
+    """Bots of one table."""
+
+    def _bot_seats(self) -> list[int]:
+        """Awaited seats a bot plays now: bots, and humans with no connection."""
+        if self.status != "playing":
+            return []
+        return [
+            s for s in engine.awaiting(self.match)
+            if self.seats[s].kind == "bot" or self._taken_over(s)
+        ]
+
+    async def _bots_act(self, version: int) -> None:
+        """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
+        immutable match, so the server stays responsive) and act under the lock if nothing changed
+        meanwhile. Every bot of one claim window decides at once; a turn is one decision."""
+        await asyncio.sleep(self.options.bot_delay)
+        if self.closed or self.status != "playing" or self._thinking == version:
+            return
+        match = self.match
+        if engine.hand_of(match).version != version:
+            return  # something changed meanwhile; that change scheduled its own bots
+        seats = self._bot_seats()
+        targets = seats if engine.phase(match) == "claim" else seats[:1]
+        if not targets:
+            return
+        self._thinking = version
+        try:
+            choices = await asyncio.to_thread(self._choose_all, match, targets)
+        finally:
+            self._thinking = None
+        async with self.lock:
+            if self.closed or self.status != "playing" or self.match is not match:
+                return
+            for seat in targets:
+                if self.status != "playing" or seat not in self._bot_seats():
+                    break
+                self._bot_act(seat, choices.get(seat))
+
+    def _choose_all(self, match: Any, seats: list[int]) -> dict[int, str | None]:
+        """Each seat's bot choice on ``match`` (None where the bot failed)."""
+        out: dict[int, str | None] = {}
+        for seat in seats:
+            try:
+                out[seat] = self._bot_choice(match, seat)
+            except Exception:
+                log.exception("table %s: bot failed", self.code)
+                out[seat] = None
+        return out
+
+    def _bot_act(self, seat: int, choice: str | None) -> None:
+        """Play the bot's choice for ``seat``; a refused or missing choice falls back to the first
+        legal action (a bot bug must never stop a table)."""
+        if choice is not None:
+            try:
+                self.act(seat, choice, engine.hand_of(self.match).version, "bot")
+                return
+            except ProtocolError as exc:
+                log.error("table %s: bot action %r refused: %s", self.code, choice, exc.message)
+        fallback = engine.legal_texts(self.match, seat)
+        if fallback:
+            self.act(seat, fallback[0], engine.hand_of(self.match).version, "bot")
+
+    def _bot_choice(self, match: Any, seat: int) -> str:
+        s = self.seats[seat]
+        level = s.bot_level if s.kind == "bot" and s.bot_level else self.options.bot_level
+        key = (seat, level)
+        bot = self._bots.get(key)
+        if bot is None:
+            digest = hashlib.sha256(f"{self.code}:{seat}:{level}".encode()).digest()
+            bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"), self.rules)
+            self._bots[key] = bot
+        return engine.bot_choose(bot, match, seat)
