@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.conftest import FAST_OPTIONS, WsClient, free_port
 
@@ -52,14 +53,17 @@ class Process:
         return WsClient(f"{self.ws_url}/ws/{code}")
 
 
-def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [SEED, None], ids=["test-seed", "fresh-secret"])
+def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path, seed: int | None) -> None:
+    """With a test seed the hands derive from it; without, each hand has its own OS secret, stored
+    with the hand, from which the restarted server rebuilds the same wall."""
     port, db = free_port(), tmp_path / "restart.sqlite3"
     server = Process(port, db)
     assert f"http://127.0.0.1:{port}" in server.banner and str(db) in server.banner
     try:
         options = {**FAST_OPTIONS, "takeover_seconds": 60}
         r = httpx.post(server.url + "/api/tables",
-                       json={"name": "Restart", "seed": SEED, "options": options}, timeout=10)
+                       json={"name": "Restart", "seed": seed, "options": options}, timeout=10)
         code = r.json()["code"]
         tokens = [httpx.post(f"{server.url}/api/tables/{code}/join", json={"name": n, "seat": s},
                              timeout=10).json()["token"] for s, n in ((0, "Ann"), (1, "Bob"))]

@@ -14,24 +14,36 @@ from .actions import IllegalActionError
 from .builder import Builder, seat_waits
 from .events import Event
 from .state import HandState, SeatState
-from .wall import commitment, make_salt, roll_dice, shuffled_wall, wall_text
+from .wall import commitment, make_salt, roll_dice, secret_dice, secret_wall, shuffled_wall, wall_text
 
 
-def new_hand(rules: RuleSet, *, seed: int | None, dealer: int = 0, prevailing: int = 0,
+def new_hand(rules: RuleSet, *, seed: int | str | None, dealer: int = 0, prevailing: int = 0,
              wall: list[Tile] | tuple[Tile, ...] | None = None) -> tuple[HandState, list[Event]]:
     """Shuffle (or take the stacked ``wall``, 148 tiles in draw order), deal, replace bonus tiles.
-    Returns the state engine.awaiting the dealer's first decision and the events so far."""
-    rng = random.Random(seed)
-    if wall is None:
-        tiles, dice = shuffled_wall(rng, dealer)
-        stacked = False
+    Returns the state engine.awaiting the dealer's first decision and the events so far.
+
+    ``seed``: a hand secret (64 hex digits: the SHA-256 counter-mode shuffle, and the secret is the
+    commitment's salt) or a legacy integer seed (Mersenne Twister, as old logs were made)."""
+    stacked = wall is not None
+    if isinstance(seed, str):
+        salt = seed.lower()
+        if wall is None:
+            tiles, dice = secret_wall(salt, dealer)
+        else:
+            dice = secret_dice(salt)
     else:
+        rng = random.Random(seed)
+        if wall is None:
+            tiles, dice = shuffled_wall(rng, dealer)
+        else:
+            dice = roll_dice(rng)
+        salt = make_salt(rng)
+    if wall is not None:
         tiles = [Tile(t) for t in wall]
         if sorted(tiles) != full_set():
             raise IllegalActionError("a stacked wall must hold each of the 148 tiles exactly once")
-        dice = roll_dice(rng)
-        stacked = True
-    salt = make_salt(rng)
+    if isinstance(seed, str):
+        seed = salt
     state = HandState(rules=rules, seed=seed, dealer=dealer, prevailing=prevailing, wall=tuple(tiles),
                       stacked=stacked, salt=salt, wall_hash=commitment(salt, tiles), dice=dice,
                       seats=(SeatState(),) * 4, turn=dealer)

@@ -8,13 +8,19 @@ from ..tiles import Tile
 from . import liability
 from .builder import Builder
 from .state import ENDED
+from .wall import SCHEME
 from .wins import WinInfo
 
 
 def _reveal(b: Builder) -> dict[str, Any]:
+    """The hands and the wall. A hand shuffled from a secret reveals it (it is also the commitment's
+    salt) with the scheme and the dealer, so anyone can recompute the wall (docs/wall.md)."""
+    reveal: dict[str, Any] = {"salt": b.s.salt, "wall": [t.notation for t in b.s.wall]}
+    if isinstance(b.s.seed, str):
+        reveal.update(scheme=SCHEME, secret=b.s.seed, dealer=b.s.dealer, stacked=b.s.stacked)
     return {
         "revealed": {str(s): [t.notation for t in b.seat(s).concealed] for s in range(4)},
-        "wall_reveal": {"salt": b.s.salt, "wall": [t.notation for t in b.s.wall]},
+        "wall_reveal": reveal,
     }
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..rules import RuleSet
+from ..tiles import Tile
 from .actions import Action, IllegalActionError
 from .engine import apply, new_hand
 from .events import Event
@@ -20,7 +21,9 @@ _WINDS = "ESWN"
 class MatchState:
     """``hand`` is the current hand; ``ledger`` sums the finished hands (and the current one's
     payments so far are in ``hand.ledger``). ``hand_number`` counts from 1. ``round`` is the
-    prevailing wind 0-3. Hand seeds come from the match seed, so a match replays exactly."""
+    prevailing wind 0-3. Without ``secret`` arguments the hands' seeds come from the match seed (self-play,
+    tests: the match replays from it); the server gives each hand its own fresh secret instead
+    (RULES.md §2: no hand's revealed secret may help predict another hand's wall)."""
 
     rules: RuleSet
     seed: int
@@ -49,8 +52,12 @@ def hand_seed(match_seed: int, hand_number: int) -> int:
     return random.Random(f"{match_seed}:{hand_number}").getrandbits(64)
 
 
-def new_match(rules: RuleSet, *, seed: int) -> tuple[MatchState, list[Event]]:
-    hand, events = new_hand(rules, seed=hand_seed(seed, 1), dealer=0, prevailing=0)
+def new_match(rules: RuleSet, *, seed: int, secret: str | None = None,
+              wall: list[Tile] | None = None) -> tuple[MatchState, list[Event]]:
+    """A match's first hand: shuffled from ``secret`` (a hand secret, 64 hex digits) if given, else
+    from a seed derived from the match ``seed``; a stacked ``wall`` replaces the shuffle."""
+    hand, events = new_hand(rules, seed=secret if secret is not None else hand_seed(seed, 1), dealer=0,
+                            prevailing=0, wall=wall)
     return MatchState(rules=rules, seed=seed, hand=hand), events
 
 
@@ -75,8 +82,9 @@ def next_dealer(hand: HandState) -> tuple[int, bool]:
     return (hand.dealer + 1) % 4, True
 
 
-def next_hand(match: MatchState) -> tuple[MatchState, list[Event]]:
-    """Settle the ended hand into the match ledger and deal the next hand (or finish the match)."""
+def next_hand(match: MatchState, *, secret: str | None = None) -> tuple[MatchState, list[Event]]:
+    """Settle the ended hand into the match ledger and deal the next hand (or finish the match),
+    shuffled from ``secret`` if given, else from a seed derived from the match seed."""
     hand = match.hand
     if not hand.ended:
         raise IllegalActionError("the hand has not ended")
@@ -94,7 +102,8 @@ def next_hand(match: MatchState) -> tuple[MatchState, list[Event]]:
         done = replace(match, ledger=ledger, finished=True, history=history)
         return done, [Event("match_end", None, {"ledger": list(ledger), "standings": standings(ledger)})]
     number = match.hand_number + 1
-    new, events = new_hand(match.rules, seed=hand_seed(match.seed, number), dealer=dealer, prevailing=rnd)
+    seed = secret if secret is not None else hand_seed(match.seed, number)
+    new, events = new_hand(match.rules, seed=seed, dealer=dealer, prevailing=rnd)
     return replace(match, hand=new, round=rnd, dealer=dealer, hand_number=number, ledger=ledger,
                    history=history), events
 

@@ -87,7 +87,7 @@ class HandState:
     ``back`` from the back. ``turn_options`` caches the legal actions of the seat on turn."""
 
     rules: RuleSet
-    seed: int | None
+    seed: int | str | None  # a hand secret (64 hex digits) or a legacy integer seed
     dealer: int
     prevailing: int
     wall: tuple[Tile, ...]

@@ -8,13 +8,25 @@ first replacement drawn from the back.
 
 The commitment is ``sha256(salt + ":" + tiles)`` over the draw order, published before the first
 draw; the salt and the wall are revealed when the hand ends (:func:`verify_commitment`).
+
+Two ways to shuffle (docs/wall.md):
+
+* a **hand secret** (64 hex digits, 256 bits; the server draws a fresh one from the OS CSPRNG for each
+  hand): SHA-256 in counter mode over the secret drives a Fisher-Yates shuffle with unbiased rejection
+  sampling, then the three dice (:func:`secret_wall`). The secret is the salt of the commitment, so
+  revealing it after the hand lets anyone recompute the wall and check the published hash; one hand's
+  secret says nothing about another's.
+* a legacy integer **seed** (old stored hands and logs, self-play, tests): Mersenne Twister seeded with
+  it, as before, so stored hands replay unchanged.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterator
 
+from ..errors import SgMahjongError
 from ..tiles import Tile, full_set
 
 STACKS = (19, 18, 19, 18)  # stacks in front of East, South, West, North
@@ -44,6 +56,67 @@ def shuffled_wall(rng: random.Random, dealer: int) -> tuple[list[Tile], tuple[in
     rng.shuffle(ring)
     dice = roll_dice(rng)
     return break_wall(ring, dealer, dice), dice
+
+
+SCHEME = "sha256-ctr-v1"  # the secret shuffle's name in reveals and docs/wall.md
+
+
+def is_secret(seed: object) -> bool:
+    """Whether a hand seed is a hand secret (text) rather than a legacy integer seed."""
+    return isinstance(seed, str)
+
+
+def secret_bytes(secret: str) -> bytes:
+    """The 32 bytes of a hand secret written as 64 hex digits; a clear error otherwise."""
+    if len(secret) != 64:
+        raise SgMahjongError("a hand secret is 64 hex digits (256 bits)")
+    try:
+        return bytes.fromhex(secret)
+    except ValueError:
+        raise SgMahjongError("a hand secret is 64 hex digits (256 bits)") from None
+
+
+def secret_for_tests(n: int) -> str:
+    """A hand secret derived from ``n`` (tests and demos only: the server's real hands take a fresh
+    secret from the OS CSPRNG, never one derived from anything another hand reveals)."""
+    return hashlib.sha256(f"sgmahjong test secret {n}".encode()).hexdigest()
+
+
+def _words(secret: bytes) -> Iterator[int]:
+    """SHA-256 in counter mode: 32-bit big-endian words of sha256(secret || counter as 8 bytes)."""
+    counter = 0
+    while True:
+        block = hashlib.sha256(secret + counter.to_bytes(8, "big")).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i:i + 4], "big")
+        counter += 1
+
+
+def _below(words: Iterator[int], n: int) -> int:
+    """An unbiased integer in [0, n): reject the words at or above the largest multiple of n."""
+    limit = (1 << 32) // n * n
+    while True:
+        w = next(words)
+        if w < limit:
+            return w % n
+
+
+def secret_wall(secret: str, dealer: int) -> tuple[list[Tile], tuple[int, int, int]]:
+    """The wall (draw order) and dice of a hand secret: Fisher-Yates over the full set in face order
+    (``i`` from 147 down to 1 swaps with ``j`` uniform in [0, i]), then three dice (1 + uniform in
+    [0, 6)), every draw from :func:`_words`."""
+    words = _words(secret_bytes(secret))
+    ring = full_set()
+    for i in range(len(ring) - 1, 0, -1):
+        j = _below(words, i + 1)
+        ring[i], ring[j] = ring[j], ring[i]
+    dice = (1 + _below(words, 6), 1 + _below(words, 6), 1 + _below(words, 6))
+    return break_wall(ring, dealer, dice), dice
+
+
+def secret_dice(secret: str) -> tuple[int, int, int]:
+    """The dice of a hand secret for a stacked wall (tests): the same draws as :func:`secret_wall`'s."""
+    return secret_wall(secret, 0)[1]
 
 
 def make_salt(rng: random.Random) -> str:

@@ -6,6 +6,7 @@ form; views and events are the engine's own (``match_view``, ``redact_event``).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from .. import game
@@ -31,18 +32,36 @@ def format_wall(tiles: list[Tile]) -> str:
     return " ".join(t.notation for t in tiles)
 
 
-def start_match(rules: RuleSet, seed: int, wall: list[Tile] | None) -> tuple[Match, list[Event]]:
-    """A new match of seed ``seed`` (every hand's seed derives from it); a stacked ``wall`` replaces
+def fresh_secret() -> str:
+    """A new hand's secret: 256 bits from the OS CSPRNG, as 64 hex digits (docs/wall.md)."""
+    return secrets.token_hex(32)
+
+
+def stored_secret(seed: str) -> str | None:
+    """The hand secret a stored hand's ``seed`` holds, or ``None`` for an old hand whose integer seed
+    derives from the match seed."""
+    text = seed.strip().lower()
+    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+        return text
+    return None
+
+
+def start_match(rules: RuleSet, seed: int, wall: list[Tile] | None,
+                secret: str | None = None) -> tuple[Match, list[Event]]:
+    """A new match; its first hand is shuffled from ``secret`` (a fresh one per hand in play) or, for
+    test tables and old stored matches, from a seed derived from ``seed``; a stacked ``wall`` replaces
     the first hand's shuffle (test hook)."""
     if wall is None:
-        return game.new_match(rules, seed=seed)
-    hand, events = game.new_hand(rules, seed=hand_seed(seed, 1), dealer=0, prevailing=0, wall=wall)
+        return game.new_match(rules, seed=seed, secret=secret)
+    hand, events = game.new_hand(rules, seed=secret if secret is not None else hand_seed(seed, 1),
+                                 dealer=0, prevailing=0, wall=wall)
     return game.MatchState(rules=rules, seed=seed, hand=hand), events
 
 
-def next_hand(match: Match) -> tuple[Match, list[Event]]:
-    """Settle the ended hand and deal the next (or finish the match: ``finished(match)``)."""
-    return game.next_hand(match)
+def next_hand(match: Match, secret: str | None = None) -> tuple[Match, list[Event]]:
+    """Settle the ended hand and deal the next (or finish the match: ``finished(match)``), shuffled
+    from ``secret`` (or from the match seed: test tables, old stored matches)."""
+    return game.next_hand(match, secret=secret)
 
 
 def hand_of(match: Match) -> Any:

@@ -194,7 +194,7 @@ class Store:
     def set_status(self, table_id: int, status: str) -> None:
         self._write("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
-    def start_match(self, table_id: int, match_seed: int, hand_seed: int, wall_hash: str,
+    def start_match(self, table_id: int, match_seed: int, hand_seed: int | str, wall_hash: str,
                     events: list[dict[str, Any]]) -> None:
         """Record the start of play: the match seed, hand 1 and its first events, status playing."""
         with self._lock:
@@ -226,9 +226,10 @@ class Store:
         )
 
     # -- hands, actions, events ---------------------------------------------------------------
-    def add_hand(self, table_id: int, number: int, seed: int, wall_hash: str,
+    def add_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
                  events: list[dict[str, Any]]) -> None:
-        """Record a new hand (its seed is derived from the match seed; kept for the record)."""
+        """Record a new hand with its seed: the hand secret (revealed when it ends), or an integer seed
+        derived from the match seed (test tables, old matches)."""
         with self._lock:
             self._db.execute("BEGIN")
             try:
@@ -239,7 +240,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def _insert_hand(self, table_id: int, number: int, seed: int, wall_hash: str,
+    def _insert_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
                      events: list[dict[str, Any]]) -> None:
         self._db.execute(
             "INSERT INTO hands (table_id, number, seed, wall_hash, started) VALUES (?, ?, ?, ?, ?)",

@@ -80,11 +80,12 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
         if self.status == "lobby" or match_seed is None:
             return
         for h in self.store.hands(self.id):
+            secret = engine.stored_secret(h.seed)  # each hand's own secret (old hands: None)
             if h.number == 1:
                 wall = engine.parse_wall(self.first_wall) if self.first_wall else None
-                self.match, _ = engine.start_match(self.rules, match_seed, wall)
+                self.match, _ = engine.start_match(self.rules, match_seed, wall, secret)
             else:
-                self.match, _ = engine.next_hand(self.match)
+                self.match, _ = engine.next_hand(self.match, secret)
             if engine.hand_of(self.match).wall_hash != h.wall_hash:
                 raise SgMahjongError(f"hand {h.number} does not replay to its stored wall")
             self.hand_number = h.number
@@ -138,7 +139,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
                 self.store.set_seat(self.id, self.seats[s.seat].row())
         seed = self.first_seed if self.first_seed is not None else secrets.randbits(63)
         wall = engine.parse_wall(self.first_wall) if self.first_wall else None
-        match, events = engine.start_match(self.rules, seed, wall)
+        match, events = engine.start_match(self.rules, seed, wall, self._hand_secret())
         hand = engine.hand_of(match)
         self.store.start_match(
             self.id, seed, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events]
@@ -161,10 +162,15 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
         humans = [s for s in self.seats if s.kind == "human" and self.connected(s.seat)]
         return bool(humans) and all(s.ready for s in humans)
 
+    def _hand_secret(self) -> str | None:
+        """A fresh OS secret for each hand (RULES.md §2); a table given a test seed derives its hands'
+        seeds from it instead (reproducible tests)."""
+        return None if self.first_seed is not None else engine.fresh_secret()
+
     def _start_next_hand(self) -> None:
         if self.status != "between_hands":
             return
-        match, events = engine.next_hand(self.match)
+        match, events = engine.next_hand(self.match, self._hand_secret())
         number = self.hand_number + 1
         hand = engine.hand_of(match)
         self.store.add_hand(
