@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine
+from . import api, engine, replay_api
 from .options import TableOptions
 from .protocol import (
     BOT_LEVELS,
@@ -255,30 +255,6 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             return _error(_STATUS.get(exc.code, 400), exc.message)
         return JSONResponse({"seat": seat, "token": token})
 
-    async def hand_log(request: Request) -> Response:
-        table = server.get(request.path_params["code"])
-        if table is None or server.store is None:
-            return _error(404, "no such table")
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            return _error(400, "the hand number is a whole number")
-        hands = {h.number: h for h in server.store.hands(table.id)}
-        if number not in hands:
-            return _error(404, f"no hand {number} at this table")
-        if hands[number].ended is None:
-            return _error(409, "the log of a hand is published when the hand ends")
-        events = server.store.events(table.id, number)
-        lines = [json.dumps(events[0], sort_keys=True)]
-        lines += [
-            json.dumps({"seat": a.seat, "action": a.action, "version": i}, sort_keys=True)
-            for i, a in enumerate(server.store.actions(table.id, number), start=1)
-        ]
-        return PlainTextResponse(
-            "\n".join(lines) + "\n", media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="{table.code}-hand{number}.jsonl"'},
-        )
-
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         table = server.get(ws.path_params["code"])
@@ -334,7 +310,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{code}", get_table),
             Route("/api/tables/{code}/join", join_table, methods=["POST"]),
-            Route("/api/tables/{code}/hands/{number}/log", hand_log),
+            *replay_api.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],

@@ -1,0 +1,124 @@
+"""Finished hands for everyone: the log, the replay frames, the review, and the /replay page.
+
+Nothing of a hand is served before it has ended (409, and no tile in the answer): its tiles are
+secret until then. The replay and review are computed from the stored log off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ..errors import SgMahjongError
+from ..replay import replay_frames
+from ..review import SEATS, review_log
+
+STATIC_DIR = Path(__file__).parent / "static"
+NOT_ENDED = "the log of a hand is published when the hand ends"
+
+
+class HandNotServed(Exception):
+    """A hand that is not (yet) served: the HTTP status and the message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def ended_hand_log(server: Any, code: str, number_text: str) -> tuple[Any, int, str]:
+    """(table, hand number, log text) of an ended hand; raises :class:`HandNotServed` otherwise."""
+    table = server.get(code)
+    store = server.store
+    if table is None or store is None:
+        raise HandNotServed(404, "no such table")
+    try:
+        number = int(number_text)
+    except ValueError:
+        raise HandNotServed(400, "the hand number is a whole number") from None
+    hands = {h.number: h for h in store.hands(table.id)}
+    if number not in hands:
+        raise HandNotServed(404, f"no hand {number} at this table")
+    if hands[number].ended is None:
+        raise HandNotServed(409, NOT_ENDED)
+    events = store.events(table.id, number)
+    lines = [json.dumps(events[0], sort_keys=True)]
+    lines += [
+        json.dumps({"seat": a.seat, "action": a.action, "version": i}, sort_keys=True)
+        for i, a in enumerate(store.actions(table.id, number), start=1)
+    ]
+    return table, number, "\n".join(lines) + "\n"
+
+
+def _seats(table: Any) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level} for s in table.seats]
+
+
+def routes(server: Any) -> list[Route]:
+    """The routes of finished hands, for ``server`` (the app's TableServer)."""
+
+    async def hand_log(request: Request) -> Response:
+        try:
+            table, number, text = ended_hand_log(server, request.path_params["code"],
+                                                 request.path_params["number"])
+        except HandNotServed as exc:
+            return _error(exc.status, exc.message)
+        return PlainTextResponse(
+            text, media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{table.code}-hand{number}.jsonl"'},
+        )
+
+    async def hand_replay(request: Request) -> Response:
+        try:
+            table, number, text = ended_hand_log(server, request.path_params["code"],
+                                                 request.path_params["number"])
+            data = await asyncio.to_thread(replay_frames, text)
+        except HandNotServed as exc:
+            return _error(exc.status, exc.message)
+        except SgMahjongError as exc:
+            return _error(409, str(exc))
+        data.update({"code": table.code, "name": table.name, "hand_number": number,
+                     "hands": len(server.store.hands(table.id)), "seats": _seats(table),
+                     "rules": table.rules.to_dict(), "changed_rules": table.rules.changed_from_default()})
+        return JSONResponse(data)
+
+    async def hand_review(request: Request) -> Response:
+        seat_text = request.query_params.get("seat", "").strip().upper()
+        seat = SEATS.index(seat_text) if seat_text and seat_text in SEATS else (
+            int(seat_text) if seat_text.isdigit() and int(seat_text) < 4 else None)
+        if seat is None:
+            return _error(400, "seat is E, S, W, N or 0-3")
+        try:
+            table, number, text = ended_hand_log(server, request.path_params["code"],
+                                                 request.path_params["number"])
+            review = await asyncio.to_thread(review_log, text, seat)
+        except HandNotServed as exc:
+            return _error(exc.status, exc.message)
+        except SgMahjongError as exc:
+            return _error(409, str(exc))
+        data = review.to_json()
+        data.update({"code": table.code, "hand_number": number, "seat": seat})
+        return JSONResponse(data)
+
+    async def replay_page(request: Request) -> Response:
+        path = STATIC_DIR / "replay.html"
+        if not path.is_file():
+            return PlainTextResponse("replay.html is missing from the server's static folder", 404)
+        return FileResponse(path, media_type="text/html")
+
+    return [
+        Route("/api/tables/{code}/hands/{number}/log", hand_log),
+        Route("/api/tables/{code}/hands/{number}/replay", hand_replay),
+        Route("/api/tables/{code}/hands/{number}/review", hand_review),
+        Route("/replay/{code}/{number}", replay_page),
+    ]
