@@ -161,12 +161,17 @@ export function renderReady(panel, table, mySeat) {
   el.textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
 }
 
-async function verifyWall(hash, reveal) {
-  if (!hash || !window.crypto || !crypto.subtle) return null;
+/** The SHA-256 (hex) of a revealed wall as committed before the deal, or null without WebCrypto. */
+export async function wallDigest(reveal) {
+  if (!window.crypto || !crypto.subtle) return null;
   const data = new TextEncoder().encode(`${reveal.salt}:${reveal.wall.join(" ")}`);
   const digest = await crypto.subtle.digest("SHA-256", data);
-  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return hex === hash;
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function verifyWall(hash, reveal) {
+  const hex = hash ? await wallDigest(reveal) : null;
+  return hex === null ? null : hex === hash;
 }
 
 function standingsElement(standings, seatName) {

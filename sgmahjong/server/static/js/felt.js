@@ -1,0 +1,114 @@
+// The felt of a finished hand's replay: four seats around the discard pools, drawn from one view,
+// from the point of view of `bottom` (that seat sits at the bottom with its hand large). Uses the same
+// tile art (tiles.js), melds (dom.js) and table layout classes (.felt, .seat.pos-*, .discards.pos-*)
+// as the live table, with nothing interactive.
+import { backElement, sortTiles, tileElement } from "./tiles.js";
+import { meldsElement } from "./dom.js";
+import { myHand } from "./moves.js";
+
+export const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
+export const SEAT_LETTERS = ["E", "S", "W", "N"];
+const SPOTS = ["bottom", "right", "top", "left"];
+
+/** Where `seat` sits when `bottom` is at the bottom. */
+export function spotOf(seat, bottom) {
+  return SPOTS[(seat - bottom + 4) % 4];
+}
+
+function namePlate(seat, sv, v, o) {
+  const p = document.createElement("div");
+  p.className = "plate";
+  const badge = document.createElement("span");
+  badge.className = "wind-badge";
+  badge.textContent = WIND_GLYPH[sv.wind] || sv.wind || "";
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = o.seatName(seat);
+  p.append(badge, name);
+  if (v.dealer === seat) {
+    const d = document.createElement("span");
+    d.className = "dealer";
+    d.textContent = "莊 dealer";
+    p.append(d);
+  }
+  const amount = document.createElement("span");
+  amount.className = "score";
+  const n = (v.hand_ledger || [])[seat] || 0;
+  amount.textContent = n > 0 ? `+${n}` : String(n);
+  amount.title = "this hand so far";
+  p.append(amount);
+  return p;
+}
+
+function concealedRow(sv, faceUp, side) {
+  const box = document.createElement("div");
+  box.className = "hidden";
+  box.dataset.count = String(sv.concealed_count ?? 0);
+  if (faceUp && sv.concealed) {
+    box.style.flexDirection = "row";
+    box.style.flexWrap = "wrap";
+    for (const entry of myHand(sv)) {
+      const te = tileElement(entry.tile, { size: "sm", extraClass: entry.drawn ? "just-drawn" : "" });
+      box.append(te);
+    }
+    return box;
+  }
+  for (let i = 0; i < (sv.concealed_count || 0); i += 1) box.append(backElement({ size: "sm", side }));
+  return box;
+}
+
+function bigHand(sv) {
+  const area = document.createElement("div");
+  area.className = "my-area";
+  const hand = document.createElement("div");
+  hand.id = "hand";
+  for (const entry of myHand(sv)) {
+    const slot = document.createElement("div");
+    slot.className = "slot" + (entry.drawn ? " drawn" : "");
+    slot.append(tileElement(entry.tile, { extraClass: entry.drawn ? "just-drawn" : "" }));
+    hand.append(slot);
+  }
+  area.append(hand);
+  return area;
+}
+
+/**
+ * Draw view `v` on `felt` (which holds a `.centre`). o: {bottom (seat), open (every hand face up),
+ * seatName(seat), active (Set of seats to highlight)}. The bottom seat's hand is always shown.
+ */
+export function renderFelt(felt, v, o) {
+  felt.querySelectorAll(".seat, .discards").forEach((el) => el.remove());
+  const centre = felt.querySelector(".centre");
+  const ended = v.phase === "ended";
+  for (const sv of v.seats) {
+    const seat = sv.seat;
+    const spot = spotOf(seat, o.bottom);
+    const el = document.createElement("div");
+    el.className = `seat pos-${spot}` + (o.active && o.active.has(seat) && !ended ? " active" : "") +
+      (seat === o.bottom ? " me" : "");
+    el.dataset.seat = String(seat);
+    el.append(namePlate(seat, sv, v, o));
+    const row = document.createElement("div");
+    row.className = "row";
+    if (seat !== o.bottom) row.append(concealedRow(sv, o.open || ended, spot === "left" || spot === "right"));
+    row.append(meldsElement(sv.melds || [], seat === o.bottom ? "md" : "sm"));
+    const bonus = document.createElement("div");
+    bonus.className = "bonus";
+    for (const t of sortTiles(sv.bonus || [])) bonus.append(tileElement(t, { size: seat === o.bottom ? "sm" : "xs" }));
+    row.append(bonus);
+    el.append(row);
+    if (seat === o.bottom) el.append(bigHand(sv));
+    felt.append(el);
+
+    const pool = document.createElement("div");
+    pool.className = `discards pos-${spot}`;
+    pool.dataset.discards = String(seat);
+    const tiles = sv.discards || [];
+    tiles.forEach((t, i) => {
+      const te = tileElement(t, { size: "sm" });
+      if (v.last_discard && v.last_discard.seat === seat && i === tiles.length - 1) te.classList.add("last");
+      pool.append(te);
+    });
+    centre.append(pool);
+  }
+}

@@ -1,0 +1,258 @@
+// The replay viewer (/replay/CODE/N): a finished hand step by step, from any seat's point of view or
+// with every hand open, the end of the hand, the wall check and the review by the strong bot.
+// Everything comes from GET /api/tables/CODE/hands/N/replay (frames: the state after each step) and
+// .../review?seat=S; the page keeps no game logic.
+import { getJSON, patternNames } from "./api.js";
+import { eventText } from "./events.js";
+import { fillResult, wallDigest } from "./result.js";
+import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
+
+const $ = (id) => document.getElementById(id);
+const WIND_NAMES = ["East", "South", "West", "North"];
+const OPEN = "all";
+
+function routeParts() {
+  const m = location.pathname.match(/\/replay\/([^/]+)\/(\d+)/);
+  return m ? { code: decodeURIComponent(m[1]), number: Number(m[2]) } : { code: "", number: 0 };
+}
+
+const query = new URLSearchParams(location.search);
+const state = {
+  ...routeParts(),
+  data: null,
+  step: 0,
+  pov: query.get("seat") === OPEN ? OPEN : Number(query.get("seat") || 0) % 4 || 0,
+  review: null,
+  patterns: new Map(),
+};
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "";
+  const s = state.data && state.data.seats[seat];
+  return s && s.name ? s.name : `Seat ${seat + 1}`;
+}
+
+function frame() {
+  return state.data.frames[state.step];
+}
+
+function actionLine(f) {
+  if (f.number === 0) return "The deal";
+  return `${seatName(f.seat)}: ${f.action}`;
+}
+
+function render() {
+  const data = state.data;
+  const f = frame();
+  const v = f.view;
+  const open = state.pov === OPEN;
+  const bottom = open ? 0 : state.pov;
+  const active = new Set(v.awaiting || []);
+  renderFelt($("felt"), v, { bottom, open, seatName, active });
+  $("prevailing").textContent = WIND_GLYPH[SEAT_LETTERS[v.prevailing || 0]];
+  $("wall-count").textContent = String(v.wall_remaining);
+  $("step-status").textContent = v.phase === "ended" ? "Hand over" : v.phase === "claim" ? "Claims open" :
+    `${seatName(v.turn)}'s turn`;
+  $("step-number").textContent = String(state.step);
+  $("step-total").textContent = String(data.frames.length - 1);
+  $("slider").value = String(state.step);
+  $("step-action").textContent = actionLine(f);
+  const list = $("step-events");
+  list.innerHTML = "";
+  const mySeat = open ? null : state.pov;
+  for (const e of f.events) {
+    const text = eventText(e, { seatName, mySeat: open ? e.seat : mySeat });
+    if (!text) continue;
+    const li = document.createElement("li");
+    li.textContent = text;
+    list.append(li);
+  }
+  renderReviewMark();
+  const end = $("end-panel");
+  end.hidden = !v.result;
+  if (v.result && !end.dataset.filled) {
+    end.dataset.filled = "1";
+    fillResult(end, { ...v, hand_number: data.hand_number, match_ledger: v.hand_ledger }, {
+      seatName, patternName: (id) => state.patterns.get(id) || String(id).replaceAll("_", " "),
+      code: data.code, canGoNext: false, matchOver: false,
+    });
+  }
+  document.querySelectorAll("#review-list tr[data-step]").forEach((tr) =>
+    tr.classList.toggle("current", Number(tr.dataset.step) === state.step));
+  const share = new URL(location.href);
+  share.search = `?seat=${state.pov}&step=${state.step}`;
+  $("share").href = share.pathname + share.search;
+}
+
+function go(step) {
+  const n = state.data.frames.length - 1;
+  state.step = Math.max(0, Math.min(n, step));
+  history.replaceState(null, "", `?seat=${state.pov}&step=${state.step}`);
+  render();
+}
+
+// -- the wall check ----------------------------------------------------------------------------------
+
+async function checkWall() {
+  const el = $("wall-check");
+  const result = state.data.result || {};
+  const reveal = result.wall_reveal;
+  const published = state.data.wall_hash;
+  if (!reveal) {
+    el.textContent = "This hand's wall was not revealed.";
+    return;
+  }
+  const hex = await wallDigest(reveal);
+  if (hex === null) {
+    el.textContent = "This browser cannot compute SHA-256 (WebCrypto needs https or localhost).";
+    return;
+  }
+  const ok = hex === published;
+  el.className = ok ? "ok" : "bad";
+  el.dataset.match = ok ? "true" : "false";
+  el.innerHTML = "";
+  const line = document.createElement("span");
+  line.textContent = ok ? "✓ The revealed wall matches the hash published before the deal."
+    : "✗ The revealed wall does NOT match the hash published before the deal.";
+  const detail = document.createElement("span");
+  detail.className = "muted";
+  detail.innerHTML = `<br>published: <code></code><br>computed here: <code></code>`;
+  const codes = detail.querySelectorAll("code");
+  codes[0].textContent = published;
+  codes[1].textContent = hex;
+  el.append(line, detail);
+}
+
+// -- the review --------------------------------------------------------------------------------------
+
+function fmt(a, b) {
+  return a === null || a === undefined ? "" : `${a} / ${b}`;
+}
+
+async function loadReview() {
+  const seat = Number($("review-seat").value);
+  $("review-btn").disabled = true;
+  $("review-summary").textContent = "Reviewing…";
+  try {
+    state.review = await getJSON(`/api/tables/${encodeURIComponent(state.code)}/hands/${state.number}/review?seat=${seat}`);
+  } catch (err) {
+    $("review-summary").textContent = err.message;
+    return;
+  } finally {
+    $("review-btn").disabled = false;
+  }
+  const s = state.review.summary;
+  $("review-summary").textContent = `${seatName(seat)}: ${s.decisions} decisions, agreement with the bot ` +
+    `${Math.round(100 * s.agreement)}% (${s.agreed}/${s.decisions}), ${s.flagged} flagged`;
+  $("review-summary").dataset.agreement = String(s.agreement);
+  const table = document.createElement("table");
+  table.innerHTML = "<thead><tr><th>step</th><th>you</th><th>bot</th><th title=\"shanten after (you / bot)\">shanten</th>" +
+    "<th title=\"live useful tiles after (you / bot)\">useful</th></tr></thead>";
+  const body = document.createElement("tbody");
+  for (const d of state.review.decisions) {
+    const tr = document.createElement("tr");
+    tr.dataset.step = String(d.number - 1);
+    tr.className = d.flagged ? "flagged" : d.agree ? "" : "differ";
+    for (const text of [String(d.number), d.player, d.bot, fmt(d.player_shanten, d.bot_shanten), fmt(d.player_useful, d.bot_useful)]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    tr.addEventListener("click", () => {
+      if (state.pov !== OPEN) state.pov = seat;
+      $("pov").value = String(state.pov);
+      go(d.number - 1);
+    });
+    body.append(tr);
+    if (d.flagged) {
+      const why = document.createElement("tr");
+      why.className = "reason flagged";
+      why.innerHTML = "<td></td><td colspan=\"4\"></td>";
+      why.lastChild.textContent = d.reason;
+      body.append(why);
+    }
+  }
+  table.append(body);
+  $("review-list").replaceChildren(table);
+  render();
+}
+
+/** Under the step's title: the reviewed decision taken at this state, if any. */
+function renderReviewMark() {
+  document.querySelectorAll(".review-mark").forEach((el) => el.remove());
+  if (!state.review) return;
+  const d = state.review.decisions.find((x) => x.number - 1 === state.step);
+  if (!d) return;
+  const el = document.createElement("span");
+  el.className = "review-mark" + (d.agree ? " ok" : "");
+  el.textContent = d.agree ? `Next: ${d.player} — the bot agrees.` : `Next: ${d.player}; the bot would ${d.bot}.` +
+    (d.flagged ? ` ${d.reason}` : "");
+  if (d.player_shanten !== null && !d.agree) {
+    const more = document.createElement("span");
+    more.className = "muted";
+    more.textContent = ` After it (you / bot): shanten ${fmt(d.player_shanten, d.bot_shanten)}, ` +
+      `useful tiles ${fmt(d.player_useful, d.bot_useful)}, bot's value estimate ` +
+      `${fmt(d.player_value.toFixed(2), d.bot_value.toFixed(2))}, risk ${fmt(d.player_risk.toFixed(2), d.bot_risk.toFixed(2))}.`;
+    el.append(more);
+  }
+  $("step-action").after(el);
+}
+
+// -- start ---------------------------------------------------------------------------------------------
+
+function fillSelects() {
+  const pov = $("pov");
+  const rev = $("review-seat");
+  for (let s = 0; s < 4; s += 1) {
+    pov.append(new Option(`${WIND_NAMES[s]}: ${seatName(s)}`, String(s)));
+    rev.append(new Option(seatName(s), String(s)));
+  }
+  pov.append(new Option("Every hand open", OPEN));
+  pov.value = String(state.pov);
+  rev.value = String(state.pov === OPEN ? 0 : state.pov);
+  pov.addEventListener("change", () => {
+    state.pov = pov.value === OPEN ? OPEN : Number(pov.value);
+    go(state.step);
+  });
+}
+
+async function main() {
+  try {
+    state.data = await getJSON(`/api/tables/${encodeURIComponent(state.code)}/hands/${state.number}/replay`);
+  } catch (err) {
+    const el = $("replay-error");
+    el.hidden = false;
+    el.textContent = `No replay: ${err.message}.`;
+    return;
+  }
+  const data = state.data;
+  $("replay").hidden = false;
+  $("replay-title").textContent = `${data.name}, hand ${data.hand_number}`;
+  $("table-link").href = `/t/${encodeURIComponent(data.code)}`;
+  document.title = `Replay: ${data.name}, hand ${data.hand_number} — sgmahjong`;
+  $("slider").max = String(data.frames.length - 1);
+  fillSelects();
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(state.step - 1));
+  $("next").addEventListener("click", () => go(state.step + 1));
+  $("last").addEventListener("click", () => go(data.frames.length));
+  $("slider").addEventListener("input", () => go(Number($("slider").value)));
+  $("review-btn").addEventListener("click", loadReview);
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    if (e.target instanceof HTMLSelectElement) return;
+    const moves = { ArrowRight: 1, ArrowLeft: -1 };
+    if (e.key in moves) {
+      e.preventDefault();
+      go(state.step + moves[e.key]);
+    } else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(data.frames.length);
+  });
+  const step = Number(query.get("step"));
+  state.step = Number.isFinite(step) ? Math.max(0, Math.min(data.frames.length - 1, step)) : 0;
+  state.patterns = await patternNames();
+  render();
+  checkWall();
+}
+
+main();
