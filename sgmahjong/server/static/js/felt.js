@@ -15,28 +15,21 @@ export function spotOf(seat, bottom) {
   return SPOTS[(seat - bottom + 4) % 4];
 }
 
+function span(cls, text, title = "") {
+  const el = document.createElement("span");
+  el.className = cls;
+  el.textContent = text;
+  if (title) el.title = title;
+  return el;
+}
+
 function namePlate(seat, sv, v, o) {
   const p = document.createElement("div");
   p.className = "plate";
-  const badge = document.createElement("span");
-  badge.className = "wind-badge";
-  badge.textContent = WIND_GLYPH[sv.wind] || sv.wind || "";
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = o.seatName(seat);
-  p.append(badge, name);
-  if (v.dealer === seat) {
-    const d = document.createElement("span");
-    d.className = "dealer";
-    d.textContent = "莊 dealer";
-    p.append(d);
-  }
-  const amount = document.createElement("span");
-  amount.className = "score";
   const n = (v.hand_ledger || [])[seat] || 0;
-  amount.textContent = n > 0 ? `+${n}` : String(n);
-  amount.title = "this hand so far";
-  p.append(amount);
+  p.append(span("wind-badge", WIND_GLYPH[sv.wind] || sv.wind || ""), span("name", o.seatName(seat)));
+  if (v.dealer === seat) p.append(span("dealer", "莊 dealer"));
+  p.append(span("score", n > 0 ? `+${n}` : String(n), "this hand so far"));
   return p;
 }
 
@@ -72,6 +65,28 @@ function bigHand(sv) {
   return area;
 }
 
+/** A seat's bonus tiles (flowers and animals) as a `.bonus` row. */
+export function bonusRow(tiles, size) {
+  const bonus = document.createElement("div");
+  bonus.className = "bonus";
+  for (const t of tiles) bonus.append(tileElement(t, { size }));
+  return bonus;
+}
+
+/** The discard pool of `seat` in view `v`, placed at `spot`; the last discard of the view marked. */
+export function discardPool(v, seat, spot) {
+  const pool = document.createElement("div");
+  pool.className = `discards pos-${spot}`;
+  pool.dataset.discards = String(seat);
+  const tiles = v.seats[seat].discards || [];
+  tiles.forEach((t, i) => {
+    const te = tileElement(t, { size: "sm" });
+    if (v.last_discard && v.last_discard.seat === seat && i === tiles.length - 1) te.classList.add("last");
+    pool.append(te);
+  });
+  return pool;
+}
+
 /**
  * Draw view `v` on `felt` (which holds a `.centre`). o: {bottom (seat), open (every hand face up),
  * seatName(seat), active (Set of seats to highlight)}. The bottom seat's hand is always shown.
@@ -92,23 +107,11 @@ export function renderFelt(felt, v, o) {
     row.className = "row";
     if (seat !== o.bottom) row.append(concealedRow(sv, o.open || ended, spot === "left" || spot === "right"));
     row.append(meldsElement(sv.melds || [], seat === o.bottom ? "md" : "sm"));
-    const bonus = document.createElement("div");
-    bonus.className = "bonus";
-    for (const t of sortTiles(sv.bonus || [])) bonus.append(tileElement(t, { size: seat === o.bottom ? "sm" : "xs" }));
-    row.append(bonus);
+    row.append(bonusRow(sortTiles(sv.bonus || []), seat === o.bottom ? "sm" : "xs"));
     el.append(row);
     if (seat === o.bottom) el.append(bigHand(sv));
     felt.append(el);
 
-    const pool = document.createElement("div");
-    pool.className = `discards pos-${spot}`;
-    pool.dataset.discards = String(seat);
-    const tiles = sv.discards || [];
-    tiles.forEach((t, i) => {
-      const te = tileElement(t, { size: "sm" });
-      if (v.last_discard && v.last_discard.seat === seat && i === tiles.length - 1) te.classList.add("last");
-      pool.append(te);
-    });
-    centre.append(pool);
+    centre.append(discardPool(v, seat, spot));
   }
 }

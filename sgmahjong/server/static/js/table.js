@@ -11,6 +11,7 @@ import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { chowInfo, legalGroups, myHand } from "./moves.js";
 import { fillResult, renderReady } from "./result.js";
 import { eventKind, eventText } from "./events.js";
+import { bonusRow, discardPool } from "./felt.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -182,24 +183,12 @@ function renderPlay() {
       row.append(hidden);
     }
     row.append(meldsElement(sv.melds || [], mine ? "md" : "sm", meldTitle));
-    const bonus = document.createElement("div");
-    bonus.className = "bonus";
-    for (const t of sv.bonus || []) bonus.append(tileElement(t, { size: mine ? "sm" : "xs" }));
-    row.append(bonus);
+    row.append(bonusRow(sv.bonus || [], mine ? "sm" : "xs"));
     el.append(row);
     if (mine) el.append(handElement(sv));
     felt.append(el);
 
-    const disc = document.createElement("div");
-    disc.className = `discards pos-${pos}`;
-    disc.dataset.discards = String(s);
-    const list = sv.discards || [];
-    list.forEach((t, i) => {
-      const te = tileElement(t, { size: "sm" });
-      if (v.last_discard && v.last_discard.seat === s && i === list.length - 1) te.classList.add("last");
-      disc.append(te);
-    });
-    centre.append(disc);
+    centre.append(discardPool(v, s, pos));
   }
 
   $("prevailing").textContent = WIND_GLYPH[WIND_LETTERS[v.prevailing || 0]];
