@@ -8,9 +8,11 @@ When to ask what:
 * B discards a tile that A pongs or kongs → :func:`claim_liability` (``bao_dragons``,
   ``bao_winds``, ``bao_limit``, ``bao_arhats``). If it returns a name, B is liable for A's win in this
   hand whether A later wins on a discard or by self-draw.
-* A wins on B's discard → :func:`win_liability` (``bao_flush``, ``bao_terminals``, ``bao_green``),
-  and :func:`bao_fresh_applies` (包生).
-* A kongs B's discard → :func:`bao_kong_applies` (包杠: B pays the whole kong payment).
+* A wins on B's discard → :func:`win_liability` (``bao_dragons``/``bao_winds`` for the last honour
+  won on as the pair, ``bao_flush``, ``bao_terminals``, ``bao_green``), and :func:`bao_fresh_applies`
+  (包生).
+* A kongs B's discard → :func:`bao_kong_applies` (包杠: B pays the whole kong payment, and the whole
+  win if A wins on that kong's replacement draw).
 * None applies to thirteen wonders (it has no sets on the table; :func:`bao_fresh_applies` and
   :func:`sgmahjong.payments.win_payments` ignore liability for it).
 * Under ``shooter_pays`` a liability only matters on a self-drawn win
@@ -72,12 +74,10 @@ def claim_liability(
 
     * ``bao_dragons``: two dragon sets on the table; the tile is the third dragon.
     * ``bao_winds``: three wind sets; the tile is the fourth wind.
-    * ``bao_limit``: A's exposed points score less than the limit and the tile's pong brings them
-      to it: limit−1 and any value honour (dragon, seat or prevailing wind), or limit−2 and A's double
-      wind (seat wind = prevailing wind). Exposed points are those of the sets on the table plus
-      those of the laid-out ``bonus`` tiles: RULES.md says "exposed sets", the article "4 points on
-      his exposed tiles"; counted from sets alone, the limit−1 case at limit 5 would need two dragon
-      sets and always be ``bao_dragons`` first, so the bonus tiles (as visible as the sets) count.
+    * ``bao_limit``: A's exposed sets score less than the limit and the tile's pong brings them to
+      it: limit−1 and any value honour (dragon, seat or prevailing wind), or limit−2 and A's double
+      wind (seat wind = prevailing wind). RULES.md §5: "exposed" means claimed or added sets on the
+      table; concealed kongs and bonus tiles do not count (``bonus`` is accepted and ignored).
     * ``bao_arhats``: three kongs on the table; A kongs B's discard for the fourth, and the tile was
       ``unseen`` (in no discard pool nor any set on the table: :func:`is_unseen`).
     """
@@ -88,7 +88,8 @@ def claim_liability(
     if rules.bao_winds and tile.is_wind and wind_sets == 3:
         return "bao_winds"
     if rules.bao_limit and tile.is_honour:
-        before = exposed_set_tai(melds_before, seat_wind, prevailing_wind) + bonus_tai(bonus, seat_wind)
+        exposed = [m for m in melds_before if not m.concealed]
+        before = exposed_set_tai(exposed, seat_wind, prevailing_wind)
         gain = honour_value(tile, seat_wind, prevailing_wind)
         if gain and before < rules.limit <= before + gain:
             return "bao_limit"
@@ -105,17 +106,28 @@ def win_liability(melds: Sequence[Meld], tile: Tile, rules: RuleSet) -> str | No
     """The liability B incurs when A wins on B's discarded ``tile`` with ``melds`` on the table
     (before the win), or ``None``:
 
-    * ``bao_flush``: three or four sets on the table, all of one suit (or all honours); the tile is
-      of that suit (honours for honours).
+    * ``bao_dragons`` / ``bao_winds``: two dragon sets (three wind sets) on the table and the tile is
+      the third dragon (fourth wind), won on as the pair or to complete the set (RULES.md §5: "or
+      complete an eye with it").
+    * ``bao_flush``: three or four exposed sets (claimed or added: a concealed kong does not count),
+      all of one suit (or all honours); the tile is of that suit (honours for honours).
     * ``bao_terminals``: three or four sets on the table, all pongs/kongs of terminals (1s and 9s);
       the tile is a terminal.
     * ``bao_green`` (only with ``pure_green``): three or four sets on the table, all of green tiles
       (2 3 4 6 8 of bamboo and the green dragon); the tile is green.
     """
+    honour_sets = {m.tile for m in melds if m.is_pong_or_kong and m.tile.is_honour}
+    if rules.bao_dragons and tile.is_dragon and tile not in honour_sets and sum(
+            1 for t in honour_sets if t.is_dragon) == 2:
+        return "bao_dragons"
+    if rules.bao_winds and tile.is_wind and tile not in honour_sets and sum(
+            1 for t in honour_sets if t.is_wind) == 3:
+        return "bao_winds"
     if len(melds) < 3:
         return None
-    if rules.bao_flush:
-        suits = {_suit_of(m.tile) for m in melds}
+    exposed = [m for m in melds if not m.concealed]
+    if rules.bao_flush and len(exposed) >= 3:
+        suits = {_suit_of(m.tile) for m in exposed}
         if len(suits) == 1 and _suit_of(tile) in suits:
             return "bao_flush"
     if rules.bao_terminals and tile.is_terminal and all(

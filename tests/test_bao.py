@@ -43,20 +43,24 @@ def test_winds_fourth_wind_fed() -> None:
     assert claim(melds("[EEE]", "[SSS]"), "W", seat=3, wind=3) is None
 
 
-def test_limit_fed_article_example() -> None:
-    # the article: limit 5, A already has 4 points exposed, seat South, prevailing East
-    ms = melds("[EEE]", "[SSS]")  # 1 + 1
+def test_limit_fed_counts_exposed_sets_only() -> None:
+    # RULES.md §5: "exposed" means claimed or added sets; concealed kongs and bonus tiles do not count
+    ms = melds("[EEE]", "[SSS]")  # seat South, prevailing East: 1 + 1
     assert exposed_set_tai(ms, 1, 0) == 2
-    bonus = parse_tiles("1a2a")  # 2 more, all on the table
-    assert claim(ms, "C", seat=1, wind=0, bonus=bonus) == "bao_limit"
-    assert claim(ms, "W", seat=1, wind=0, bonus=bonus) is None  # not a value honour
-    assert claim(ms, "C", seat=1, wind=0) is None  # only 2 exposed: 3 after the pong
+    r3 = R.with_options(limit=3, min_tai=1)
+    assert claim(ms, "C", seat=1, wind=0, rules=r3) == "bao_limit"  # 2 -> 3, the limit
+    assert claim(ms, "W", seat=1, wind=0, rules=r3) is None  # not a value honour
+    assert claim(ms, "C", seat=1, wind=0) is None  # limit 5: 3 after the pong
+    bonus = parse_tiles("1a2a")  # animals on the table do not count
+    assert claim(ms, "C", seat=1, wind=0, bonus=bonus) is None
+    # a concealed kong does not count: one exposed value set, 2 after the pong
+    assert claim(melds("[SSS]", "{EEEE}"), "C", seat=1, wind=0, rules=r3) is None
+    assert claim(melds("[SSS]", "[EEEE]"), "C", seat=1, wind=0, rules=r3) == "bao_limit"
     # limit-2 and the tile is A's double wind (seat East in the East round)
-    three = parse_tiles("1a2a3a")
-    assert claim(melds("[123m]"), "E", seat=0, wind=0, bonus=three) == "bao_limit"
-    assert claim(melds("[123m]"), "C", seat=0, wind=0, bonus=three) is None
+    assert claim(melds("[CCC]", "[123m]"), "E", seat=0, wind=0, rules=r3) == "bao_limit"  # 1 -> 3
+    assert claim(melds("[CCC]", "[123m]"), "S", seat=0, wind=0, rules=r3) is None
     # already at the limit: nothing to reach
-    assert claim(melds("[123m]"), "C", bonus=parse_tiles("1a2a3a4a")) is None
+    assert claim(melds("[CCC]", "[FFF]", "[EEE]"), "S", seat=1, wind=0, rules=r3) is None
 
 
 def test_bonus_tai() -> None:
@@ -80,7 +84,20 @@ def test_flush_win_on_a_tile_of_the_suit() -> None:
     assert win_liability(ms[:2], parse_tile("4s"), R) is None  # three sets needed
     assert win_liability(melds("[123s]", "[555s]", "[789p]"), parse_tile("4s"), R) is None
     # 包字一色: honours
-    assert win_liability(melds("[EEE]", "[SSS]", "[CCC]"), parse_tile("F"), R) == "bao_flush"
+    assert win_liability(melds("[EEE]", "[SSS]", "[NNN]"), parse_tile("W"), R) is not None
+    assert win_liability(melds("[EEE]", "[SSS]", "[CCC]"), parse_tile("E"), R) == "bao_flush"
+    # a concealed kong does not count toward the three sets (RULES.md §5: "exposed")
+    assert win_liability(melds("[123s]", "[555s]", "{7777s}"), parse_tile("4s"), R) is None
+    assert win_liability(melds("[123s]", "[555s]", "{7777s}", "[999s]"), parse_tile("4s"), R) == "bao_flush"
+
+
+def test_dragons_and_winds_won_on_as_the_pair() -> None:
+    # two dragon sets exposed; B discards the third dragon and A wins on it (as the pair)
+    assert win_liability(melds("[CCC]", "[FFFF]"), parse_tile("P"), R) == "bao_dragons"
+    assert win_liability(melds("[CCC]", "[123m]"), parse_tile("P"), R) is None
+    assert win_liability(melds("[CCC]", "[FFF]"), parse_tile("C"), R) is None  # not the third dragon
+    assert win_liability(melds("[CCC]", "[FFF]"), parse_tile("P"), R.with_options(bao_dragons=False)) is None
+    assert win_liability(melds("[EEE]", "[SSS]", "[WWW]"), parse_tile("N"), R) == "bao_winds"
 
 
 def test_terminals_and_green() -> None:

@@ -371,8 +371,16 @@ def test_bao_winds():
     assert st.seats[S].liable == N and st.seats[S].liable_reason == "bao_winds"
 
 
-def test_bao_limit_counts_bonus_tiles_on_the_table():
+def test_bao_limit_does_not_count_bonus_tiles():
+    # RULES.md §5: "exposed" means claimed or added sets; bonus tiles do not count. S (South, East
+    # round) has C, S and E on the table (3 tai) and the South flower: F brings the sets to 4 only
     st = deal(S="2f CCC SSS EEE FF 2p", W="F")
+    st = expose(st, S, ("[CCC]", E), ("[SSS]", N), ("[EEE]", W))
+    st, _ = play(st, first(st, E))
+    st, _ = play(st, drawn(st, S), "W discard F", "S pong")
+    assert st.seats[S].liable is None
+    # with the limit at 4 the same pong reaches it from the sets alone
+    st = deal(S="2f CCC SSS EEE FF 2p", W="F", limit=4)
     st = expose(st, S, ("[CCC]", E), ("[SSS]", N), ("[EEE]", W))
     st, _ = play(st, first(st, E))
     st, _ = play(st, drawn(st, S), "W discard F", "S pong")

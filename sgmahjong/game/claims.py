@@ -134,6 +134,12 @@ def _resolve(b: Builder, w: Window) -> None:
         return
     b.set(window=None, window_wins=(None,) * 4, phase=TURN)
     if w.kind == "eighth":
+        paused = b.get("deal_pos")
+        if paused is not None:  # the eighth was laid out during the deal: the cycles go on
+            from .deal import replacement_cycles
+
+            replacement_cycles(b, *paused)
+            return
         draws.replacement(b, w.source, "flower")
         return
     if w.kind in ("added_kong", "concealed_kong"):
@@ -160,7 +166,8 @@ def _claim(b: Builder, seat: int, source: int, t: Tile, a: Action) -> None:
     b.upd(source, discards=src.discards[:-1])
     st = b.seat(seat)
     conc = list(st.concealed)
-    b.set(claims_made=True, last_discard=None, kongs_in_turn=0, flower_chain=0)
+    b.set(claims_made=True, last_discard=None, kongs_in_turn=0, flower_chain=0,
+          claimed=None if a.kind == "chow" else (source, t), kong_liable=None)
     if a.kind == "chow":
         assert a.tile is not None
         lo = a.tile
@@ -188,6 +195,6 @@ def _claim(b: Builder, seat: int, source: int, t: Tile, a: Action) -> None:
         turn.begin_turn(b, seat, "claim")
         return
     b.emit("kong", seat, tile=t.notation, source=source, kong_kind="exposed")
-    kongs.kong_payment(b, seat, t, "exposed", source)
-    b.set(kongs_in_turn=1, kong_made=True)
+    payer = kongs.kong_payment(b, seat, t, "exposed", source)
+    b.set(kongs_in_turn=1, kong_made=True, kong_liable=payer)
     draws.replacement(b, seat, "kong")

@@ -8,7 +8,7 @@ from bisect import bisect_left
 from typing import Any
 
 from ..rules import RuleSet
-from ..tiles import NUM_PLAYING, Tile, full_set
+from ..tiles import FLOWERS, NUM_PLAYING, Tile, full_set
 from . import draws, ending, turn
 from .actions import IllegalActionError
 from .builder import Builder, seat_waits
@@ -77,19 +77,38 @@ def _deal(b: Builder) -> None:
         dealt_bonus = frozenset(t for t in hands[s] if t >= NUM_PLAYING)
         b.upd(s, concealed=tuple(sorted(hands[s])), dealt_bonus=dealt_bonus)
         b.emit("deal", s, tiles=[t.notation for t in hands[s]])
-    last_dealer_tile = hands[dealer][-1]
-    # concealed tiles are sorted: any bonus tiles are at the end
-    while any(b.seat(s).concealed[-1] >= NUM_PLAYING for s in order):
-        for s in order:
-            concealed = b.seat(s).concealed
-            cut = bisect_left(concealed, NUM_PLAYING)
-            bonus = list(concealed[cut:])
-            if not bonus:
-                continue
-            b.upd(s, concealed=concealed[:cut])
-            dealt = not b.seat(s).bonus and set(bonus) <= b.seat(s).dealt_bonus
-            draws.lay_out(b, s, tuple(bonus), dealt=dealt)
-            for _ in bonus:
+    replacement_cycles(b, 0, 0, hands[dealer][-1])
+
+
+def replacement_cycles(b: Builder, pos: int, pending: int, last_dealer_tile: Tile) -> None:
+    """The bonus-tile replacement cycles of the deal, from the seat ``order[pos]`` (``pending``: how many
+    bonus tiles it laid out and has not yet replaced), then the dealer's first turn.
+
+    When a seat lays out the eighth flower and another holds seven, the deal pauses in an ``eighth``
+    claim window (RULES.md §3: robbing the eighth during the deal); ``deal_pos`` keeps where it stopped
+    and a pass resumes it here."""
+    dealer = b.s.dealer
+    order = [(dealer + i) % 4 for i in range(4)]
+    b.f["deal_pos"] = None
+    while pending or any(b.seat(s).concealed[-1] >= NUM_PLAYING for s in order):
+        # concealed tiles are sorted: any bonus tiles are at the end
+        for i in range(pos, 4):
+            s = order[i]
+            if not pending:
+                concealed = b.seat(s).concealed
+                cut = bisect_left(concealed, NUM_PLAYING)
+                bonus = concealed[cut:]
+                if not bonus:
+                    continue
+                b.upd(s, concealed=concealed[:cut])
+                dealt = not b.seat(s).bonus and set(bonus) <= b.seat(s).dealt_bonus
+                draws.lay_out(b, s, tuple(bonus), dealt=dealt)
+                pending = len(bonus)
+                flowers = [t for t in bonus if t in FLOWERS]
+                if flowers and draws.open_eighth(b, s, flowers[-1]):
+                    b.f["deal_pos"] = (i, pending, last_dealer_tile)
+                    return
+            for _ in range(pending):
                 if b.remaining() <= 0:
                     ending.drawn_game(b)
                     return
@@ -97,6 +116,8 @@ def _deal(b: Builder) -> None:
                 b.upd(s, concealed=tuple(sorted((*b.seat(s).concealed, t))))
                 if s == dealer and t < NUM_PLAYING:
                     last_dealer_tile = t
+            pending = 0
+        pos = 0
     if last_dealer_tile >= NUM_PLAYING:  # the dealer's last tile was a bonus: show any tile drawn
         last_dealer_tile = b.seat(dealer).concealed[-1]
     b.upd(dealer, drawn=last_dealer_tile)

@@ -59,6 +59,8 @@ def draw_turn(b: Builder, seat: int) -> None:
     f["kongs_in_turn"] = 0
     f["flower_chain"] = 0
     f["last_discard"] = None
+    f["claimed"] = None
+    f["kong_liable"] = None
     t = take(b, seat, back=False)
     f["last_tile"] = b.remaining() == 0
     receive(b, seat, t, "front", barred=frozenset(), has_drawn=True)

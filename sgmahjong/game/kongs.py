@@ -36,11 +36,14 @@ def rob_options(b: Builder, seat: int, t: Tile, *, concealed: bool) -> tuple[tup
     return tuple(options)
 
 
-def kong_payment(b: Builder, seat: int, t: Tile, kind: str, source: int | None) -> None:
+def kong_payment(b: Builder, seat: int, t: Tile, kind: str, source: int | None) -> int | None:
+    """The kong's instant payment; returns the discarder liable for it under 包杠 (who then also pays
+    the whole win on this kong's replacement draw), else ``None``."""
     payer = None
     if source is not None and liability.bao_kong(b.s, b.remaining(), b.get("last_fresh")):
         payer = source
     draws.instant(b, seat, "concealed_kong" if kind == "concealed_kong" else "exposed_kong", liable=payer)
+    return payer
 
 
 def complete_kong(b: Builder, seat: int, t: Tile, kind: str, source: int | None) -> None:
@@ -64,6 +67,7 @@ def complete_kong(b: Builder, seat: int, t: Tile, kind: str, source: int | None)
 def declare_kong(b: Builder, seat: int, t: Tile) -> None:
     """``seat`` declares a concealed kong (four in hand) or adds ``t`` to its exposed pong: a window
     opens for the seats that may rob it, else the kong completes at once."""
+    b.f["kong_liable"] = None  # a win on this kong's replacement is not the konged discard's
     concealed = b.seat(seat).concealed.count(t) == 4
     kind = "concealed_kong" if concealed else "added_kong"
     options = rob_options(b, seat, t, concealed=concealed)

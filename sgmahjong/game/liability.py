@@ -43,7 +43,7 @@ def claim_liability(state: HandState, seats: Sequence[SeatState], claimer: int, 
     unseen = kind == "kong" and bao.is_unseen(tile, _pools(seats), _melds(seats))
     return bao.claim_liability([m.meld for m in st.melds], tile, kong=kind == "kong",
                                seat_wind=(claimer - state.dealer) % 4, prevailing_wind=state.prevailing,
-                               rules=state.rules, unseen=unseen, bonus=st.bonus)
+                               rules=state.rules, unseen=unseen)
 
 
 def bao_kong(state: HandState, remaining: int, fresh: bool) -> bool:
@@ -56,8 +56,7 @@ def win_liability(state: HandState, seats: Sequence[SeatState], winner: int, sho
     """The liable seat (or ``None``) for a win, with the 包 rule that made it liable. ``seats`` are
     before the winning tile joins the winner's hand."""
     rules = state.rules
-    self_drawn = shooter is None or win.kind in ("eight_flowers", "declare_three_dragons",
-                                                 "declare_four_winds")
+    self_drawn = shooter is None
     if win.kind in ("eight_flowers", "robbing_the_eighth") or win.thirteen_wonders:
         return None, None
     if not scoring_bridge.liability_applies(rules, self_drawn):
@@ -65,6 +64,10 @@ def win_liability(state: HandState, seats: Sequence[SeatState], winner: int, sho
     st = seats[winner]
     if st.liable is not None and st.liable != winner:
         return st.liable, st.liable_reason
+    if (shooter is None and win.kind == "normal" and state.kong_liable is not None
+            and state.turn == winner and state.draw_source != "front"):
+        # 包杠: a win on the replacement draw of a kong made from a fresh discard late in the hand
+        return state.kong_liable, "bao_kong"
     if shooter is None or window is None or window.kind != "discard" or win.kind != "normal":
         return None, None
     tile: Tile = window.tile

@@ -117,6 +117,9 @@ class HandState:
     turn_win: Any = None  # WinInfo of the seat on turn, if it may (or tried to) win
     window_wins: tuple[Any, ...] = (None, None, None, None)  # WinInfo per seat in the open window
     last_fresh: bool = False  # the last discard was a fresh tile (生牌)
+    claimed: tuple[int, Tile] | None = None  # (discarder, tile) of the pong/kong that began this turn
+    kong_liable: int | None = None  # 包杠: the discarder of the fresh tile konged this turn, if liable
+    deal_pos: tuple[int, int, Tile] | None = None  # a deal paused by an eighth-flower window: see deal.py
     actions: tuple[Action, ...] = ()  # every applied action, in order (the replayable log)
 
     @property

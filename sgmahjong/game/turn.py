@@ -50,8 +50,9 @@ def turn_options(b: Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo | N
         opts.extend(KONG[seat][t] for t in sorted(kongs))
     win: WinInfo | None = None
     source = b.get("draw_source")
+    # a declaration may be made on any turn, including one a pong or kong of the last set began
+    win = declaration_win(st, b.rules)
     if source != "claim":
-        win = declaration_win(st, b.rules)
         drawn = st.drawn
         if drawn is not None and (st.waits is None or drawn in st.waits):
             rep = source if source in ("flower", "kong", "kong_on_kong") else None
@@ -64,9 +65,23 @@ def turn_options(b: Builder, seat: int) -> tuple[tuple[Action, ...], WinInfo | N
             if normal is not None and (win is None or not win.valid
                                        or (normal.valid and normal.result.tai >= win.result.tai)):
                 win = normal
-        if win is not None and win.valid:
-            opts.append(WIN[seat])
+    if win is not None and win.valid:
+        opts.append(WIN[seat])
     return tuple(opts), win
+
+
+def declaration_shooter(b: Builder, win: WinInfo) -> int | None:
+    """A declaration on the turn that a pong or kong of its last set began is paid as a win off that
+    discard (RULES.md §3); otherwise (and for every other win on a turn) it is self-drawn."""
+    claimed = b.get("claimed")
+    if claimed is None:
+        return None
+    source, tile = claimed
+    if win.kind == "declare_three_dragons" and tile.is_dragon:
+        return int(source)
+    if win.kind == "declare_four_winds" and tile.is_wind:
+        return int(source)
+    return None
 
 
 def do_turn(b: Builder, a: Action) -> None:
@@ -76,10 +91,11 @@ def do_turn(b: Builder, a: Action) -> None:
     if a.kind == "win":
         win = b.s.turn_win
         assert win is not None
-        ending.finish_win(b, seat, None, win, st.drawn)
+        ending.finish_win(b, seat, declaration_shooter(b, win), win, st.drawn)
         return
     assert a.tile is not None
     t = a.tile
+    b.f["kong_liable"] = None  # a discard ends the turn; another kong takes its own replacement
     if a.kind == "discard":
         conc = list(st.concealed)
         conc.remove(t)
