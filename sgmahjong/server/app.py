@@ -139,8 +139,11 @@ class TableServer:
         return self.tables.get(code)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
+    """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one (the
+    client shows its own translated text for a code)."""
+    return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
+                        status_code=status)
 
 
 async def _json_body(request: Request) -> Any:
@@ -252,7 +255,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return _error(_STATUS.get(exc.code, 400), exc.message)
+            return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
         return JSONResponse({"seat": seat, "token": token})
 
     async def websocket(ws: WebSocket) -> None:

@@ -1,7 +1,9 @@
 // The scoring calculator (/calculator): a hand string and the circumstances of the win, scored by the
 // server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
 import "./site-header.js";
-import { esc, getJSON, optionControls, patternNames, postJSON } from "./api.js";
+import { esc, getJSON, optionControls, patternNames, postJSON, presetName } from "./api.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { parseHand } from "./notation.js";
 import { sortTiles, tileElement } from "./tiles.js";
 
@@ -38,7 +40,7 @@ async function init() {
   preview();
   try {
     rules = await getJSON("/api/rules");
-    for (const name of Object.keys(rules.presets)) $("preset").add(new Option(name, name));
+    for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
     controls = optionControls($("rule-options"), rules.options, "rule-");
     controls.set(rules.presets[$("preset").value]);
     $("preset").addEventListener("change", () => controls.set(rules.presets[$("preset").value]));
@@ -80,23 +82,24 @@ function render(res) {
   const out = $("calc-result");
   const patterns = res.patterns || [];
   const head = res.valid === false
-    ? `<h2 class="error">Not a win: ${esc(res.reason || "")}</h2>`
-    : `<h2>${esc(res.tai)} tai${res.limit ? " (limit)" : ""}</h2>`;
+    ? `<h2 class="error">${esc(t("calc.not_a_win", { reason: res.reason || "" }))}</h2>`
+    : `<h2>${esc(t("calc.tai", { tai: res.tai, limit: res.limit ? t("result.limit") : "" }))}</h2>`;
   let html = head;
   if (patterns.length) {
-    html += `<table class="data patterns"><thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
+    html += `<table class="data patterns"><thead><tr><th>${t("result.col.pattern")}</th>` +
+      `<th class="num">${t("result.col.tai")}</th></tr></thead><tbody>` +
       patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(names.get(p.id || p.name) || p.title || p.name || p.id)}` +
-        `${p.chinese ? ` <span class="cjk">${esc(p.chinese)}</span>` : ""}</td><td class="num">${esc(p.tai)}</td></tr>`).join("") +
-      `<tr><th>total</th><th class="num">${esc(res.tai)}</th></tr></tbody></table>`;
+        `${p.chinese && !names.has(p.id || p.name) ? ` <span class="cjk">${esc(p.chinese)}</span>` : ""}</td><td class="num">${esc(p.tai)}</td></tr>`).join("") +
+      `<tr><th>${t("result.total")}</th><th class="num">${esc(res.tai)}</th></tr></tbody></table>`;
   }
   const pay = res.payments;
   if (pay && typeof pay === "object") {
-    html += "<h3>Payments</h3>";
+    html += `<h3>${t("calc.payments")}</h3>`;
     if (Array.isArray(pay)) {
-      html += `<table class="data"><tbody>${pay.map((a, s) => `<tr><td>${["East", "South", "West", "North"][s]}</td>` +
+      html += `<table class="data"><tbody>${pay.map((a, s) => `<tr><td>${t(`wind.${"ESWN"[s]}`)}</td>` +
         `<td class="num">${a > 0 ? "+" : ""}${esc(a)}</td></tr>`).join("")}</tbody></table>`;
     } else {
-      const seatNames = { E: "East", S: "South", W: "West", N: "North" };
+      const seatNames = { E: t("wind.E"), S: t("wind.S"), W: t("wind.W"), N: t("wind.N") };
       html += `<table class="data payments"><tbody>${Object.entries(pay).map(([k, v]) =>
         `<tr data-seat="${esc(k)}"><td>${esc(seatNames[k] || k.replaceAll("_", " "))}</td><td class="num">` +
         `${typeof v === "number" && v > 0 ? "+" : ""}${esc(Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v)}</td></tr>`).join("")}</tbody></table>`;

@@ -1,10 +1,13 @@
-// The "How to play" page: key help, the gallery of all 46 tile faces, and the rule options table
-// generated from GET /api/rules.
+// The "How to play" page: an illustrated walk through one example hand (walkthrough.js), key help,
+// the gallery of all 46 tile faces, and the rule options table generated from GET /api/rules.
 import "./site-header.js";
 import { ALL_FACES, tileElement, tileName } from "./tiles.js";
 import { renderKeyHelp } from "./keys.js";
 import { getJSON, renderOptionsTable } from "./api.js";
+import { t } from "./i18n.js";
+import { renderWalkthrough } from "./walkthrough.js";
 
+renderWalkthrough(document.getElementById("walk-steps"));
 renderKeyHelp(document.getElementById("keys-table"));
 
 const gallery = document.getElementById("gallery");
@@ -12,7 +15,9 @@ gallery.className = "gallery";
 for (const face of ALL_FACES) {
   const fig = document.createElement("figure");
   const cap = document.createElement("figcaption");
-  cap.innerHTML = `<code>${face}</code><br>${tileName(face)}`;
+  const code = document.createElement("code");
+  code.textContent = face;
+  cap.append(code, document.createElement("br"), tileName(face));
   fig.append(tileElement(face), cap);
   gallery.append(fig);
 }
@@ -20,5 +25,5 @@ for (const face of ALL_FACES) {
 getJSON("/api/rules")
   .then((rules) => renderOptionsTable(document.getElementById("options-table"), rules))
   .catch((err) => {
-    document.getElementById("options-table").textContent = `Could not load the rule options: ${err.message}`;
+    document.getElementById("options-table").textContent = t("howto.options.failed", { reason: err.message });
   });

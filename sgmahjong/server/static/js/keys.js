@@ -1,4 +1,5 @@
 // The keyboard map of the table (RULES.md §6: the rival site's keys, plus pass).
+import { t } from "./i18n.js";
 
 /** Keys that discard the 1st..14th tile of your hand. */
 export const DISCARD_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "Q", "W", "E", "R"];
@@ -15,28 +16,29 @@ export const ACTION_KEYS = {
   next: "N",
 };
 
-/** Rows for a help table: [keys, meaning]. */
+/** Rows for a help table: [keys, meaning key]. */
 export const KEY_HELP = [
-  ["1 … 9, 0, Q, W, E, R", "discard the 1st … 14th tile of your hand (counted from the left)"],
-  ["P", "pong (碰) the discard"],
-  ["G", "kong (槓): from a discard, or a concealed / added kong on your turn"],
-  ["Z", "chow (吃) with the discard as the left tile (6 discarded: 678)"],
-  ["X", "chow with the discard as the middle tile (7 discarded: 678)"],
-  ["C", "chow with the discard as the right tile (8 discarded: 678)"],
-  ["H", "win (胡)"],
-  ["Space", "pass (let the discard go)"],
-  ["N", "ready for the next hand"],
+  ["1 … 9, 0, Q, W, E, R", "keys.discard"],
+  ["P", "keys.pong"],
+  ["G", "keys.kong"],
+  ["Z", "keys.chow_left"],
+  ["X", "keys.chow_middle"],
+  ["C", "keys.chow_right"],
+  ["H", "keys.win"],
+  ["Space", "keys.pass"],
+  ["N", "keys.next"],
 ];
 
 /** The same, short, for the side panel of the table. */
 export const KEY_HELP_SHORT = [
-  ["1 … 9, 0, Q … R", "discard tile 1 … 14"],
-  ["P", "pong 碰"],
-  ["G", "kong 槓"],
-  ["Z, X, C", "chow 吃 (discard left / middle / right)"],
-  ["H", "win 胡"],
-  ["Space", "pass"],
-  ["N", "next hand"],
+  ["1 … 9, 0, Q … R", "keys.short.discard"],
+  ["Tab, Enter", "keys.short.tab"],
+  ["P", "keys.short.pong"],
+  ["G", "keys.short.kong"],
+  ["Z, X, C", "keys.short.chow"],
+  ["H", "keys.short.win"],
+  ["Space", "keys.short.pass"],
+  ["N", "keys.short.next"],
 ];
 
 /** Render KEY_HELP (or KEY_HELP_SHORT with short=true, as a compact wrapping list) into an element. */
@@ -54,7 +56,7 @@ export function renderKeyHelp(el, short = false) {
       }
     }
     const w = document.createElement("span");
-    w.textContent = what;
+    w.textContent = t(what);
     if (short) {
       const item = document.createElement("span");
       item.className = "key-item";

@@ -1,7 +1,8 @@
 // The lobby (/): open a table with a preset, house rules and table options (all generated from
 // GET /api/rules), then share its link; list the open tables.
 import "./site-header.js";
-import { esc, getJSON, optionControls, postJSON } from "./api.js";
+import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let rules = null;
@@ -12,10 +13,10 @@ async function init() {
   try {
     rules = await getJSON("/api/rules");
   } catch (err) {
-    $("create-error").textContent = `Could not load the rule set: ${err.message}`;
+    $("create-error").textContent = t("lobby.rules_failed", { reason: err.message });
     return;
   }
-  for (const name of Object.keys(rules.presets)) $("preset").add(new Option(name, name));
+  for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
   ruleControls = optionControls($("rule-options"), rules.options, "rule-");
   tableControls = optionControls($("table-options"), rules.table_options, "opt-");
   const applyPreset = () => ruleControls.set(rules.presets[$("preset").value] || {});
@@ -57,18 +58,20 @@ async function refreshTables() {
   }
   const el = $("tables");
   if (!data.tables.length) {
-    el.innerHTML = "<p class=\"muted\">No open tables yet: open one above.</p>";
+    el.innerHTML = `<p class="muted">${t("lobby.no_tables")}</p>`;
     return;
   }
-  el.innerHTML = `<table class="data"><thead><tr><th>table</th><th>status</th><th>players</th><th>rules</th><th></th>` +
-    `</tr></thead><tbody>${data.tables.map((t) => {
-      const players = t.seats.map((s) => (s.kind === "empty" ? "·" : esc(s.name || "bot"))).join(", ");
-      const changed = Object.entries(t.changed_rules || {}).map(([k, v]) => `${esc(k)}=${esc(v)}`).join(", ") || "default";
-      const free = t.seats.filter((s) => s.kind === "empty").length;
-      const label = t.status === "lobby" && free ? `Join (${free} free)` : "Watch";
-      return `<tr data-code="${esc(t.code)}"><td>${esc(t.name)}</td><td>${esc(t.status.replace("_", " "))}</td>` +
-        `<td>${players}</td><td class="muted">${changed}</td><td><a href="/t/${encodeURIComponent(t.code)}">${label}</a></td></tr>`;
-    }).join("")}</tbody></table>`;
+  el.innerHTML = `<div class="table-scroll"><table class="data"><thead><tr><th>${t("lobby.col.table")}</th>` +
+    `<th>${t("lobby.col.status")}</th><th>${t("lobby.col.players")}</th><th>${t("lobby.col.rules")}</th><th></th>` +
+    `</tr></thead><tbody>${data.tables.map((tb) => {
+      const players = tb.seats.map((s) => (s.kind === "empty" ? "·" : esc(s.name || "bot"))).join(", ");
+      const changed = Object.entries(tb.changed_rules || {}).map(([k, v]) => `${esc(optionName(k))}=${esc(v)}`)
+        .join(", ") || t("lobby.default_rules");
+      const free = tb.seats.filter((s) => s.kind === "empty").length;
+      const label = tb.status === "lobby" && free ? t("lobby.join", { n: free }) : t("lobby.watch");
+      return `<tr data-code="${esc(tb.code)}"><td>${esc(tb.name)}</td><td>${esc(t(`status.${tb.status}`))}</td>` +
+        `<td>${players}</td><td class="muted">${changed}</td><td><a class="button small" href="/t/${encodeURIComponent(tb.code)}">${label}</a></td></tr>`;
+    }).join("")}</tbody></table></div>`;
 }
 
 init();

@@ -5,6 +5,7 @@ import { parseHand } from "./notation.js";
 import { ACTION_KEYS } from "./keys.js";
 import { esc } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * Fill `el` with the result of the hand in view `v`.
@@ -14,11 +15,12 @@ export function fillResult(el, v, ctx) {
   const r = v.result;
   const h = document.createElement("h2");
   if (r.drawn_game || r.winner === null || r.winner === undefined) {
-    h.textContent = "Drawn hand (荒牌)";
+    h.textContent = t("result.drawn");
     el.dataset.outcome = "draw";
   } else {
-    const how = r.self_drawn ? "self-drawn (自摸)" : `on ${ctx.seatName(r.shooter)}'s discard`;
-    h.textContent = `${ctx.seatName(r.winner)} wins ${how}: ${r.tai} tai${r.limit ? " (limit)" : ""}`;
+    const args = { who: ctx.seatName(r.winner), shooter: ctx.seatName(r.shooter), tai: r.tai,
+      limit: r.limit ? t("result.limit") : "" };
+    h.textContent = t(r.self_drawn ? "result.wins_self" : "result.wins_on", args);
     el.dataset.outcome = "win";
     el.dataset.winner = String(r.winner);
   }
@@ -27,20 +29,21 @@ export function fillResult(el, v, ctx) {
   if (r.liable !== null && r.liable !== undefined) {
     const p = document.createElement("p");
     p.className = "liable";
-    p.textContent = `${ctx.seatName(r.liable)} pays for all (包)` +
-      (r.liable_reason ? `: ${String(r.liable_reason).replaceAll("_", " ")}` : "");
+    p.textContent = r.liable_reason
+      ? t("result.pays_all_why", { who: ctx.seatName(r.liable), why: String(r.liable_reason).replaceAll("_", " ") })
+      : t("result.pays_all", { who: ctx.seatName(r.liable) });
     el.append(p);
   }
   if (r.drawn_game && r.kong_made) {
     const p = document.createElement("p");
     p.className = "muted";
-    p.textContent = "A kong was made in this hand, so the deal passes.";
+    p.textContent = t("result.kong_passes");
     el.append(p);
   }
   if (r.kind && r.kind !== "normal" && !r.drawn_game) {
     const p = document.createElement("p");
     p.className = "win-kind";
-    p.textContent = `Special win: ${ctx.patternName(r.kind)}`;
+    p.textContent = t("result.special", { name: ctx.patternName(r.kind) });
     el.append(p);
   }
 
@@ -56,7 +59,7 @@ export function fillResult(el, v, ctx) {
     if (hand.winning) {
       const w = tileElement(hand.winning);
       w.classList.add("winning-tile");
-      w.title = `winning tile: ${tileName(hand.winning)}`;
+      w.title = t("result.winning_tile", { tile: tileName(hand.winning) });
       const wrap = document.createElement("span");
       wrap.className = "tiles";
       wrap.append("+", w);
@@ -71,32 +74,32 @@ export function fillResult(el, v, ctx) {
   }
 
   if (r.patterns && r.patterns.length) {
-    const t = document.createElement("table");
-    t.className = "data patterns";
-    t.innerHTML = `<thead><tr><th>pattern</th><th class="num">tai</th></tr></thead><tbody>` +
+    const tbl = document.createElement("table");
+    tbl.className = "data patterns";
+    tbl.innerHTML = `<thead><tr><th>${t("result.col.pattern")}</th><th class="num">${t("result.col.tai")}</th></tr></thead><tbody>` +
       r.patterns.map((p) => `<tr data-pattern="${esc(p.id || p.name)}"><td>${esc(ctx.patternName(p.id || p.name))}</td>` +
         `<td class="num">${p.tai}</td></tr>`).join("") +
-      `<tr><th>total${r.limit ? " (capped at the limit)" : ""}</th><th class="num">${r.tai}</th></tr></tbody>`;
-    el.append(t);
+      `<tr><th>${t(r.limit ? "result.total_capped" : "result.total")}</th><th class="num">${r.tai}</th></tr></tbody>`;
+    el.append(tbl);
   }
 
   if (r.payments) {
-    const t = document.createElement("table");
-    t.className = "data payments";
+    const tbl = document.createElement("table");
+    tbl.className = "data payments";
     const hand = v.hand_ledger || [0, 0, 0, 0];
-    t.innerHTML = `<thead><tr><th>seat</th><th class="num">win payment</th><th class="num">hand total</th>` +
-      `<th class="num">match</th></tr></thead><tbody>` +
-      [0, 1, 2, 3].map((s) => `<tr data-seat="${s}"><td>${esc(ctx.seatName(s))}${s === r.liable ? " (pays for all, 包)" : ""}` +
-        `${s === r.shooter && !r.self_drawn ? " (shooter)" : ""}</td><td class="num">${signed(r.payments[s])}</td>` +
+    tbl.innerHTML = `<thead><tr><th>${t("result.col.seat")}</th><th class="num">${t("result.col.win_payment")}</th>` +
+      `<th class="num">${t("result.col.hand_total")}</th><th class="num">${t("result.col.match")}</th></tr></thead><tbody>` +
+      [0, 1, 2, 3].map((s) => `<tr data-seat="${s}"><td>${esc(ctx.seatName(s))}${s === r.liable ? t("result.pays_all_mark") : ""}` +
+        `${s === r.shooter && !r.self_drawn ? t("result.shooter_mark") : ""}</td><td class="num">${signed(r.payments[s])}</td>` +
         `<td class="num">${signed(hand[s])}</td><td class="num">${signed((v.match_ledger || v.ledger || [])[s])}</td></tr>`).join("") +
       `</tbody>`;
-    el.append(t);
+    el.append(tbl);
   }
 
   if (r.revealed && Object.keys(r.revealed).length) {
     const d = document.createElement("details");
     d.open = true;
-    d.innerHTML = "<summary>Hands at the end</summary>";
+    d.innerHTML = `<summary>${t("result.hands_at_end")}</summary>`;
     for (const [seat, tiles] of Object.entries(r.revealed)) {
       const row = document.createElement("div");
       row.className = "revealed-row";
@@ -112,17 +115,17 @@ export function fillResult(el, v, ctx) {
   if (r.wall_reveal) {
     const d = document.createElement("details");
     d.className = "wall-reveal";
-    d.innerHTML = `<summary>Wall reveal (${r.wall_reveal.wall.length} tiles in draw order) ` +
-      `<span class="verify">checking…</span></summary>`;
+    d.innerHTML = `<summary>${t("result.wall_reveal", { n: r.wall_reveal.wall.length })} ` +
+      `<span class="verify">${t("result.checking")}</span></summary>`;
     d.append(tilesRow(r.wall_reveal.wall, null));
     const p = document.createElement("p");
     p.className = "muted";
-    p.innerHTML = `salt <code>${esc(r.wall_reveal.salt)}</code>, published hash <code>${esc(v.wall_hash || "")}</code>`;
+    p.innerHTML = t("result.salt", { salt: `<code>${esc(r.wall_reveal.salt)}</code>`, hash: `<code>${esc(v.wall_hash || "")}</code>` });
     d.append(p);
     el.append(d);
     verifyWall(v.wall_hash, r.wall_reveal).then((ok) => {
       const s = d.querySelector(".verify");
-      if (s) s.textContent = ok === null ? "" : ok ? "✓ matches the hash published before the hand" : "✗ does not match the published hash";
+      if (s) s.textContent = ok === null ? "" : ok ? t("result.wall_ok") : t("result.wall_bad");
     });
   }
 
@@ -132,13 +135,13 @@ export function fillResult(el, v, ctx) {
     const p = document.createElement("p");
     p.className = "muted";
     p.innerHTML = `<a class="hand-log" href="/api/tables/${encodeURIComponent(ctx.code)}/hands/${v.hand_number}/log" ` +
-      `download="sgmahjong-${esc(ctx.code)}-hand-${v.hand_number}.jsonl">Download this hand's log</a> ` +
-      `(replay it with <code>sgmahjong replay FILE</code>).`;
+      `download="sgmahjong-${esc(ctx.code)}-hand-${v.hand_number}.jsonl">${t("result.download")}</a> ` +
+      t("result.replay_with", { cmd: "<code>sgmahjong replay FILE</code>" });
     el.append(p);
   }
 
   if (ctx.canGoNext) {
-    const b = button("Next hand", "next", ctx.onNext);
+    const b = button(t("table.next_hand"), "next", ctx.onNext);
     b.prepend(kbd(ACTION_KEYS.next));
     b.disabled = ctx.readySent;
     el.append(b);
@@ -147,7 +150,7 @@ export function fillResult(el, v, ctx) {
     el.append(" ", ready);
   } else if (ctx.matchOver || v.standings) {
     const p = document.createElement("p");
-    p.innerHTML = `The match is over. <a href="/">Back to the lobby</a>`;
+    p.innerHTML = `${t("result.match_over")} <a href="/">${t("common.back_to_lobby")}</a>`;
     el.append(p);
   }
 }
@@ -157,8 +160,8 @@ export function renderReady(panel, table, mySeat) {
   const el = panel.querySelector(".ready-list");
   if (!el || !table) return;
   const waiting = table.seats.filter((s) => s.kind === "human" && s.connected && !s.ready)
-    .map((s) => (s.seat === mySeat ? "you" : s.name));
-  el.textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
+    .map((s) => (s.seat === mySeat ? t("table.you_short") : s.name));
+  el.textContent = waiting.length ? t("result.waiting_for", { list: waiting.join(", ") }) : "";
 }
 
 /** The SHA-256 (hex) of a revealed wall as committed before the deal, or null without WebCrypto. */
@@ -178,7 +181,7 @@ function standingsElement(standings, seatName) {
   const wrap = document.createElement("div");
   wrap.id = "standings";
   const h = document.createElement("h2");
-  h.textContent = "Final standings";
+  h.textContent = t("result.standings");
   wrap.append(h);
   const rows = (Array.isArray(standings) ? standings : Object.values(standings)).map((s, i) => {
     if (typeof s === "number") return { seat: i, score: s };
@@ -186,11 +189,12 @@ function standingsElement(standings, seatName) {
   });
   const amount = (s) => s.amount ?? s.score ?? s.total ?? 0;
   rows.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || amount(b) - amount(a));
-  const t = document.createElement("table");
-  t.className = "data";
-  t.innerHTML = `<thead><tr><th>place</th><th>player</th><th class="num">score</th></tr></thead><tbody>` +
+  const tbl = document.createElement("table");
+  tbl.className = "data";
+  tbl.innerHTML = `<thead><tr><th>${t("result.col.place")}</th><th>${t("result.col.player")}</th>` +
+    `<th class="num">${t("result.col.score")}</th></tr></thead><tbody>` +
     rows.map((s, i) => `<tr data-seat="${s.seat}"><td>${s.rank ?? i + 1}</td><td>${esc(seatName(s.seat))}</td>` +
       `<td class="num">${signed(amount(s))}</td></tr>`).join("") + `</tbody>`;
-  wrap.append(t);
+  wrap.append(tbl);
   return wrap;
 }

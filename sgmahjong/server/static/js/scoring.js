@@ -1,24 +1,30 @@
 // The scoring reference (/scoring): the patterns of a chosen rule set, as the scorer describes them
 // (GET /api/reference), never hand-copied.
 import "./site-header.js";
-import { esc, getJSON, optionControls } from "./api.js";
+import { choiceName, esc, getJSON, optionControls, optionDoc, optionName, patternLabel, presetName } from "./api.js";
+import { has, lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let rules = null;
 let controls = null;
 
-const FAMILY_NAMES = {
-  special: "Special wins (no complete hand needed, or instant)",
-};
-
-/** Docstring text for HTML: ``code`` becomes <code>. */
-function docText(text) {
-  return esc(text).replace(/``([^`]+)``/g, "<code>$1</code>");
+/** A pattern's plain-language description for players (strings files), never the scorer's docstring. */
+function describe(p) {
+  return has(`pattern.${p.id}.desc`) ? t(`pattern.${p.id}.desc`) : "";
 }
 
-function heading(family) {
-  const text = family.replaceAll("_", " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function familyName(family) {
+  return has(`family.${family}`) ? t(`family.${family}`) : family.replaceAll("_", " ");
+}
+
+/** The tai column: the scorer's number, with the limit / fixed wording in the page's language. */
+function taiText(p, rules) {
+  if (p.kind === "limit" || (p.kind === "special" && p.tai === rules.limit && /^limit/.test(p.tai_text || ""))) {
+    return t("scoring.limit", { limit: rules.limit });
+  }
+  const fixed = /^(\d+) \(at most the limit: (\d+)\)$/.exec(p.tai_text || "");
+  if (fixed) return t("scoring.fixed", { tai: fixed[1], capped: fixed[2] });
+  return p.tai_text ?? String(p.tai);
 }
 
 async function init() {
@@ -28,7 +34,7 @@ async function init() {
     $("ref-error").textContent = err.message;
     return;
   }
-  for (const name of Object.keys(rules.presets)) $("preset").add(new Option(name, name));
+  for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
   const params = new URLSearchParams(location.search);
   if (params.get("preset") && rules.presets[params.get("preset")]) $("preset").value = params.get("preset");
   controls = optionControls($("rule-options"), rules.options, "rule-");
@@ -58,7 +64,7 @@ async function show() {
 }
 
 function render(ref) {
-  $("ref-title").textContent = `Patterns (limit ${ref.rules.limit} tai, minimum ${ref.rules.min_tai})`;
+  $("ref-title").textContent = t("scoring.patterns_of", { limit: ref.rules.limit, min: ref.rules.min_tai });
   const families = new Map();
   for (const p of ref.patterns) {
     const fam = p.family || "other";
@@ -67,17 +73,22 @@ function render(ref) {
   }
   let html = "";
   for (const [fam, list] of families) {
-    html += `<h3>${esc(FAMILY_NAMES[fam] || heading(fam))}</h3>` +
-      `<table class="data patterns"><thead><tr><th>pattern</th><th>id</th><th class="num">tai</th><th>what it takes</th></tr></thead><tbody>` +
-      list.map((p) => `<tr data-pattern="${esc(p.id)}"><td><b>${esc(p.name)}</b> <span class="cjk">${esc(p.chinese || "")}</span></td>` +
-        `<td><code>${esc(p.id)}</code></td><td class="num tai">${esc(p.tai_text ?? p.tai)}</td>` +
-        `<td>${docText(p.description || "")}${p.extra ? " <i>(additional point: does not count toward the minimum)</i>" : ""}</td></tr>`).join("") +
-      `</tbody></table>`;
+    html += `<h3>${esc(familyName(fam))}</h3>` +
+      `<div class="table-scroll"><table class="data patterns"><thead><tr><th>${t("scoring.col.pattern")}</th>` +
+      `<th class="num">${t("scoring.col.tai")}</th><th>${t("scoring.col.what")}</th></tr></thead><tbody>` +
+      list.map((p) => `<tr data-pattern="${esc(p.id)}"><td><b>${esc(patternLabel(p.id) || p.name)}</b>` +
+        `${lang() === "zh" ? "" : ` <span class="cjk" lang="zh-Hans">${esc(p.chinese || "")}</span>`}</td>` +
+        `<td class="num tai">${esc(taiText(p, ref.rules))}</td>` +
+        `<td class="desc">${esc(describe(p))}${p.extra ? ` <i>${t("scoring.extra")}</i>` : ""}</td></tr>`).join("") +
+      `</tbody></table></div>`;
   }
   $("reference").innerHTML = html;
-  const docs = new Map(rules.options.map((o) => [o.name, o.doc]));
-  $("rules-ref").innerHTML = `<table class="data"><tbody>${Object.entries(ref.rules).map(([k, v]) =>
-    `<tr><td><code>${esc(k)}</code></td><td>${esc(v === null ? "(auto)" : v)}</td><td class="muted">${esc(docs.get(k) || "")}</td></tr>`).join("")}</tbody></table>`;
+  const opts = new Map(rules.options.map((o) => [o.name, o]));
+  const value = (v) => (v === null ? t("common.auto") : v === true ? t("common.on") : v === false ? t("common.off")
+    : typeof v === "string" ? choiceName(v) : String(v));
+  $("rules-ref").innerHTML = `<div class="table-scroll"><table class="data"><tbody>${Object.entries(ref.rules).map(([k, v]) =>
+    `<tr data-option="${esc(k)}"><td>${esc(optionName(k))}</td><td>${esc(value(v))}</td>` +
+    `<td class="muted">${esc(opts.has(k) ? optionDoc(opts.get(k)) : "")}</td></tr>`).join("")}</tbody></table></div>`;
 }
 
 init();

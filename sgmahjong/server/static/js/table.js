@@ -12,10 +12,12 @@ import { chowInfo, legalGroups, myHand } from "./moves.js";
 import { fillResult, renderReady } from "./result.js";
 import { eventKind, eventText } from "./events.js";
 import { bonusRow, discardPool } from "./felt.js";
+import { langSwitch, t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
-const WIND_NAMES = ["East", "South", "West", "North"];
+const windName = (i) => t(`wind.${WIND_LETTERS[i]}`);
 const POSITIONS = ["bottom", "right", "top", "left"];
 
 const $ = (id) => document.getElementById(id);
@@ -45,9 +47,12 @@ const state = {
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.table && state.table.seats[seat];
+  if (s && s.kind === "bot") {
+    return t("table.bot_name", { wind: windName(seat), level: t(`bot.${s.bot_level || "greedy"}`) });
+  }
   if (s && s.name) return s.name;
-  if (s && s.kind === "bot") return `Bot ${seat + 1}`;
-  return `Seat ${seat + 1}`;
+  if (s && s.kind === "bot") return t("table.bot_n", { n: seat + 1 });
+  return t("table.seat_n", { n: seat + 1 });
 }
 
 function windOf(seat) {
@@ -73,32 +78,34 @@ function toast(message) {
 // -- seating (lobby status) ------------------------------------------------------------------------
 
 function renderSeating() {
-  const t = state.table;
+  const tb = state.table;
   $("seating").hidden = false;
   $("play").hidden = true;
   $("share-link").textContent = location.origin + "/t/" + state.code;
   const list = $("seat-list");
   list.innerHTML = "";
   const seated = state.seat !== null;
-  for (const s of t.seats) {
+  for (const s of tb.seats) {
     const card = document.createElement("div");
     card.className = "seat-card" + (s.seat === state.seat ? " mine" : "");
     card.dataset.seat = String(s.seat);
-    const who = s.kind === "empty" ? "<i>empty</i>"
-      : s.kind === "bot" ? `${esc(s.name || "bot")} <span class="muted">(${esc(s.bot_level || "")})</span>`
-        : `${esc(s.name)}${s.seat === state.seat ? " (you)" : ""}${s.connected ? "" : " <span class=\"muted\">offline</span>"}`;
+    const mine = s.seat === state.seat;
+    const who = s.kind === "empty" ? `<i>${t("table.empty")}</i>`
+      : s.kind === "bot" ? esc(seatName(s.seat))
+        : `${esc(mine ? t("table.name_you", { name: s.name }) : s.name)}` +
+          `${s.connected ? "" : ` <span class="muted">${t("table.offline")}</span>`}`;
     card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
-      `${WIND_NAMES[s.seat]}</div><div class="who">${who}</div>`;
+      `${windName(s.seat)}</div><div class="who">${who}</div>`;
     const buttons = document.createElement("div");
     if (s.kind === "empty" && !seated) {
-      buttons.append(button("Sit here", "join", () => join(s.seat)));
+      buttons.append(button(t("table.sit"), "join", () => join(s.seat)));
     }
     if (s.kind === "empty" && seated) {
-      buttons.append(button("Add bot", "add-bot", () =>
+      buttons.append(button(t("table.add_bot"), "add-bot", () =>
         state.conn.send({ type: "add_bot", seat: s.seat, level: $("bot-level").value })));
     }
     if (s.kind === "bot" && seated) {
-      buttons.append(button("Remove bot", "remove-bot", () =>
+      buttons.append(button(t("table.remove_bot"), "remove-bot", () =>
         state.conn.send({ type: "remove_bot", seat: s.seat }), "secondary"));
     }
     card.append(buttons);
@@ -106,17 +113,17 @@ function renderSeating() {
   }
   $("join-form").hidden = seated;
   $("seated-controls").hidden = !seated;
-  const changed = Object.entries(t.changed_rules || {});
+  const changed = Object.entries(tb.changed_rules || {});
   $("rules-summary").textContent = changed.length
-    ? "House rules: " + changed.map(([k, v]) => `${k} = ${v}`).join(", ")
-    : "Rules: the defaults of RULES.md (limit 5 tai, all pay).";
+    ? t("table.house_rules", { list: changed.map(([k, v]) => `${k} = ${v}`).join(", ") })
+    : t("table.default_rules");
 }
 
 async function join(seat) {
   const name = $("join-name").value.trim();
   if (!name) {
     $("join-name").focus();
-    toast("Type your display name first.");
+    toast(t("table.name_first"));
     return;
   }
   try {
@@ -125,7 +132,7 @@ async function join(seat) {
     state.token = res.token;
     state.conn.reconnect(res.token);
   } catch (err) {
-    toast(err.message);
+    toast(err.code ? errorText(err) : err.message);
   }
 }
 
@@ -172,7 +179,7 @@ function renderPlay() {
       const side = pos === "left" || pos === "right";
       if (sv.concealed && sv.concealed.length) {
         // revealed at the end of a hand
-        for (const t of sortTiles(sv.concealed)) hidden.append(tileElement(t, { size: "sm" }));
+        for (const tile of sortTiles(sv.concealed)) hidden.append(tileElement(tile, { size: "sm" }));
         hidden.style.flexDirection = "row";
         hidden.style.flexWrap = "wrap";
       } else {
@@ -192,19 +199,19 @@ function renderPlay() {
   }
 
   $("prevailing").textContent = WIND_GLYPH[WIND_LETTERS[v.prevailing || 0]];
-  $("prevailing").title = `${WIND_NAMES[v.prevailing || 0]} round`;
+  $("prevailing").title = t("table.round_of", { wind: windName(v.prevailing || 0) });
   $("wall-count").textContent = String(v.wall_remaining);
   $("turn-status").textContent = turnStatus(v);
   const hn = v.hand_number ?? v.hand ?? (state.table && state.table.hand_number);
-  $("match-info").textContent = `${WIND_NAMES[v.prevailing || 0]} round` +
-    (typeof hn === "number" ? `, hand ${hn}` : "") + (state.seat === null ? " — watching" : "");
+  $("match-info").textContent = t("table.round_of", { wind: windName(v.prevailing || 0) }) +
+    (typeof hn === "number" ? t("table.hand_n", { n: hn }) : "") + (state.seat === null ? t("table.watching") : "");
   renderActions();
   renderLedger();
   renderResult();
   updateTimers();
   // a tab in the background shows in its title when the table waits for you
   const mine = (v.legal_actions || []).length > 0 && !v.result;
-  document.title = `${mine ? "● Your move — " : ""}${state.table ? state.table.name : "Table"} — sgmahjong`;
+  document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? state.table.name : t("table.code")} — sgmahjong`;
 }
 
 /** The seats of `seats` whose pending decision may be shown: all on a turn, only mine on a claim. */
@@ -221,30 +228,31 @@ function plate(seat, sv) {
   const badge = document.createElement("span");
   badge.className = "wind-badge";
   badge.textContent = WIND_GLYPH[wind] || wind;
-  badge.title = `${WIND_NAMES[WIND_LETTERS.indexOf(wind)] || wind} seat`;
+  badge.title = WIND_LETTERS.includes(wind) ? t("table.seat_wind", { wind: t(`wind.${wind}`) }) : wind;
   const name = document.createElement("span");
   name.className = "name";
-  name.textContent = seatName(seat) + (seat === state.seat ? " (you)" : "");
+  name.textContent = seat === state.seat ? t("table.name_you", { name: seatName(seat) }) : seatName(seat);
+  name.title = name.textContent;
   p.append(badge, name);
   if (v.dealer === seat) {
     const d = document.createElement("span");
     d.className = "dealer";
-    d.textContent = "莊 dealer";
-    d.title = "dealer";
+    d.textContent = t("table.dealer");
+    d.title = t("table.dealer_title");
     p.append(d);
   }
   const s = state.table && state.table.seats[seat];
   if (s && s.kind === "human" && !s.connected) {
     const off = document.createElement("span");
     off.className = "offline";
-    off.textContent = "offline (bot plays)";
+    off.textContent = t("table.offline_bot");
     p.append(off);
   }
   const score = document.createElement("span");
   score.className = "score";
   const total = matchTotal(seat);
   score.textContent = (total > 0 ? "+" : "") + total;
-  score.title = "match score";
+  score.title = t("table.match_score");
   p.append(score);
   const timer = document.createElement("span");
   timer.className = "timer";
@@ -260,8 +268,9 @@ function matchTotal(seat) {
 }
 
 function meldTitle(m) {
-  const from = typeof m.from === "number" ? ` from ${seatName(m.from)}` : "";
-  return `${m.concealed ? "concealed " : ""}${m.kind || "set"}${from}`;
+  const kind = t(`table.meld.${["chow", "pong", "kong"].includes(m.kind) ? m.kind : "set"}`);
+  if (m.concealed) return t("table.meld.concealed", { kind });
+  return typeof m.from === "number" ? t("table.meld.from", { kind, who: seatName(m.from) }) : kind;
 }
 
 function handElement(sv) {
@@ -294,20 +303,22 @@ function renderHandInteractivity() {
     const tile = slot.querySelector(".tile").dataset.tile;
     const ok = !state.pending && g.discards.has(tile);
     slot.classList.toggle("can-discard", ok);
-    slot.querySelector(".tile").title = ok ? `Discard ${tileName(tile)}` : tileName(tile);
+    slot.querySelector(".tile").title = ok ? t("table.discard_tile", { tile: tileName(tile) }) : tileName(tile);
   });
 }
 
 function turnStatus(v) {
-  if (v.phase === "ended" || v.result) return "Hand over";
+  if (v.phase === "ended" || v.result) return t("table.hand_over");
   if (v.phase === "claim") {
     const w = v.window;
-    if (w && w.kind === "kong") return `${seatName(w.seat)} adds a kong of ${w.tile}: it can be robbed`;
-    if (w && w.kind === "eighth") return `${seatName(w.seat)} drew the eighth flower: it can be robbed`;
+    if (w && w.kind === "kong") return t("table.kong_robbable", { who: seatName(w.seat), tile: w.tile });
+    if (w && w.kind === "eighth") return t("table.eighth_robbable", { who: seatName(w.seat) });
     const d = v.last_discard;
-    return d ? `${seatName(d.seat)} discarded — claims open` : "Claims open";
+    return d ? t("table.claims_open_after", { who: seatName(d.seat) }) : t("table.claims_open");
   }
-  if (typeof v.turn === "number") return v.turn === state.seat ? "Your turn" : `${seatName(v.turn)}'s turn`;
+  if (typeof v.turn === "number") {
+    return v.turn === state.seat ? t("table.your_turn") : t("table.their_turn", { who: seatName(v.turn) });
+  }
   return "";
 }
 
@@ -318,7 +329,7 @@ function renderActions() {
   if (!v) return;
   if (v.result) {
     if (state.status === "between_hands" && state.seat !== null) {
-      const b = button("Next hand", "next", readyNext);
+      const b = button(t("table.next_hand"), "next", readyNext);
       b.prepend(kbd(ACTION_KEYS.next));
       b.disabled = state.readySent;
       box.append(b);
@@ -342,33 +353,33 @@ function renderActions() {
     b.addEventListener("click", () => sendAction(action));
     box.append(b);
   };
-  if (g.win) add("win", "Win 胡", ACTION_KEYS.win);
+  if (g.win) add("win", t("table.win"), ACTION_KEYS.win);
   for (const k of g.kongs) {
     const tile = k.split(" ")[1];
-    add(k, "Kong 槓", g.kongs.length === 1 || k === g.kongs[0] ? ACTION_KEYS.kong : null, [tile, tile, tile, tile]);
+    add(k, t("table.kong"), g.kongs.length === 1 || k === g.kongs[0] ? ACTION_KEYS.kong : null, [tile, tile, tile, tile]);
   }
-  if (g.pong) add("pong", "Pong 碰", ACTION_KEYS.pong, discard ? [discard, discard, discard] : null);
+  if (g.pong) add("pong", t("table.pong"), ACTION_KEYS.pong, discard ? [discard, discard, discard] : null);
   const chows = g.chows.map((c) => [c, chowInfo(c, discard)]);
   chows.sort((a, b) => "ZXC".indexOf(a[1].key) - "ZXC".indexOf(b[1].key));
   for (const [c, info] of chows) {
-    add(c, "Chow 吃", info.key, info.tiles);
+    add(c, t("table.chow"), info.key, info.tiles);
   }
-  if (g.pass) add("pass", "Pass", ACTION_KEYS.pass);
+  if (g.pass) add("pass", t("table.pass"), ACTION_KEYS.pass);
   if (g.discards.size && !box.children.length) {
     const hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = "Your turn: click a tile (or press its key) to discard it.";
+    hint.textContent = t("table.hint_discard");
     box.append(hint);
   } else if (g.discards.size) {
     const hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = "…or discard a tile.";
+    hint.textContent = t("table.hint_or_discard");
     box.append(hint);
   }
   if (!box.children.length) {
     const hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = state.seat === null ? "You are watching this table." : "Waiting for the others…";
+    hint.textContent = state.seat === null ? t("table.hint_watching") : t("table.hint_waiting");
     box.append(hint);
   }
   renderHandInteractivity();
@@ -391,7 +402,8 @@ function renderLedger() {
   const rows = [0, 1, 2, 3].map((s) =>
     `<tr data-seat="${s}" class="${s === state.seat ? "me" : ""}"><td><span class="cjk">${WIND_GLYPH[windOf(s)]}</span> ` +
     `${esc(seatName(s))}</td><td class="hand-amount">${signed(hand[s])}</td><td class="total-amount">${signed(total[s])}</td></tr>`);
-  $("ledger").innerHTML = `<table><thead><tr><th>seat</th><th>hand</th><th>match</th></tr></thead>` +
+  $("ledger").innerHTML = `<table><thead><tr><th>${t("table.ledger.seat")}</th><th>${t("table.ledger.hand")}</th>` +
+    `<th>${t("table.ledger.match")}</th></tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table>`;
 }
 
@@ -483,24 +495,24 @@ function flash(text) {
 // -- timers ----------------------------------------------------------------------------------------
 
 function updateTimers() {
-  const t = state.timer;
+  const tm = state.timer;
   document.querySelectorAll("[data-timer-seat]").forEach((el) => {
     el.textContent = "";
   });
-  if (!t) {
+  if (!tm) {
     if ($("turn-timer")) $("turn-timer").textContent = "";
     return;
   }
-  const left = Math.max(0, Math.ceil((t.deadline - performance.now()) / 1000));
-  for (const s of visibleSeats(state.view, t.seats || [])) {
+  const left = Math.max(0, Math.ceil((tm.deadline - performance.now()) / 1000));
+  for (const s of visibleSeats(state.view, tm.seats || [])) {
     const el = document.querySelector(`[data-timer-seat="${s}"]`);
-    if (el) el.textContent = `${left}s`;
+    if (el) el.textContent = t("table.seconds", { s: left });
   }
   const centre = $("turn-timer");
-  if (centre) centre.textContent = t.seats && t.seats.includes(state.seat) ? `${left}s to decide` : "";
-  if (t.kind === "next_hand") {
+  if (centre) centre.textContent = tm.seats && tm.seats.includes(state.seat) ? t("table.seconds_to_decide", { s: left }) : "";
+  if (tm.kind === "next_hand") {
     const b = document.querySelector("#result [data-action=next]");
-    if (b) b.lastChild.textContent = `Next hand (${left}s)`;
+    if (b) b.lastChild.textContent = t("table.next_hand_in", { s: left });
   }
 }
 
@@ -551,7 +563,8 @@ function start() {
   $("table-code").textContent = state.code;
   renderKeyHelp($("key-help"), true);
   loadPatternNames();
-  for (const level of ["random", "greedy", "strong"]) $("bot-level").add(new Option(level, level));
+  for (const level of ["random", "greedy", "strong"]) $("bot-level").add(new Option(t(`bot.${level}`), level));
+  $("header-tools").append(langSwitch());
   $("bot-level").value = "greedy";
   $("start-btn").addEventListener("click", () => state.conn.send({ type: "start" }));
   $("leave-btn").addEventListener("click", () => {
@@ -564,8 +577,8 @@ function start() {
   $("copy-link").addEventListener("click", () => {
     if (!navigator.clipboard) return;
     navigator.clipboard.writeText($("share-link").textContent).then(() => {
-      $("copy-link").textContent = "Copied";
-      setTimeout(() => { $("copy-link").textContent = "Copy"; }, 2000);
+      $("copy-link").textContent = t("table.copied");
+      setTimeout(() => { $("copy-link").textContent = t("table.copy"); }, 2000);
     }).catch(() => {});
   });
   $("join-form").addEventListener("submit", (ev) => ev.preventDefault());
@@ -576,7 +589,7 @@ function start() {
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
       const c = $("conn");
-      c.textContent = ok ? "connected" : "reconnecting…";
+      c.textContent = ok ? t("table.connected") : t("table.reconnecting");
       c.className = "conn " + (ok ? "ok" : "bad");
       document.body.dataset.connected = ok ? "true" : "false";
     },
@@ -627,14 +640,14 @@ function start() {
       }
       if (msg.ref === "action") state.pending = false;
       if (state.view) renderActions();
-      toast(msg.message || msg.code);
+      toast(errorText(msg));
     },
   });
 }
 
 if (!state.code) {
-  document.body.innerHTML = "<main class=\"page\"><p class=\"error\">No table code in the address.</p>" +
-    "<p><a href=\"/\">Back to the lobby</a></p></main>";
+  document.body.innerHTML = `<main class="page"><p class="error">${t("table.no_code")}</p>` +
+    `<p><a href="/">${t("common.back_to_lobby")}</a></p></main>`;
 } else {
   start();
 }

@@ -8,6 +8,7 @@
 //
 // Chinese glyphs use the bundled subset font "SGMJ CJK" (fonts/README.md) so faces look the same on
 // every device.
+import { has, t } from "./i18n.js";
 
 const W = 60;
 const H = 80;
@@ -54,16 +55,11 @@ export function sortTiles(tiles) {
   return [...tiles].sort((a, b) => tileIndex(a) - tileIndex(b));
 }
 
-/** English name of a tile, e.g. "5 Dots", "East wind", "Plum (flower 1)". */
+/** Name of a tile in the page's language, e.g. "5 Dots" / "5筒", "East wind", "Plum (flower 1)". */
 export function tileName(tile) {
   const suit = tile.slice(-1);
-  const n = Number(tile[0]);
-  if (SUIT_NAMES[suit]) return `${n} ${SUIT_NAMES[suit]}`;
-  if (suit === "f") return `${FLOWERS[n - 1][1]} (flower ${n})`;
-  if (suit === "a") return `${ANIMALS[n - 1][1]} (animal)`;
-  if (tile === "P") return "White dragon";
-  if (HONOURS[tile]) return HONOURS[tile][2] + (tile.length === 1 && "ESWN".includes(tile) ? " wind" : "");
-  return tile;
+  if (SUIT_NAMES[suit] && tile.length === 2) return t(`tile.suit.${suit}`, { n: tile[0] });
+  return has(`tile.${tile}`) ? t(`tile.${tile}`) : tile;
 }
 
 // -- drawing helpers -------------------------------------------------------------------------------

@@ -1,0 +1,114 @@
+// The pages' languages: English and 中文 (simplified). Every string a page shows comes from one strings
+// file per language (strings/en.js, strings/zh.js: the same keys), looked up with t(key, params).
+//
+//   t("table.turn.other", {who: "Ann"})   -> "Ann's turn" / "Ann 出牌"
+//   lang()                                 -> "en" | "zh"
+//   applyI18n(root)                        fills [data-i18n] (text), [data-i18n-html] (our own markup)
+//                                          and [data-i18n-attr="title:key;aria-label:key"]
+//   langSwitch()                           a button that switches the language (remembered)
+//
+// The language: ?lang=en|zh in the address, else the one chosen before (localStorage), else the
+// browser's (zh* -> 中文), else English. Switching reloads the page, so every text is drawn anew.
+import EN from "./strings/en.js";
+import ZH from "./strings/zh.js";
+
+const STRINGS = { en: EN, zh: ZH };
+const STORE_KEY = "sgmahjong:lang";
+/** [code, name of the language in itself]. */
+export const LANGS = [["en", "English"], ["zh", "中文"]];
+
+function chooseLang() {
+  const q = new URLSearchParams(location.search).get("lang");
+  if (q && STRINGS[q]) {
+    remember(q);
+    return q;
+  }
+  try {
+    const saved = localStorage.getItem(STORE_KEY);
+    if (saved && STRINGS[saved]) return saved;
+  } catch (_err) {
+    /* private mode */
+  }
+  const prefs = navigator.languages || [navigator.language || "en"];
+  for (const p of prefs) {
+    const code = String(p).toLowerCase();
+    if (code.startsWith("zh")) return "zh";
+    if (code.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+function remember(code) {
+  try {
+    localStorage.setItem(STORE_KEY, code);
+  } catch (_err) {
+    /* private mode: the choice lasts as long as the page */
+  }
+}
+
+let current = chooseLang();
+document.documentElement.lang = current === "zh" ? "zh-Hans" : "en";
+
+/** The current language code. */
+export function lang() {
+  return current;
+}
+
+/** Whether `key` has a text (in the current language or English). */
+export function has(key) {
+  return key in STRINGS[current] || key in EN;
+}
+
+/** The text of `key` with {name} placeholders filled from params; the key itself if unknown. */
+export function t(key, params = null) {
+  let s = STRINGS[current][key];
+  if (s === undefined) s = EN[key];
+  if (s === undefined) return key;
+  if (params) s = s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return s;
+}
+
+/** Switch to `code`, remember it and redraw the page. */
+export function setLang(code) {
+  if (!STRINGS[code] || code === current) return;
+  remember(code);
+  const url = new URL(location.href);
+  if (url.searchParams.has("lang")) {
+    url.searchParams.set("lang", code);
+    location.replace(url.toString());
+  } else {
+    location.reload();
+  }
+}
+
+/** Fill the marked elements under `root` with their texts. */
+export function applyI18n(root = document) {
+  root.querySelectorAll("[data-i18n]").forEach((el) => {
+    el.textContent = t(el.dataset.i18n);
+  });
+  root.querySelectorAll("[data-i18n-html]").forEach((el) => {
+    el.innerHTML = t(el.dataset.i18nHtml); // our own strings files only, never user text
+  });
+  root.querySelectorAll("[data-i18n-attr]").forEach((el) => {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  });
+}
+
+/** A button offering the other language ("中文" on an English page, "English" on a Chinese one). */
+export function langSwitch() {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "lang-switch secondary";
+  const other = LANGS.find(([code]) => code !== current);
+  b.textContent = other[1];
+  b.lang = other[0] === "zh" ? "zh-Hans" : "en";
+  b.dataset.lang = other[0];
+  b.setAttribute("aria-label", `${t("lang.switch")}: ${other[1]}`);
+  b.addEventListener("click", () => setLang(other[0]));
+  return b;
+}
+
+applyI18n(document);
