@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine, replay_api
+from . import api, engine, matchflow, replay_api
 from .options import TableOptions
 from .protocol import (
     BOT_LEVELS,
@@ -36,6 +36,7 @@ from .protocol import (
     Next,
     Ping,
     ProtocolError,
+    Rematch,
     RemoveBot,
     Start,
     parse_message,
@@ -88,6 +89,7 @@ class TableServer:
         self.test_hooks = test_hooks
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
+        self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
 
     def open(self) -> None:
         self.store = Store(self.database)
@@ -156,7 +158,7 @@ async def _json_body(request: Request) -> Any:
         raise ProtocolError("bad_json", "request body is not valid JSON") from None
 
 
-_STATUS = {"wrong_status": 409, "seat_taken": 409, "bad_token": 403}
+_STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403}
 
 
 def create_app(database: str | None = None, *, test_hooks: bool | None = None) -> Starlette:
@@ -258,6 +260,30 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
         return JSONResponse({"seat": seat, "token": token})
 
+    async def play_bots(request: Request) -> Response:
+        try:
+            body = matchflow.PlayBots.model_validate(await _json_body(request))
+            if (body.seed is not None or body.wall is not None) and not server.test_hooks:
+                raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
+            answer = await matchflow.play_vs_bots(server, body)
+        except ValidationError as exc:
+            return _error(400, validation_message(exc, whole="body", most=1))
+        except ProtocolError as exc:
+            return _error(_STATUS.get(exc.code, 400), exc.message)
+        except SgMahjongError as exc:
+            return _error(400, str(exc))
+        return JSONResponse(answer, status_code=201)
+
+    async def quick(request: Request) -> Response:
+        try:
+            body = matchflow.QuickPlay.model_validate(await _json_body(request))
+            answer = await matchflow.quick_play(server, body)
+        except ValidationError as exc:
+            return _error(400, validation_message(exc, whole="body", most=1))
+        except ProtocolError as exc:
+            return _error(_STATUS.get(exc.code, 400), exc.message)
+        return JSONResponse(answer)
+
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         table = server.get(ws.path_params["code"])
@@ -286,7 +312,12 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
                 try:
                     message = parse_message(text if text is not None else frame.get("bytes"))
                     async with table.lock:
-                        handle(table, conn, message)
+                        if isinstance(message, Rematch):
+                            if not conn.hello:
+                                raise ProtocolError("hello_first", "send hello first", "rematch")
+                            matchflow.rematch_vote(server, table, conn)
+                        else:
+                            handle(table, conn, message)
                 except ProtocolError as exc:
                     conn.push(exc.to_json())
                 except Exception:  # never let one message kill the connection
@@ -311,6 +342,8 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             Route("/api/score", score, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/play", play_bots, methods=["POST"]),
+            Route("/api/quick", quick, methods=["POST"]),
             Route("/api/tables/{code}", get_table),
             Route("/api/tables/{code}/join", join_table, methods=["POST"]),
             *replay_api.routes(server),

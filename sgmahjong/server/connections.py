@@ -89,6 +89,7 @@ class FanoutMixin(TableBase):
         conn.hello = True
         conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
         self._broadcast_table()
+        self._hello_extras(conn)
         if self.match is not None:
             conn.push(self.view_message(seat))
         self._schedule_after_connection()

@@ -61,14 +61,20 @@ class Next(_Message):
     type: Literal["next"]
 
 
+class Rematch(_Message):
+    """After the match: ask for a new match with the same seats, rules and options."""
+
+    type: Literal["rematch"]
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
-Message = Hello | ActionMsg | AddBot | RemoveBot | Leave | Start | Next | Ping
+Message = Hello | ActionMsg | AddBot | RemoveBot | Leave | Start | Next | Rematch | Ping
 
 MESSAGE_TYPES: tuple[str, ...] = (
-    "hello", "action", "add_bot", "remove_bot", "leave", "start", "next", "ping",
+    "hello", "action", "add_bot", "remove_bot", "leave", "start", "next", "rematch", "ping",
 )
 
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(

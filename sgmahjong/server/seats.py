@@ -54,11 +54,20 @@ class SeatingMixin(TableBase):
             raise ProtocolError("bad_seat", "seat must be 0-3")
         if self.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        self._require_free_name(name)
         token = secrets.token_urlsafe(24)
         self.seats[seat] = Seat(seat, "human", name, None, hash_token(token))
         self.store.set_seat(self.id, self.seats[seat].row())
         self._broadcast_table()
         return seat, token
+
+    def _require_free_name(self, name: str) -> None:
+        """Two seats of one table never share a display name (compared without case)."""
+        for s in self.seats:
+            if s.kind != "empty" and s.name is not None and s.name.casefold() == name.casefold():
+                raise ProtocolError(
+                    "name_taken", f"someone at this table is already called {s.name!r}; choose another name"
+                )
 
     def seat_of_token(self, token: str) -> int | None:
         digest = hash_token(token)

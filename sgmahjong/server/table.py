@@ -21,8 +21,10 @@ from ..errors import SgMahjongError
 from ..rules import RuleSet
 from . import engine
 from .connections import Connection, FanoutMixin
+from .flow_state import FlowState
 from .options import TableOptions
 from .protocol import ProtocolError
+from .seat_hints import HintsMixin
 from .seats import NAME_MAX, Seat, SeatingMixin, hash_token
 from .store import SeatRow, Store, TableRow
 from .table_bots import BotsMixin
@@ -34,7 +36,7 @@ log = logging.getLogger("sgmahjong.server")
 
 
 @dataclass
-class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
+class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
     """A table's live state. Build with :meth:`create` or :meth:`load`."""
 
     store: Store
@@ -62,6 +64,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
     away_since: dict[int, float] = field(default_factory=dict)
     _thinking: int | None = None
     closed: bool = False
+    flow: FlowState = field(default_factory=FlowState)
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -125,6 +128,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
             ],
             "hand_number": self.hand_number,
             "wall_hash": wall_hash,
+            "rematch": self.flow.summary(),
         }
 
     # -- lobby ------------------------------------------------------------------------------------
@@ -132,6 +136,10 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
     def start(self, conn: Connection) -> None:
         self._require_seated(conn, "start")
         self._require_status("lobby", "start")
+        self.begin()
+
+    def begin(self) -> None:
+        """Start the match (lobby only): empty seats get bots, hand 1 is dealt."""
         for s in self.seats:
             if s.kind == "empty":
                 level = self.options.bot_level
@@ -235,6 +243,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin):
         self._refresh_since()
         self._set_deadline()
         self._broadcast(events)
+        self._push_hints()
         if self.status != "playing":
             self._broadcast_table()
         self._schedule()

@@ -12,6 +12,7 @@ from .store import Store
 
 if TYPE_CHECKING:
     from .connections import Connection
+    from .flow_state import FlowState
     from .seats import Seat
     from .timers import Deadline, Since
 
@@ -36,6 +37,7 @@ class TableBase:
     deadline: Deadline | None
     away_since: dict[int, float]
     closed: bool
+    flow: FlowState
     _timer: asyncio.Task[None] | None
     _bots: dict[tuple[int, str], Any]
     _thinking: int | None
@@ -48,6 +50,10 @@ class TableBase:
         def _spawn(self, coro: Any) -> asyncio.Task[None]: ...
         def _start_next_hand(self) -> None: ...
         def _all_ready(self) -> bool: ...
+        def begin(self) -> None: ...
+        # -- seat_hints.py
+        def _push_hints(self) -> None: ...
+        def _hello_extras(self, conn: Connection) -> None: ...
         # -- seats.py
         def _require_seated(self, conn: Connection, ref: str) -> int: ...
         def _require_status(self, status: str, ref: str) -> None: ...

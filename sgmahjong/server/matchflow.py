@@ -1,0 +1,129 @@
+"""The match flow around the tables: "Play vs bots" (a private table with three bots, started at once),
+"Quick play" (join the public table waiting for players, else open one) and the rematch (everyone
+seated agrees, then a new table with the same rules, options and seats starts; the old one stays
+readable and tells its connections where the new one is)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .protocol import BotLevel, ProtocolError
+from .seats import Seat
+
+if TYPE_CHECKING:
+    from .app import TableServer
+    from .connections import Connection
+    from .table import Table
+
+
+class PlayBots(BaseModel):
+    """Body of ``POST /api/play``: a private table against three bots, started at once."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    level: BotLevel | None = None
+    preset: str = "default"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None  # test hook
+    wall: Annotated[str, Field(max_length=2000)] | None = None  # test hook
+
+
+class QuickPlay(BaseModel):
+    """Body of ``POST /api/quick``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:
+    return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+
+
+async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
+    """Open a private table, seat the player at East, bots elsewhere, and start the match."""
+    from .app import CreateTable
+    from .seats import clean_name
+
+    name = clean_name(body.name)
+    table = server.create(CreateTable(
+        name=f"{name} vs bots"[:40], preset=body.preset, rules=body.rules, options=body.options,
+        private=True, seed=body.seed, wall=body.wall,
+    ))
+    async with table.lock:
+        seat, token = table.join(name, 0)
+        level = body.level or table.options.bot_level
+        for s in (1, 2, 3):
+            table.seats[s] = Seat(s, "bot", f"Bot {'ESWN'[s]} ({level})", level, None)
+            table.store.set_seat(table.id, table.seats[s].row())
+        table.begin()
+    return _seat_answer(table, seat, token)
+
+
+def _waiting(server: TableServer) -> list[Table]:
+    """Public tables in their lobby with a human seated and a seat free: most players first, then
+    the oldest."""
+    tables = [
+        t for t in server.tables.values()
+        if not t.private and not t.closed and t.status == "lobby"
+        and any(s.kind == "human" for s in t.seats) and any(s.kind == "empty" for s in t.seats)
+    ]
+    tables.sort(key=lambda t: (-sum(s.kind != "empty" for s in t.seats), t.id))
+    return tables
+
+
+async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
+    """Join the public table waiting for players, else open one and wait there."""
+    from .app import CreateTable
+    from .seats import clean_name
+
+    name = clean_name(body.name)
+    async with server.quick_lock:
+        for table in _waiting(server):
+            async with table.lock:
+                try:
+                    seat, token = table.join(name, None)
+                except ProtocolError as exc:
+                    if exc.code in ("name_taken", "seat_taken", "wrong_status"):
+                        continue  # this one will not do: try the next, else open one
+                    raise
+            return _seat_answer(table, seat, token)
+        table = server.create(CreateTable(name="Quick play"))
+        async with table.lock:
+            seat, token = table.join(name, None)
+        return _seat_answer(table, seat, token)
+
+
+def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
+    """A seated player asks for a rematch of a finished match. When every human seat that is
+    connected has asked (bots agree at once), a new table with the same rules, options and seats
+    starts: each human seat's token opens it, and every connection is sent ``rematch`` with its code."""
+    from .app import CreateTable
+
+    seat = table._require_seated(conn, "rematch")
+    if table.status != "finished":
+        raise ProtocolError("wrong_status", "a rematch is possible once the match is over", "rematch")
+    if table.flow.rematch_code is not None:
+        conn.push({"type": "rematch", "code": table.flow.rematch_code})
+        return
+    table.flow.rematch_votes.add(seat)
+    humans = [s.seat for s in table.seats if s.kind == "human" and table.connected(s.seat)]
+    if not all(h in table.flow.rematch_votes for h in humans):
+        table._broadcast_table()
+        return
+    new = server.create(CreateTable(
+        name=table.name, rules=table.rules.to_dict(), options=table.options.model_dump(),
+        private=table.private,
+    ))
+    for s in table.seats:
+        new.seats[s.seat] = Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash)
+        new.store.set_seat(new.id, new.seats[s.seat].row())
+    new.begin()
+    table.flow.rematch_code = new.code
+    table._broadcast_table()
+    for c in list(table.conns):
+        c.push({"type": "rematch", "code": new.code})
