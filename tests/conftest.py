@@ -244,3 +244,39 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+# -- a real PostgreSQL (Debian's binaries, initdb into a temporary folder), once per test session --
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server on a free 127.0.0.1 port (run as the postgres user when we are root)."""
+    import shutil
+    import tempfile
+
+    from sgmahjong.localcluster import LocalPostgres
+
+    folder = tempfile.mkdtemp(prefix="sgmahjong-pg-")
+    pg = LocalPostgres(folder)
+    pg.start()
+    try:
+        yield pg
+    finally:
+        pg.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_databases = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def postgres_url(postgres: Any) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL."""
+    return str(postgres.create_database(f"test_{next(_databases)}"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new empty database of each backend in turn: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))

@@ -141,8 +141,10 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
 
     assert main(["serve", "--port", "70000"]) == 2
     assert "port" in capsys.readouterr().err
-    assert main(["serve", "--database", "postgres://db"]) == 2
-    assert "sqlite" in capsys.readouterr().err
+    assert main(["serve", "--database", "mysql://db"]) == 2
+    assert "SQLite file (sqlite:///path) or PostgreSQL" in capsys.readouterr().err
+    assert main(["serve", "--database", "postgresql://nobody@127.0.0.1:1/none"]) == 2
+    assert "cannot reach the database (postgresql://nobody@127.0.0.1:1/none)" in capsys.readouterr().err
 
 
 def test_a_tables_bots_know_its_rules() -> None:

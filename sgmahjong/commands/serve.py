@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from ..cli import CliError
 
@@ -14,7 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database",
         default=None,
-        help="SQLite URL or file (default $DATABASE_URL, else ./data/sgmahjong.sqlite3)",
+        help="SQLite URL or file, or a postgresql:// URL"
+        " (default $DATABASE_URL, else ./data/sgmahjong.sqlite3)",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
@@ -23,16 +23,17 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import create_app
-    from ..server.store import database_path
+    from ..server.store import StoreError, check_url, describe_url, open_store
 
     if not 0 < args.port < 65536:
         raise CliError(f"port must be 1-65535; got {args.port}")
     try:
-        db = database_path(args.database)
-    except ValueError as exc:
+        db = check_url(args.database)
+        open_store(db).close()  # reachable, and its schema migrated, before the server starts
+    except (ValueError, StoreError) as exc:
         raise CliError(str(exc)) from None
     app = create_app(db)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"sgmahjong: serving on http://{shown}:{args.port}  (database {os.path.abspath(db)})", flush=True)
+    print(f"sgmahjong: serving on http://{shown}:{args.port}  (database {describe_url(db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20)
     return 0

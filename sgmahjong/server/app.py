@@ -42,7 +42,7 @@ from .protocol import (
     parse_message,
     validation_message,
 )
-from .store import Store, database_path
+from .store import Store, check_url, open_store
 from .table import Connection, Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -85,15 +85,17 @@ class TableServer:
     """Every table of one database, loaded at startup and resumed where it was."""
 
     def __init__(self, database: str | None = None, *, test_hooks: bool = False) -> None:
-        self.database = database_path(database)
+        self.database = check_url(database)
         self.test_hooks = test_hooks
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
 
     def open(self) -> None:
-        self.store = Store(self.database)
+        self.store = open_store(self.database)
         for row in self.store.tables():
+            if not self.store.claim(row.id):
+                continue  # another worker owns it
             table = Table.from_rows(self.store, row, self.store.seats(row.id))
             try:
                 table.resume(row.match_seed)
@@ -162,9 +164,9 @@ _STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token
 
 
 def create_app(database: str | None = None, *, test_hooks: bool | None = None) -> Starlette:
-    """The application. ``database``: a SQLite URL or path (default ``$DATABASE_URL`` or
-    ``./data/sgmahjong.sqlite3``); ``test_hooks`` (default ``$SGMAHJONG_TEST_HOOKS == "1"``) lets a
-    new table take a fixed ``seed`` or stacked ``wall``."""
+    """The application. ``database``: a SQLite URL or path, or a ``postgresql://`` URL (default
+    ``$DATABASE_URL`` or ``./data/sgmahjong.sqlite3``); ``test_hooks`` (default
+    ``$SGMAHJONG_TEST_HOOKS == "1"``) lets a new table take a fixed ``seed`` or stacked ``wall``."""
     if test_hooks is None:
         test_hooks = os.environ.get("SGMAHJONG_TEST_HOOKS") == "1"
     server = TableServer(database, test_hooks=test_hooks)

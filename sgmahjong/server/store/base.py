@@ -1,0 +1,195 @@
+"""The storage interface: the rows the server reads and the :class:`Store` every backend implements.
+
+Backends (``sqlite.py``, ``postgres.py``) share their SQL through :class:`~.sql.SqlStore`; a new
+method is added once there (or, if its SQL differs, as a hook each backend fills in). Nothing in
+the server asks which backend it has.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any
+
+
+class StoreError(Exception):
+    """A storage failure the server reports as a clear message (never a traceback)."""
+
+
+class LeaseLost(StoreError):
+    """This process does not own the table (another worker does, or its database session ended), so
+    it must not write to it."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"this worker does not own table {table_id}")
+        self.table_id = table_id
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # empty | human | bot
+    name: str | None
+    bot_level: str | None
+    token_hash: str | None
+
+
+@dataclass
+class TableRow:
+    id: int
+    code: str
+    name: str
+    private: bool
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    status: str
+    first_wall: str | None
+    first_seed: int | None
+    match_seed: int | None
+    created: float
+
+
+@dataclass
+class HandRow:
+    number: int
+    seed: str
+    wall_hash: str | None
+    ended: float | None
+
+
+@dataclass
+class ActionRow:
+    hand: int
+    seq: int
+    seat: int
+    action: str
+    version: int
+    source: str
+    worker: str = ""  # the process that applied it (the cluster test checks no table had two at once)
+    lease: int = 0  # the owner's lease number on the table when it applied it
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write of a :meth:`Store.write_batch`: the name of a batchable write method and its
+    arguments, exactly as the method takes them (``Write("add_action", (table_id, hand, ...))``)."""
+
+    method: str
+    args: tuple[Any, ...]
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+
+#: the write methods a batch may hold (every write that returns nothing)
+BATCHABLE = frozenset({
+    "set_status", "start_match", "set_seat", "add_hand", "end_hand", "add_action", "add_events",
+})
+
+
+class Store(abc.ABC):
+    """A database of tables, seats, hands, and each hand's actions and events.
+
+    Every write method commits before it returns (write-through), so a restart loses nothing a
+    client was told; :meth:`write_batch` commits many writes in one transaction (group commit).
+
+    Ownership: with several worker processes on one database, a table is owned by one worker at a
+    time. :meth:`claim` takes it (False if another worker has it), :meth:`release` gives it back;
+    every write to a table by a process that does not own it raises :class:`LeaseLost`. A store
+    that is not :attr:`shared` (SQLite: one process) owns every table.
+    """
+
+    #: several processes may use this database at once (tables are then loaded lazily, on claim)
+    shared: bool = False
+    #: this process's name in the stored log of actions
+    worker: str = ""
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """Where the data is, for the start-up banner (no password)."""
+
+    @abc.abstractmethod
+    def close(self) -> None: ...
+
+    # -- ownership ----------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def claim(self, table_id: int) -> bool:
+        """Own ``table_id`` (True), or False if another worker owns it."""
+
+    @abc.abstractmethod
+    def release(self, table_id: int) -> None: ...
+
+    @abc.abstractmethod
+    def owns(self, table_id: int) -> bool: ...
+
+    @abc.abstractmethod
+    def owned(self) -> set[int]:
+        """The tables this process owns now (a lost database session empties it)."""
+
+    @abc.abstractmethod
+    def heartbeat(self) -> set[int]:
+        """Check the database session (a worker calls this every few seconds); the tables still owned."""
+
+    # -- tables -------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def create_table(
+        self, code: str, name: str, private: bool, rules: dict[str, Any], options: dict[str, Any],
+        first_wall: str | None = None, first_seed: int | None = None,
+    ) -> int:
+        """A new table in the lobby with four empty seats (owned by this process); its id."""
+
+    @abc.abstractmethod
+    def tables(self, table_id: int | None = None) -> list[TableRow]:
+        """Every table (or the one of ``table_id``), oldest first."""
+
+    @abc.abstractmethod
+    def table_by_code(self, code: str) -> TableRow | None: ...
+
+    @abc.abstractmethod
+    def set_status(self, table_id: int, status: str) -> None: ...
+
+    @abc.abstractmethod
+    def start_match(self, table_id: int, match_seed: int, hand_seed: int | str, wall_hash: str,
+                    events: list[dict[str, Any]]) -> None:
+        """Record the start of play: the match seed, hand 1 and its first events, status playing."""
+
+    # -- seats --------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def seats(self, table_id: int) -> list[SeatRow]: ...
+
+    @abc.abstractmethod
+    def set_seat(self, table_id: int, row: SeatRow) -> None: ...
+
+    # -- hands, actions, events ---------------------------------------------------------------------
+    @abc.abstractmethod
+    def add_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
+                 events: list[dict[str, Any]]) -> None:
+        """Record a new hand with its seed: the hand secret (revealed when it ends), or an integer seed
+        derived from the match seed (test tables, old matches)."""
+
+    @abc.abstractmethod
+    def end_hand(self, table_id: int, number: int, result: Any, status: str) -> None:
+        """Record a hand's result and the table's new status (between_hands or finished)."""
+
+    @abc.abstractmethod
+    def hands(self, table_id: int) -> list[HandRow]: ...
+
+    @abc.abstractmethod
+    def add_action(
+        self, table_id: int, hand: int, seq: int, seat: int, action: str, version: int, source: str,
+        events: list[dict[str, Any]], first_event_seq: int,
+    ) -> None:
+        """Record one applied action and the events it produced, in one transaction."""
+
+    @abc.abstractmethod
+    def add_events(self, table_id: int, hand: int, events: list[dict[str, Any]], first_seq: int) -> None: ...
+
+    @abc.abstractmethod
+    def actions(self, table_id: int, hand: int) -> list[ActionRow]: ...
+
+    @abc.abstractmethod
+    def events(self, table_id: int, hand: int) -> list[dict[str, Any]]: ...
+
+    # -- group commit -------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def write_batch(self, writes: list[Write]) -> None:
+        """Apply ``writes`` (each a :data:`BATCHABLE` method's arguments) in order, in ONE
+        transaction: all of them are stored, or none (the error is raised)."""

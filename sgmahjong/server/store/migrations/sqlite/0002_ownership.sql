@@ -1,0 +1,9 @@
+-- Which worker applied each action, under which lease; the current owner of each table.
+ALTER TABLE actions ADD COLUMN worker TEXT NOT NULL DEFAULT '';
+ALTER TABLE actions ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE leases (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    worker TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    acquired REAL NOT NULL
+);

@@ -1,0 +1,111 @@
+"""PostgreSQL backend (psycopg 3), chosen by ``DATABASE_URL=postgresql://...``: several worker
+processes (on one or several machines) share one database.
+
+Each worker keeps ONE database session for everything it does, guarded by the store's lock. A
+table is owned through a session-level advisory lock on (``LOCK_SPACE``, table id): at most one
+session holds it, and PostgreSQL drops it the moment that session ends (a killed worker's socket
+closes, so another worker can claim its tables at once). Every write to a table checks that this
+process holds it, and since every write goes through the very session that holds the lock, a worker
+whose session was lost (and with it its locks) can no longer write: its next statement fails, and it
+reconnects owning nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import psycopg
+
+from .base import StoreError
+from .sql import SqlStore
+
+#: first key of the advisory locks (the second is the table id): "SG"
+LOCK_SPACE = 0x5347
+_MIGRATION_KEY = 0x53474D49  # "SGMI"
+
+
+@functools.lru_cache(maxsize=256)
+def _translate(sql: str) -> str:
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def redact(url: str) -> str:
+    """``url`` without its password."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+class PostgresStore(SqlStore):
+    dialect = "postgres"
+    shared = True
+
+    def __init__(self, url: str, worker: str | None = None, *, connect_timeout: int = 5) -> None:
+        super().__init__(worker)
+        self.url = url
+        self.connect_timeout = connect_timeout
+        self._conn: psycopg.Connection[Any] | None = None
+        self._in_tx = False
+        self._migrate()
+
+    def describe(self) -> str:
+        return f"PostgreSQL {redact(self.url)}"
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            self._epochs.clear()
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._conn is None or self._conn.closed:
+            if self._in_tx:
+                raise StoreError("the database session was lost during a transaction")
+            try:
+                self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
+            except psycopg.OperationalError as exc:
+                raise StoreError(f"cannot reach the database ({redact(self.url)}): {exc}".strip()) from None
+        return self._conn
+
+    def _lost(self, exc: Exception) -> StoreError:
+        """The session is gone: so are its advisory locks, so this process owns nothing now."""
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
+        self._epochs.clear()
+        return StoreError(f"the database session was lost: {exc}".strip())
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        conn = self._connection()
+        try:
+            cur = conn.execute(_translate(sql), params) if params else conn.execute(sql)
+            return cur.fetchall() if cur.description is not None else []
+        except psycopg.OperationalError as exc:
+            raise self._lost(exc) from None
+
+    def _begin(self) -> None:
+        self._run("BEGIN")
+        self._in_tx = True
+
+    def _commit(self) -> None:
+        self._in_tx = False
+        self._run("COMMIT")
+
+    def _rollback(self) -> None:
+        self._in_tx = False
+        if self._conn is not None and not self._conn.closed:
+            try:
+                self._conn.execute("ROLLBACK")
+            except psycopg.Error as exc:
+                self._lost(exc)
+
+    def _migration_lock(self) -> None:
+        self._run("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_KEY,))
+
+    def _try_lock(self, table_id: int) -> bool:
+        rows = self._run("SELECT pg_try_advisory_lock(?, ?)", (LOCK_SPACE, table_id))
+        return bool(rows[0][0])
+
+    def _unlock(self, table_id: int) -> None:
+        self._run("SELECT pg_advisory_unlock(?, ?)", (LOCK_SPACE, table_id))
