@@ -19,7 +19,7 @@ class _Act:
 
 
 def test_levels_and_make_bot() -> None:
-    assert LEVELS == ("random", "greedy", "strong")
+    assert LEVELS == ("random", "beginner", "greedy", "strong", "expert")
     for level in LEVELS:
         bot = make_bot(level, seed=3)
         assert isinstance(bot, Bot)

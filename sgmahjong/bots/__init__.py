@@ -1,7 +1,9 @@
 """Computer players (issue 5): ``make_bot(level, seed)`` gives a :class:`Bot` whose
 ``choose(view, legal)`` returns one of the legal actions, seeing only the seat's player view.
 
-Levels: ``random`` (any legal action), ``greedy`` (tile efficiency), ``strong`` (value and defence).
+Levels: ``random`` (any legal action), ``beginner`` (misses claims, no defence), ``greedy`` (tile
+efficiency), ``strong`` (value and defence), ``expert`` (``strong`` checked by a determinised search
+under a time budget per decision).
 """
 
 from __future__ import annotations
@@ -9,20 +11,25 @@ from __future__ import annotations
 from ..errors import SgMahjongError
 from ..rules import RuleSet
 from .base import ActionLike, Bot, View
+from .beginner import BeginnerBot
+from .expert import BUDGET_MS, ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .strong import StrongBot
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+LEVELS: tuple[str, ...] = ("random", "beginner", "greedy", "strong", "expert")
 
 
 class UnknownBotLevelError(SgMahjongError, ValueError):
     """A bot level that does not exist."""
 
 
-def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None) -> Bot:
+def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
+             max_rounds: int | None = None) -> Bot:
     """A new bot of ``level`` (one of :data:`LEVELS`), its randomness seeded by ``seed``. ``rules``
-    (the table's rule set, default rules if omitted) lets it know the minimum tai, limit and 包."""
+    (the table's rule set, default rules if omitted) lets it know the minimum tai, limit and 包.
+    ``budget_ms`` (the time budget per decision) and ``max_rounds`` (deals searched per decision; with
+    ``budget_ms=None`` the expert is deterministic) concern only the expert."""
     name = level.strip().lower()
     if name == "random":
         return RandomBot(seed, rules)
@@ -30,6 +37,10 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None) -> Bot:
         return GreedyBot(seed, rules)
     if name == "strong":
         return StrongBot(seed, rules)
+    if name == "beginner":
+        return BeginnerBot(seed, rules)
+    if name == "expert":
+        return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds)
     raise UnknownBotLevelError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
 
 

@@ -50,7 +50,13 @@ class GreedyBot(Bot):
         for a in legal:
             if a.kind == "win":
                 return a
-        p = perceive(view)
+        return self.decide_perceived(perceive(view), legal)
+
+    def decide_perceived(self, p: Perception, legal: Sequence[A]) -> A:
+        """The decision from an already parsed view (the expert's playouts build ``p`` directly)."""
+        for a in legal:
+            if a.kind == "win":
+                return a
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
             return self._turn(p, legal, discards)

@@ -58,13 +58,20 @@ class StrongBot(Bot):
     """Value planning plus defence (see the module docstring)."""
 
     level = "strong"
+    last_scores: dict[int, float] = {}  # noqa: RUF012 - the last turn's discard scores (for expert)
 
     def decide(self, view: View, legal: Sequence[A]) -> A:
         for a in legal:
             if a.kind == "win":
                 return a
-        p = perceive(view)
-        rules = self.table_rules(view)
+        return self.decide_perceived(perceive(view), legal, self.table_rules(view))
+
+    def decide_perceived(self, p: Perception, legal: Sequence[A], rules: RuleSet) -> A:
+        """The decision from an already parsed view (the expert's playouts build ``p`` directly)."""
+        self.last_scores = {}
+        for a in legal:
+            if a.kind == "win":
+                return a
         ctx = seat_context(p, rules)
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
@@ -125,6 +132,7 @@ class StrongBot(Bot):
             if SAFETY and not danger:
                 # among nearly equal options, the safer one (a few percent of value at most)
                 scores[t] -= SAFETY * risk[t] / top_risk
+        self.last_scores = scores
         best = max(scores.values())
         ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
         return ties[0]

@@ -1,0 +1,232 @@
+"""Determinising a player view (issue 15): what a seat knows, and whole hands consistent with it.
+
+:func:`knowledge` reads everything a seat's ``player_view`` shows into a :class:`Knowledge`: its own
+tiles, every exposed set (concealed kongs included), bonus tiles, discard pools, the other hands'
+sizes, the wall's count, the ledger, the open claim window. It reads nothing else, so two hands that
+differ only in tiles the seat cannot see give equal ``Knowledge`` (a test swaps hidden tiles).
+
+:func:`sample_state` deals the unseen tiles at random — the other hands get playing tiles only (bonus
+tiles never stay in a hand), the rest shuffled into the wall — and builds an engine
+:class:`~sgmahjong.game.HandState` at the same decision: the seat on turn with its turn options, or
+the discard's claim window reopened with every seat's options from its sampled tiles. Every
+arrangement of the unseen tiles consistent with the counts is equally likely. The built state is an
+imagined hand, the expert's model: the bot still never sees the real state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .. import bao
+from ..game import claims, turn
+from ..game.builder import Builder, seat_waits
+from ..game.state import CLAIM, TURN, HandState, SeatState, SetRec
+from ..melds import MeldKind
+from ..rules import RuleSet
+from ..tiles import NUM_FACES, NUM_PLAYING, Tile, full_set
+from .perception import tile_of
+
+_FULL: tuple[int, ...] = tuple(full_set().count(Tile(i)) for i in range(NUM_FACES))
+_KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
+DEAD_TILES = 15
+
+
+class InconsistentViewError(ValueError):
+    """The view's counts do not add up (no hand can be dealt from it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What one seat knows of a hand, read from its player view only."""
+
+    seat: int
+    dealer: int
+    prevailing: int
+    phase: str
+    turn: int
+    wall_remaining: int
+    ledger: tuple[int, ...]
+    own: tuple[Tile, ...]  # the seat's concealed tiles (the drawn tile included), sorted
+    drawn: Tile | None
+    melds: tuple[tuple[SetRec, ...], ...]
+    bonus: tuple[tuple[Tile, ...], ...]
+    discards: tuple[tuple[Tile, ...], ...]
+    hidden: tuple[int, ...]  # concealed tiles each seat holds that this seat cannot see (0 for itself)
+    unseen: tuple[int, ...]  # NUM_FACES counts of the tiles this seat has not seen anywhere
+    window: tuple[str, int, Tile] | None  # an open claim window: (kind, source seat, tile)
+
+
+def knowledge(view: dict[str, Any]) -> Knowledge:
+    """The :class:`Knowledge` of the view's seat; raises :class:`InconsistentViewError` if the tiles
+    it shows are more than the set holds."""
+    me = int(view["seat"])
+    seen = [0] * NUM_FACES
+    melds: list[tuple[SetRec, ...]] = [(), (), (), ()]
+    bonus: list[tuple[Tile, ...]] = [(), (), (), ()]
+    discards: list[tuple[Tile, ...]] = [(), (), (), ()]
+    hidden = [0, 0, 0, 0]
+    own: list[Tile] = []
+    drawn: Tile | None = None
+    for s in view["seats"]:
+        i = int(s["seat"])
+        recs: list[SetRec] = []
+        for m in s.get("melds") or ():
+            tiles = [tile_of(x) for x in m.get("tiles") or ()]
+            if not tiles:
+                continue
+            for t in tiles:
+                seen[t] += 1
+            src = m.get("from")
+            recs.append(SetRec(_KINDS[str(m["kind"])], min(tiles), bool(m.get("concealed")),
+                               None if src is None else int(src)))
+        melds[i] = tuple(recs)
+        bonus[i] = tuple(tile_of(x) for x in s.get("bonus") or ())
+        discards[i] = tuple(tile_of(x) for x in s.get("discards") or ())
+        for t in (*bonus[i], *discards[i]):
+            seen[t] += 1
+        if i == me:
+            own = [tile_of(x) for x in s.get("concealed") or ()]
+            if s.get("drawn"):
+                drawn = tile_of(s["drawn"])
+                own.append(drawn)
+            for t in own:
+                seen[t] += 1
+        else:
+            hidden[i] = int(s.get("concealed_count") or 0)
+    unseen = tuple(f - n for f, n in zip(_FULL, seen, strict=True))
+    if min(unseen) < 0:
+        raise InconsistentViewError("the view shows more copies of a tile than the set holds")
+    window = view.get("window")
+    win = (str(window["kind"]), int(window["seat"]), tile_of(window["tile"])) if window else None
+    return Knowledge(
+        seat=me, dealer=int(view.get("dealer") or 0), prevailing=int(view.get("prevailing") or 0),
+        phase=str(view.get("phase")), turn=int(view.get("turn") or 0),
+        wall_remaining=int(view.get("wall_remaining") or 0),
+        ledger=tuple(int(x) for x in view.get("hand_ledger") or (0, 0, 0, 0)),
+        own=tuple(sorted(own)), drawn=drawn, melds=tuple(melds), bonus=tuple(bonus),
+        discards=tuple(discards), hidden=tuple(hidden), unseen=unseen, window=win)
+
+
+def _liability(k: Knowledge, seat: int, rules: RuleSet) -> tuple[int | None, str | None]:
+    """The claim-triggered 包 on ``seat`` read from its sets in order (public knowledge)."""
+    before: list[Any] = []
+    for m in k.melds[seat]:
+        if m.source is not None and m.kind is not MeldKind.CHOW:
+            reason = bao.claim_liability(before, m.tile, kong=m.kind is MeldKind.KONG,
+                                         seat_wind=(seat - k.dealer) % 4, prevailing_wind=k.prevailing,
+                                         rules=rules, bonus=k.bonus[seat])
+            if reason is not None:
+                return m.source, reason
+        before.append(m.meld)
+    return None, None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The public part of a sampled hand, computed once per decision (shared by every sample)."""
+
+    k: Knowledge
+    rules: RuleSet
+    playing: tuple[Tile, ...]  # unseen playing tiles, in a fixed order
+    bonus: tuple[Tile, ...]  # unseen bonus tiles
+    liable: tuple[tuple[int | None, str | None], ...]
+    seen: tuple[int, ...]
+    discards_made: int
+    claims_made: bool
+    kong_made: bool
+
+
+def table(k: Knowledge, rules: RuleSet) -> Table:
+    """The sample-independent parts of :func:`sample_state`; checks the counts add up."""
+    playing = tuple(Tile(t) for t in range(NUM_PLAYING) for _ in range(k.unseen[t]))
+    bonus = tuple(Tile(t) for t in range(NUM_PLAYING, NUM_FACES) for _ in range(k.unseen[t]))
+    need = sum(k.hidden)
+    if need > len(playing) or len(playing) + len(bonus) - need != k.wall_remaining + DEAD_TILES:
+        raise InconsistentViewError(
+            f"{len(playing) + len(bonus)} unseen tiles cannot make hands of {need} and a wall of "
+            f"{k.wall_remaining} + {DEAD_TILES}")
+    seen = [0] * NUM_PLAYING
+    claimed = 0
+    for ms in k.melds:
+        for m in ms:
+            if m.source is not None:
+                claimed += 1
+                if m.kind is not MeldKind.CHOW:
+                    seen[m.tile] += 1
+    for pool in k.discards:
+        for t in pool:
+            if t < NUM_PLAYING:
+                seen[t] += 1
+    return Table(k=k, rules=rules, playing=playing, bonus=bonus,
+                 liable=tuple(_liability(k, s, rules) for s in range(4)), seen=tuple(seen),
+                 discards_made=sum(len(p) for p in k.discards) + claimed,
+                 claims_made=claimed > 0,
+                 kong_made=any(m.kind is MeldKind.KONG for ms in k.melds for m in ms))
+
+
+def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """The other seats' concealed tiles and the wall (draw order) for one sample."""
+    k = tb.k
+    pool = list(tb.playing)
+    rng.shuffle(pool)
+    hands: list[list[Tile]] = [[], [], [], []]
+    at = 0
+    for s in range(4):
+        n = k.hidden[s]
+        hands[s] = sorted(pool[at:at + n])
+        at += n
+    wall = pool[at:] + list(tb.bonus)
+    rng.shuffle(wall)
+    return hands, wall
+
+
+def sample_state(tb: Table, rng: random.Random) -> HandState | None:
+    """One imagined hand consistent with the knowledge, at the same decision; ``None`` when the
+    decision is not one the model rebuilds (a kong-robbing or eighth-flower window) or this sample
+    does not ask the seat."""
+    k = tb.k
+    hands, wall = deal_hidden(tb, rng)
+    hands[k.seat] = list(k.own)
+    window = k.window
+    claim = k.phase == "claim" and window is not None
+    if k.phase == "claim" and (window is None or window[0] != "discard"):
+        return None
+    if k.phase not in ("claim", "turn"):
+        return None
+    seats = []
+    for s in range(4):
+        conc = tuple(hands[s])
+        liable, reason = tb.liable[s]
+        seats.append(SeatState(
+            concealed=conc, drawn=k.drawn if s == k.seat else None, melds=k.melds[s], bonus=k.bonus[s],
+            discards=k.discards[s], has_drawn=bool(k.discards[s] or k.melds[s]) or s == k.turn,
+            liable=liable, liable_reason=reason,
+            waits=seat_waits(conc) if len(conc) % 3 == 1 else None))
+    seen = tb.seen
+    last_discard = None
+    last_fresh = False
+    if claim:
+        assert window is not None
+        src, t = window[1], window[2]
+        last_discard = (src, t)
+        last_fresh = seen[t] <= 1
+    state = HandState(
+        rules=tb.rules, seed=None, dealer=k.dealer, prevailing=k.prevailing, wall=tuple(wall),
+        stacked=True, salt="", wall_hash="", dice=(1, 1, 1), seats=tuple(seats),
+        phase=TURN, turn=k.turn, ledger=k.ledger, seen=seen, discards_made=tb.discards_made,
+        claims_made=tb.claims_made, kong_made=tb.kong_made, last_discard=last_discard,
+        last_fresh=last_fresh, draw_source="front")
+    b = Builder(state)
+    if claim:
+        assert window is not None
+        claims.open_discard_window(b, window[1], window[2])
+        new = b.freeze(0)
+        if new.phase != CLAIM or new.window is None or not new.window.options[k.seat]:
+            return None
+        return new
+    if k.turn != k.seat:
+        return None
+    turn.begin_turn(b, k.seat, "front" if k.drawn is not None else "claim")
+    return b.freeze(0)

@@ -1,0 +1,179 @@
+"""The ``expert`` level (issue 15): ``strong``'s judgement checked by search.
+
+At each decision with a real choice the bot
+
+1. asks ``strong`` for its choice and, on its turn, for the next best discards (the candidates: at
+   most ``candidates`` discards, every kong; in a claim window every legal answer);
+2. repeatedly deals the tiles it cannot see at random, consistently with its view
+   (:mod:`.determinise`), and plays the imagined hand to its end once per candidate with fast
+   policies (:mod:`.forward`; ``rollout``: ``mixed`` = ``greedy`` for itself and the very cheap
+   ``fast_policy`` for the others, ``fast`` or ``greedy`` for all four), every candidate on the same
+   deal and with the same policy seeds (common random numbers: the paired differences are far less
+   noisy);
+3. keeps ``strong``'s choice unless another candidate's mean result in payment units (the hand
+   ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` standard errors
+   of the paired difference, over at least ``MIN_ROUNDS`` deals.
+
+The search stops when the time budget (``budget_ms``, checked after every playout decision with
+``clock``) is spent or after ``max_rounds`` deals; a deal cut short by the budget is dropped. With no
+budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..game import apply, legal_actions
+from ..rules import RuleSet
+from .base import A, Bot, View
+from .determinise import InconsistentViewError, knowledge, sample_state, table
+from .forward import Policy, fast_policy, perceiving, playout
+from .greedy import GreedyBot
+from .perception import perceive
+from .strong import StrongBot
+
+BUDGET_MS = 100.0  # default time budget per decision
+CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
+Z = 1.0  # standard errors of the paired difference needed to overrule strong
+MIN_ROUNDS = 4  # ... and at least this many complete deals
+ROLLOUTS = ("mixed", "fast", "greedy")  # greedy for the bot, fast for the others / fast / greedy
+ROLLOUT = "mixed"
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What the last decision's search did (for the bench and tests)."""
+
+    rounds: int = 0  # complete deals (every candidate played out)
+    playouts: int = 0  # playouts started
+    candidates: int = 0
+    seconds: float = 0.0
+    overruled: bool = False
+
+
+class ExpertBot(Bot):
+    """Determinised search over ``strong``'s candidates (see the module docstring)."""
+
+    level = "expert"
+
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
+                 max_rounds: int | None = None, candidates: int = CANDIDATES, z: float = Z,
+                 rollout: str = ROLLOUT, clock: Callable[[], float] = time.perf_counter) -> None:
+        super().__init__(seed, rules)
+        if budget_ms is None and max_rounds is None:
+            raise ValueError("the expert needs a time budget or a number of rounds")
+        self.budget = None if budget_ms is None else budget_ms / 1000.0
+        self.max_rounds = max_rounds
+        self.candidates = candidates
+        self.z = z
+        self.clock = clock
+        self.strong = StrongBot(seed, rules)
+        self._greedy = [GreedyBot(seed * 4 + s, rules) for s in range(4)]
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
+        self.rollout = rollout
+        self.stats = SearchStats()
+
+    # -- the policies of a playout ----------------------------------------------------------------
+    def _policies(self, me: int) -> list[Policy]:
+        greedy = [perceiving(g.decide_perceived) for g in self._greedy]
+        if self.rollout == "greedy":
+            return greedy
+        out: list[Policy] = [fast_policy] * 4
+        if self.rollout == "mixed":
+            out[me] = greedy[me]
+        return out
+
+    def _candidates(self, base: A, legal: Sequence[A]) -> list[A]:
+        if any(a.kind == "discard" for a in legal):
+            scores = self.strong.last_scores
+            ranked = sorted((a for a in legal if a.kind == "discard" and a.tile is not None),
+                            key=lambda a: -scores.get(int(a.tile), -1e9))  # type: ignore[arg-type]
+            out = [base]
+            for a in ranked:
+                if len(out) >= self.candidates:
+                    break
+                if a is not base:
+                    out.append(a)
+            out.extend(a for a in legal if a.kind == "kong" and a is not base)
+            return out
+        return [base, *(a for a in legal if a is not base)]
+
+    def decide(self, view: View, legal: Sequence[A]) -> A:
+        clock = self.clock
+        start = clock()
+        self.stats = stats = SearchStats()
+        for a in legal:
+            if a.kind == "win":
+                return a
+        rules = self.table_rules(view)
+        base = self.strong.decide_perceived(perceive(view), legal, rules)
+        cands = self._candidates(base, legal)
+        stats.candidates = len(cands)
+        if len(cands) < 2:
+            return base
+        try:
+            tb = table(knowledge(view), rules)
+        except InconsistentViewError:
+            return base
+        me = tb.k.seat
+        deadline = math.inf if self.budget is None else start + self.budget
+        last = [start]  # the clock's last reading (read once per check, never again after the end)
+
+        def spent() -> bool:
+            last[0] = now = clock()
+            return now >= deadline
+
+        policies = self._policies(me)
+        n = len(cands)
+        sums = [0.0] * n
+        squares = [0.0] * n
+        rounds = tries = 0
+        limit = math.inf if self.max_rounds is None else 2 * self.max_rounds + 8
+        while (self.max_rounds is None or rounds < self.max_rounds) and tries < limit and not spent():
+            tries += 1
+            deal_seed = self.rng.getrandbits(48)
+            state = sample_state(tb, random.Random(deal_seed))
+            if state is None:
+                break
+            mine = {(a.kind, a.tile): a for a in legal_actions(state, me)}
+            results: list[float] = []
+            cut = False
+            for a in cands:
+                act = mine.get((a.kind, a.tile))
+                if act is None:
+                    break
+                for s, g in enumerate(self._greedy):
+                    g.rng.seed(deal_seed * 4 + s)
+                stats.playouts += 1
+                end = playout(apply(state, act)[0], policies, stop=spent)
+                if end is None:
+                    cut = True
+                    break
+                results.append(float(end.ledger[me]))
+            else:
+                rounds += 1
+                for i in range(1, n):
+                    d = results[i] - results[0]
+                    sums[i] += d
+                    squares[i] += d * d
+                continue
+            if cut:
+                break
+        stats.rounds = rounds
+        stats.seconds = last[0] - start
+        if rounds < max(2, MIN_ROUNDS):
+            return base
+        best, best_mean = 0, 0.0
+        for i in range(1, n):
+            mean = sums[i] / rounds
+            var = max(0.0, squares[i] / rounds - mean * mean) * rounds / (rounds - 1)
+            se = math.sqrt(var / rounds)
+            if mean > best_mean and mean > self.z * se:
+                best, best_mean = i, mean
+        stats.overruled = best != 0
+        return cands[best]

@@ -1,0 +1,150 @@
+"""The expert's fast forward model (issue 15): play an imagined hand to its end with fast policies.
+
+A playout drives the engine (``apply``) on a sampled :class:`~sgmahjong.game.HandState`. The policies
+are the ``greedy``/``strong`` bots' decision code, fed a :class:`~.perception.Perception` built
+straight from the sampled state by :func:`perceive_state` — the same object ``perceive(player_view(
+state, seat))`` gives (a test checks it), without building and parsing the view dict. Where the time
+goes is measured by ``bench/bench_expert.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..game import apply, awaiting, legal_actions
+from ..game.actions import Action
+from ..game.state import CLAIM, ENDED, HandState
+from ..tiles import NUM_PLAYING
+from .perception import Perception, SeatSeen
+
+Policy = Callable[[HandState, int, Sequence[Action]], Action]
+
+_PHASE = {ENDED: "ended", CLAIM: "claim"}
+
+
+def perceive_state(state: HandState, seat: int) -> Perception:
+    """What ``seat`` perceives of ``state``: equal to ``perceive(player_view(state, seat))``."""
+    hand = [0] * NUM_PLAYING
+    visible = [0] * NUM_PLAYING
+    in_pools = [0] * NUM_PLAYING
+    seats: list[SeatSeen] = []
+    drawn: int | None = None
+    ended = state.phase == ENDED
+    for i, st in enumerate(state.seats):
+        ss = SeatSeen(i, concealed_count=len(st.concealed))
+        if st.melds:
+            for m in st.melds:
+                for t in m.meld.tiles:
+                    visible[t] += 1
+                kind = m.kind.value
+                ss.melds.append((kind, int(m.tile), m.concealed))
+                if kind != "chow" and m.source is not None:
+                    in_pools[m.tile] += 1
+        if st.bonus:
+            ss.bonus = list(st.bonus)
+        if st.discards:
+            ss.discards = pool = [int(t) for t in st.discards]
+            for x in pool:
+                visible[x] += 1
+                in_pools[x] += 1
+        if i == seat:
+            for t in st.concealed:
+                hand[t] += 1
+                visible[t] += 1
+            if not ended and st.drawn is not None and st.drawn in st.concealed:
+                drawn = int(st.drawn)
+        seats.append(ss)
+    if max(visible) > 4:
+        visible = [v if v <= 4 else 4 for v in visible]
+    w = state.window
+    last_discard = None
+    claim = None
+    if state.phase == CLAIM and w is not None:
+        if state.last_discard is not None and w.kind == "discard":
+            last_discard = (state.last_discard[0], int(state.last_discard[1]))
+        claim = (w.kind, w.source, int(w.tile))
+    remaining = state.wall_remaining
+    return Perception(
+        seat=seat, phase=_PHASE.get(state.phase, "turn"), dealer=state.dealer, prevailing=state.prevailing,
+        turn=state.turn, wall_remaining=remaining if remaining > 0 else 0, hand=hand, drawn=drawn,
+        seats=seats, visible=visible, in_pools=in_pools, last_discard=last_discard, claim=claim)
+
+
+def playout(state: HandState, policies: Sequence[Policy], *, stop: Callable[[], bool] | None = None,
+            max_steps: int = 1000) -> HandState | None:
+    """Play ``state`` to the end of the hand, ``policies[seat]`` deciding for each seat; ``None`` if
+    ``stop()`` turns true first (checked after every decision)."""
+    steps = 0
+    while state.phase != ENDED:
+        seat = awaiting(state)[0]
+        legal = legal_actions(state, seat)
+        action = legal[0] if len(legal) == 1 else policies[seat](state, seat, legal)
+        state, _ = apply(state, action)
+        steps += 1
+        if (stop is not None and stop()) or steps > max_steps:
+            return None
+    return state
+
+
+def perceiving(decide: Callable[[Perception, Sequence[Action]], Action]) -> Policy:
+    """A playout policy from a bot's ``decide_perceived`` (``greedy``, ``strong``)."""
+
+    def policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
+        return decide(perceive_state(state, seat), legal)
+
+    return policy
+
+
+_NEAR = (0, 2, 1)  # weight of a neighbour one and two ranks away
+
+
+def _keep_score(counts: list[int], t: int, honour_value: frozenset[int]) -> int:
+    """How much a tile is worth keeping, from its copies and its neighbours (a few additions)."""
+    c = counts[t]
+    if t >= 27:
+        return 4 * (c - 1) + (1 if t in honour_value else 0)
+    score = 4 * (c - 1)
+    rank = t % 9
+    for d in (1, 2):
+        if rank - d >= 0 and counts[t - d]:
+            score += _NEAR[d]
+        if rank + d <= 8 and counts[t + d]:
+            score += _NEAR[d]
+    if rank in (0, 8):
+        score -= 1
+    return score
+
+
+def fast_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
+    """A very cheap policy for playouts (no hand analysis): always win; kong whenever possible; pong
+    a pair of honours; no chows; discard the tile with the fewest copies and neighbours."""
+    discard: Action | None = None
+    passing: Action | None = None
+    for a in legal:
+        k = a.kind
+        if k == "win" or k == "kong":
+            return a
+        if k == "discard" and discard is None:
+            discard = a
+        elif k == "pass":
+            passing = a
+    st = state.seats[seat]
+    if discard is None:  # a claim window
+        w = state.window
+        if w is not None and w.tile >= 27:
+            for a in legal:
+                if a.kind == "pong":
+                    return a
+        return passing if passing is not None else legal[0]
+    counts = [0] * NUM_PLAYING
+    for t in st.concealed:
+        counts[t] += 1
+    value = frozenset((27 + (seat - state.dealer) % 4, 27 + state.prevailing, 31, 32, 33))
+    best = discard
+    best_score = 1 << 30
+    for a in legal:
+        if a.kind == "discard" and a.tile is not None:
+            sc = _keep_score(counts, a.tile, value)
+            if sc < best_score:
+                best, best_score = a, sc
+    return best

@@ -1,0 +1,269 @@
+"""The expert bot (issue 15): determinising a view uses the view only and agrees with it, the fast
+forward model perceives exactly what the view shows, the search keeps to its budget on an injected
+clock, and the beginner level's mistakes."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from sgmahjong.bots import make_bot
+from sgmahjong.bots.beginner import BeginnerBot
+from sgmahjong.bots.determinise import knowledge, sample_state, table
+from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot
+from sgmahjong.bots.forward import fast_policy, perceive_state, playout
+from sgmahjong.bots.greedy import GreedyBot
+from sgmahjong.bots.perception import perceive
+from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.rules import RuleSet
+
+RULES = RuleSet()
+
+Check = Callable[[HandState, int, dict[str, Any], list[Action]], None]
+
+
+def _play(seed: int, check: Check, levels: tuple[str, ...] = ("strong", "greedy", "strong", "greedy")) -> int:
+    """Play a seeded hand, calling ``check`` at every decision; the number of decisions."""
+    bots = [make_bot(lv, seed * 4 + i, RULES) for i, lv in enumerate(levels)]
+    state, _ = new_hand(RULES, seed=seed, dealer=seed % 4, prevailing=(seed // 4) % 4)
+    n = 0
+    while not state.ended:
+        seat = awaiting(state)[0]
+        legal = legal_actions(state, seat)
+        view = player_view(state, seat)
+        check(state, seat, view, legal)
+        state, _ = apply(state, bots[seat].choose(view, legal))
+        n += 1
+    return n
+
+
+def _swap_unseen(state: HandState, seat: int, rng: random.Random) -> HandState:
+    """``state`` with a tile of another seat's hand exchanged with a tile deeper in the wall (both
+    unseen by ``seat``), and two other hands' tiles exchanged: the counts stay."""
+    seats = list(state.seats)
+    wall = list(state.wall)
+    others = [s for s in range(4) if s != seat and seats[s].concealed]
+    o = rng.choice(others)
+    conc = list(seats[o].concealed)
+    i = rng.randrange(len(conc))
+    lo, hi = state.front, len(wall) - state.back - 1
+    playing = [j for j in range(lo, hi + 1) if wall[j] < 34]
+    j = rng.choice(playing)
+    conc[i], wall[j] = wall[j], conc[i]
+    seats[o] = dataclasses.replace(seats[o], concealed=tuple(sorted(conc)), drawn=None, waits=None)
+    if len(others) >= 2:
+        a, b = rng.sample(others, 2)
+        ca, cb = list(seats[a].concealed), list(seats[b].concealed)
+        ia, ib = rng.randrange(len(ca)), rng.randrange(len(cb))
+        ca[ia], cb[ib] = cb[ib], ca[ia]
+        seats[a] = dataclasses.replace(seats[a], concealed=tuple(sorted(ca)), drawn=None, waits=None)
+        seats[b] = dataclasses.replace(seats[b], concealed=tuple(sorted(cb)), drawn=None, waits=None)
+    return dataclasses.replace(state, seats=tuple(seats), wall=tuple(wall))
+
+
+def test_determinising_uses_only_the_view() -> None:
+    """Swapping tiles the seat cannot see (other hands, the wall) gives the same knowledge and the same
+    samples for the same seed."""
+    rng = random.Random(4)
+    compared = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal compared
+        if len(legal) < 2:
+            return
+        other = _swap_unseen(state, seat, rng)
+        view2 = player_view(other, seat)
+        assert view2 == view
+        k1, k2 = knowledge(view), knowledge(view2)
+        assert k1 == k2
+        s1 = sample_state(table(k1, RULES), random.Random(compared))
+        s2 = sample_state(table(k2, RULES), random.Random(compared))
+        if s1 is None:
+            assert s2 is None
+            return
+        assert s2 is not None
+        assert s1.seats == s2.seats and s1.wall == s2.wall and s1.window == s2.window
+        compared += 1
+
+    for seed in range(3):
+        _play(300 + seed, check)
+    assert compared > 20
+
+
+def _public(view: dict[str, Any]) -> dict[str, Any]:
+    keep = ("seat", "phase", "dealer", "prevailing", "turn", "wall_remaining", "hand_ledger", "window",
+            "last_discard")
+    out = {k: view[k] for k in keep}
+    out["seats"] = [{k: s[k] for k in ("seat", "wind", "concealed", "concealed_count", "drawn", "melds",
+                                         "bonus", "discards")} for s in view["seats"]]
+    return out
+
+
+def test_samples_agree_with_the_view() -> None:
+    """A sampled hand shows the seat exactly its view; its legal actions are the real ones on its turn
+    (a claim window may offer more: the seat's barred tiles are not in the view)."""
+    checked = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal checked
+        k = knowledge(view)
+        tb = table(k, RULES)
+        s = sample_state(tb, random.Random(checked))
+        if s is None:
+            return
+        # the wall plus the other hands hold exactly the unseen tiles, the hands only playing tiles
+        held = [t for i, st in enumerate(s.seats) if i != seat for t in st.concealed]
+        assert sorted([*held, *s.wall]) == sorted(t for t in range(46) for _ in range(k.unseen[t]))
+        assert all(t < 34 for t in held)
+        assert _public(player_view(s, seat)) == _public(view)
+        mine = legal_actions(s, seat)
+        if state.phase == "turn":
+            assert mine == legal
+        else:
+            assert set(legal) <= set(mine)
+        checked += 1
+
+    for seed in range(3):
+        _play(310 + seed, check)
+    assert checked > 60
+
+
+def test_perceive_state_equals_perceiving_the_view() -> None:
+    checked = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal checked
+        for s in range(4):
+            assert perceive_state(state, s) == perceive(player_view(state, s))
+        checked += 1
+
+    for seed in range(2):
+        _play(320 + seed, check)
+    assert checked > 60
+
+
+def test_playouts_end_with_a_zero_sum_ledger() -> None:
+    state, _ = new_hand(RULES, seed=7)
+    tb = table(knowledge(player_view(state, 0)), RULES)
+    rng = random.Random(1)
+    greedy = GreedyBot(3)
+
+    def mixed(st: HandState, seat: int, legal: Any) -> Action:
+        if seat == 0:
+            return greedy.decide_perceived(perceive_state(st, seat), legal)  # type: ignore[no-any-return]
+        return fast_policy(st, seat, legal)
+
+    ended = 0
+    for _ in range(6):
+        s = sample_state(tb, rng)
+        assert s is not None
+        end = playout(s, [mixed] * 4)
+        assert end is not None and end.ended and sum(end.ledger) == 0
+        ended += 1
+    assert playout(sample_state(tb, rng), [fast_policy] * 4, stop=lambda: True) is None  # type: ignore[arg-type]
+    assert ended == 6
+
+
+class FakeClock:
+    """A clock that advances ``tick`` seconds every time it is read."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 0.0
+        self.tick = tick
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        self.reads += 1
+        return self.now
+
+
+def _decision_points(n: int) -> list[tuple[dict[str, Any], list[Action]]]:
+    out: list[tuple[dict[str, Any], list[Action]]] = []
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        if len(legal) >= 3 and len(out) < n:
+            out.append((view, legal))
+
+    _play(330, check)
+    return out
+
+
+def test_the_search_stops_when_the_budget_is_spent() -> None:
+    """With a fake clock advancing 1 ms per read, a 40 ms budget ends the search on the first read at
+    or past 40 ms: never more than one step over."""
+    for view, legal in _decision_points(4):
+        clock = FakeClock(0.001)
+        bot = ExpertBot(5, RULES, budget_ms=40, clock=clock)
+        start = clock.now
+        action = bot.choose(view, legal)
+        assert action in legal
+        assert bot.stats.playouts >= 1
+        assert clock.now - start <= 0.040 + 0.0015
+        assert bot.stats.seconds <= 0.040 + 0.0015
+
+
+def test_a_spent_budget_stops_before_any_playout_ends() -> None:
+    view, legal = _decision_points(1)[0]
+    clock = FakeClock(1.0)  # every read is a second later: the budget is gone at once
+    bot = ExpertBot(5, RULES, budget_ms=100, clock=clock)
+    assert bot.choose(view, legal) in legal
+    assert bot.stats.rounds == 0 and not bot.stats.overruled
+
+
+def test_fixed_rounds_without_a_budget_are_deterministic() -> None:
+    for view, legal in _decision_points(3):
+        picks = []
+        for _ in range(2):
+            bot = ExpertBot(11, RULES, budget_ms=None, max_rounds=MIN_ROUNDS)
+            picks.append((bot.choose(view, legal), bot.stats.rounds, bot.stats.playouts))
+        assert picks[0] == picks[1]
+        assert picks[0][1] == MIN_ROUNDS
+
+
+def test_too_few_rounds_keep_strongs_choice() -> None:
+    strong = make_bot("strong", 2, RULES)
+    for view, legal in _decision_points(4):
+        bot = ExpertBot(2, RULES, budget_ms=None, max_rounds=MIN_ROUNDS - 1)
+        assert bot.choose(view, legal) == strong.choose(view, legal)
+        assert not bot.stats.overruled
+
+
+def test_expert_needs_a_budget_or_rounds() -> None:
+    with pytest.raises(ValueError, match="time budget or a number of rounds"):
+        ExpertBot(1, RULES, budget_ms=None, max_rounds=None)
+    with pytest.raises(ValueError, match="unknown rollout"):
+        ExpertBot(1, RULES, rollout="perfect")
+
+
+def test_beginner_misses_claims_greedy_makes() -> None:
+    """Across claim windows where greedy claims, the beginner sometimes passes (seeded)."""
+    missed = taken = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal missed, taken
+        if state.phase != "claim" or not any(a.kind in ("pong", "chow") for a in legal):
+            return
+        if GreedyBot(1, RULES).choose(view, legal).kind == "pass":
+            return
+        for i in range(10):
+            if BeginnerBot(i, RULES).choose(view, legal).kind == "pass":
+                missed += 1
+            else:
+                taken += 1
+
+    for seed in range(6):
+        _play(340 + seed, check, ("greedy",) * 4)
+    assert missed > 0 and taken > 0
+
+
+def test_beginner_loses_to_greedy() -> None:
+    from sgmahjong.commands.simulate import simulate
+
+    data = simulate(["beginner", "greedy", "greedy", "greedy"], 80, 3, RULES)
+    levels = {s["level"]: s for s in data["levels"]}
+    assert levels["beginner"]["net_per_hand"] < 0 < levels["greedy"]["net_per_hand"]
