@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -61,7 +62,7 @@ def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "greedy,genius,random,random"], "unknown bot level 'genius'"),
-    (["--bots", "greedy,random"], "--bots needs four levels"),
+    (["--bots", "greedy,random"], "--bots needs 4 levels"),
     (["--hands", "0"], "--hands must be at least 1"),
     (["--rule", "limit=two"], "rule limit must be a whole number"),
     (["--rule", "colour=red"], "unknown rule 'colour'"),
@@ -71,3 +72,65 @@ def test_clear_errors(capsys: pytest.CaptureFixture[str], args: list[str], messa
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+# -- duplicate comparison (issue 15) -------------------------------------------------------------
+
+
+def test_compare_reports_the_paired_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--compare", "strong,greedy", "--others", "greedy,greedy,greedy", "--walls", "8",
+                 "--seed", "4", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["walls"] == 8 and data["compare"] == ["strong", "greedy"]
+    a, b = data["a"], data["b"]
+    assert abs(data["difference"] - (a["net_per_hand"] - b["net_per_hand"])) < 1e-9
+    lo, hi = data["difference_ci95"]
+    assert lo <= data["difference"] <= hi
+    assert a["decisions"] > 0 and a["median_ms"] <= a["p99_ms"] <= a["max_ms"]
+    assert 0 <= data["same_result_walls"] <= 8
+
+
+def test_compare_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--compare", "greedy,beginner", "--others", "greedy", "--walls", "4",
+                 "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "paired difference greedy - beginner" in out and "95% CI" in out and "4 walls" in out
+
+
+def test_compare_with_workers_gives_the_same_results() -> None:
+    from sgmahjong.commands.duplicate import Setup, run_walls
+    from sgmahjong.rules import RuleSet
+
+    setup = Setup(("strong", "greedy"), ("greedy", "strong", "beginner"), 9, RuleSet(), None, None)
+    one = run_walls(setup, 6, 1)
+    two = run_walls(setup, 6, 2)
+
+    def strip(rs: list[dict[str, Any]]) -> list[Any]:
+        return [[(r["index"], r["seat"], r[s]["net"], r[s]["won"], len(r[s]["times"])) for s in "ab"]
+                for r in rs]
+
+    assert strip(one) == strip(two)
+    assert [r["seat"] for r in one] == [0, 1, 2, 3, 0, 1]
+
+
+def test_compare_expert_with_fixed_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--compare", "expert,strong", "--others", "greedy", "--walls", "1",
+                 "--seed", "2", "--time-budget-ms", "0", "--expert-rounds", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["expert_rounds"] == 1 and data["time_budget_ms"] is None
+    assert data["a"]["level"] == "expert" and data["a"]["decisions"] > 0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--compare", "strong"], "--compare needs 2 levels"),
+    (["--compare", "strong,greedy", "--others", "greedy,greedy"], "--others needs 3 levels"),
+    (["--compare", "strong,greedy", "--workers", "0"], "--workers must be between 1 and 64"),
+    (["--compare", "strong,greedy", "--walls", "0"], "--walls must be at least 1"),
+    (["--time-budget-ms", "0"], "--time-budget-ms 0 needs --expert-rounds"),
+    (["--time-budget-ms", "-5"], "--time-budget-ms must be 0 or more"),
+])
+def test_compare_clear_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    assert main(["simulate", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

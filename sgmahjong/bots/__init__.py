@@ -44,4 +44,4 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
     raise UnknownBotLevelError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "ActionLike", "Bot", "UnknownBotLevelError", "View", "make_bot"]
+__all__ = ["BUDGET_MS", "LEVELS", "ActionLike", "Bot", "UnknownBotLevelError", "View", "make_bot"]

@@ -3,6 +3,9 @@
 Each seeded wall is played four times with the line-up rotated, so every bot sits in every seat
 (dealer included) on the same tiles. Prints, per bot level: hands won, self-drawn share, deal-in
 rate, average tai of wins, net payment per hand with a 95% confidence interval, and the speed.
+
+``--compare A,B --others X,Y,Z`` is the duplicate comparison of :mod:`.duplicate` (paired difference
+per wall, ``--workers N`` processes).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from ..bots import LEVELS, Bot, make_bot
+from ..bots import BUDGET_MS, LEVELS, Bot, make_bot
 from ..bots.arena import play_hand
 from ..bots.tally import Tally
 from ..cli import CliError
@@ -33,15 +36,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", action="store_true",
                         help="show a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    parser.add_argument("--compare", metavar="A,B",
+                        help="duplicate comparison: play each wall with A and with B in the same seat "
+                             "(rotated over walls) and report the paired difference A - B")
+    parser.add_argument("--others", default="strong,strong,strong", metavar="X,Y,Z",
+                        help="with --compare: the three other seats (default strong,strong,strong)")
+    parser.add_argument("--walls", type=int, default=200, help="with --compare: walls to play (default 200)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --compare: processes to spread the walls over (same results as one)")
+    parser.add_argument("--time-budget-ms", type=float, default=BUDGET_MS,
+                        help=f"the expert's time budget per decision (default {BUDGET_MS:g}; 0 = none, "
+                             "with --expert-rounds)")
+    parser.add_argument("--expert-rounds", type=int, default=None,
+                        help="the expert's deals per decision at most (with --time-budget-ms 0 the "
+                             "expert is deterministic)")
 
 
-def parse_lineup(text: str) -> list[str]:
-    """Four bot levels from ``a,b,c,d`` (a single level fills all four seats)."""
+def parse_lineup(text: str, count: int = 4, option: str = "--bots", fill: bool = True) -> list[str]:
+    """``count`` bot levels from ``a,b,c,d`` (a single level fills all the seats if ``fill``)."""
     names = [x.strip().lower() for x in text.split(",") if x.strip()]
-    if len(names) == 1:
-        names = names * 4
-    if len(names) != 4:
-        raise CliError(f"--bots needs four levels (or one for all seats), got {len(names)}: {text!r}")
+    if len(names) == 1 and fill:
+        names = names * count
+    if len(names) != count:
+        raise CliError(f"{option} needs {count} levels (or one for all), got {len(names)}: {text!r}")
     for n in names:
         if n not in LEVELS:
             raise CliError(f"unknown bot level {n!r}; levels: {', '.join(LEVELS)}")
@@ -59,7 +76,8 @@ def parse_rules(pairs: list[str]) -> RuleSet:
 class _Progress:
     """A one-line progress bar on a stream (stderr), redrawn at most five times a second."""
 
-    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+    def __init__(self, total: int, stream: TextIO, enabled: bool, unit: str = "hands") -> None:
+        self.unit = unit
         self.total = total
         self.stream = stream
         self.enabled = enabled
@@ -77,8 +95,10 @@ class _Progress:
         width = 30
         filled = int(width * frac)
         rate = done / (now - self.start) if now > self.start else 0.0
+        left = (self.total - done) / rate if rate > 0 else 0.0
+        eta = f", {int(left) // 60}:{int(left) % 60:02d} left" if done and done < self.total else ""
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * frac:5.1f}% "
-                          f"{done}/{self.total} hands, {rate:.0f} hands/s ")
+                          f"{done}/{self.total} {self.unit}, {rate:.1f} {self.unit}/s{eta} ")
         self.stream.flush()
 
     def close(self) -> None:
@@ -88,10 +108,12 @@ class _Progress:
 
 
 def simulate(lineup: list[str], hands: int, seed: int, rules: RuleSet,
-             progress: _Progress | None = None) -> dict[str, Any]:
+             progress: _Progress | None = None, *, budget_ms: float | None = BUDGET_MS,
+             rounds: int | None = None) -> dict[str, Any]:
     """Play ``hands`` hands (blocks of four rotations per wall) and return the results dict."""
     rng = random.Random(seed)
-    bots: list[Bot] = [make_bot(level, seed * 4 + i, rules) for i, level in enumerate(lineup)]
+    bots: list[Bot] = [make_bot(level, seed * 4 + i, rules, budget_ms=budget_ms, max_rounds=rounds)
+                       for i, level in enumerate(lineup)]
     tally = Tally(lineup)
     clock = time.perf_counter
     start = clock()
@@ -163,21 +185,63 @@ def render_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _expert_options(args: argparse.Namespace) -> tuple[float | None, int | None]:
+    budget = args.time_budget_ms
+    if budget < 0:
+        raise CliError(f"--time-budget-ms must be 0 or more, got {budget:g}")
+    rounds = args.expert_rounds
+    if rounds is not None and rounds < 1:
+        raise CliError(f"--expert-rounds must be at least 1, got {rounds}")
+    if budget == 0 and rounds is None:
+        raise CliError("--time-budget-ms 0 needs --expert-rounds N (the expert needs a limit)")
+    return (None if budget == 0 else budget), rounds
+
+
 def run(args: argparse.Namespace) -> int:
+    rules = parse_rules(args.rule)
+    budget, rounds = _expert_options(args)
+    if args.compare:
+        return _run_compare(args, rules, budget, rounds)
     lineup = parse_lineup(args.bots)
     if args.hands < 1:
         raise CliError(f"--hands must be at least 1, got {args.hands}")
-    rules = parse_rules(args.rule)
     show = not args.no_progress and (args.progress or sys.stderr.isatty()) and args.hands >= 20
     progress = _Progress(args.hands, sys.stderr, show)
     try:
-        data = simulate(lineup, args.hands, args.seed, rules, progress)
+        data = simulate(lineup, args.hands, args.seed, rules, progress, budget_ms=budget, rounds=rounds)
     finally:
         progress.close()
     if args.json:
         print(json.dumps(_finite(data), indent=2, allow_nan=False))
     else:
         print(render_text(data))
+    return 0
+
+
+def _run_compare(args: argparse.Namespace, rules: RuleSet, budget: float | None, rounds: int | None) -> int:
+    from . import duplicate
+
+    a, b = parse_lineup(args.compare, 2, "--compare", fill=False)
+    others = parse_lineup(args.others, 3, "--others")
+    if args.walls < 1:
+        raise CliError(f"--walls must be at least 1, got {args.walls}")
+    if not 1 <= args.workers <= 64:
+        raise CliError(f"--workers must be between 1 and 64, got {args.workers}")
+    setup = duplicate.Setup((a, b), (others[0], others[1], others[2]), args.seed, rules, budget, rounds)
+    show = not args.no_progress and (args.progress or sys.stderr.isatty())
+    progress = _Progress(args.walls, sys.stderr, show, unit="walls")
+    start = time.perf_counter()
+    try:
+        results = duplicate.run_walls(setup, args.walls, args.workers, progress.update)
+        progress.update(len(results), force=True)
+    finally:
+        progress.close()
+    data = duplicate.summarise(setup, results, time.perf_counter() - start)
+    data["workers"] = args.workers
+    if args.json:
+        print(json.dumps(_finite(data), indent=2, allow_nan=False))
+    else:
+        print(duplicate.render(data))
     return 0
 
 

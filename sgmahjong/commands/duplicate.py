@@ -1,0 +1,174 @@
+"""Duplicate comparison for ``sgmahjong simulate --compare A,B --others X,Y,Z`` (issue 15).
+
+Each seeded wall is played twice: once with ``A`` in the compared seat, once with ``B``; the other
+three seats hold ``X, Y, Z`` (in turn order after the compared seat) with the same seeds both times.
+The compared seat moves round the table from wall to wall (the dealer is always seat 0). The result
+is the paired difference of the compared seat's net payment per wall, ``A - B``, with its 95%
+interval: the luck of the tiles cancels, so far fewer walls decide a comparison than separate runs.
+
+Every wall is independent (fresh bots seeded from the run's seed and the wall's number), so
+``--workers N`` spreads walls over processes and gives the same results as one process (bots
+without a clock: the expert is deterministic only with ``--time-budget-ms 0 --expert-rounds N``).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.arena import play_hand
+from ..rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What every wall of a comparison shares (sent once to each worker)."""
+
+    pair: tuple[str, str]
+    others: tuple[str, str, str]
+    seed: int
+    rules: RuleSet
+    budget_ms: float | None
+    rounds: int | None
+
+
+def wall_seeds(seed: int, walls: int) -> list[int]:
+    """The walls' seeds: the same for a run's seed whatever the number of workers."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(62) for _ in range(walls)]
+
+
+def play_wall(setup: Setup, index: int, wall_seed: int) -> dict[str, Any]:
+    """Play wall ``index`` once with each compared bot; the compared seat's figures."""
+    seat = index % 4
+    prevailing = (index // 4) % 4
+    seeds = random.Random(wall_seed ^ setup.seed).sample(range(1 << 30), 4)
+    out: dict[str, Any] = {"index": index, "seat": seat}
+    for side, level in zip(("a", "b"), setup.pair, strict=True):
+        bots = []
+        for s in range(4):
+            name = level if s == seat else setup.others[(s - seat) % 4 - 1]
+            bots.append(make_bot(name, seeds[s], setup.rules, budget_ms=setup.budget_ms,
+                                 max_rounds=setup.rounds))
+        rec = play_hand(setup.rules, bots, seed=wall_seed, dealer=0, prevailing=prevailing,
+                        clock=time.perf_counter)
+        won = rec.winner == seat
+        out[side] = {"net": rec.net[seat], "won": won, "tai": rec.tai if won else 0,
+                     "dealt_in": rec.shooter == seat and rec.winner is not None,
+                     "times": rec.decision_times[seat]}
+    return out
+
+
+_SETUP: Setup | None = None
+
+
+def _init(setup: Setup) -> None:
+    global _SETUP
+    _SETUP = setup
+
+
+def _task(job: tuple[int, int]) -> dict[str, Any]:
+    assert _SETUP is not None
+    return play_wall(_SETUP, job[0], job[1])
+
+
+def run_walls(setup: Setup, walls: int, workers: int,
+              progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Every wall's figures, in wall order (one process or ``workers`` processes)."""
+    jobs = list(enumerate(wall_seeds(setup.seed, walls)))
+    results: list[dict[str, Any]] = []
+    it: Iterator[dict[str, Any]]
+    if workers <= 1:
+        it = (play_wall(setup, i, s) for i, s in jobs)
+        for r in it:
+            results.append(r)
+            if progress is not None:
+                progress(len(results))
+        return results
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init, initargs=(setup,)) as pool:
+        for r in pool.imap(_task, jobs):
+            results.append(r)
+            if progress is not None:
+                progress(len(results))
+    return results
+
+
+def _interval(xs: list[float]) -> tuple[float, float, float]:
+    mean = sum(xs) / len(xs) if xs else float("nan")
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) >= 2 else float("nan")
+    return mean, mean - half, mean + half
+
+
+def _times(ts: list[float]) -> dict[str, float]:
+    if not ts:
+        return {"median_ms": float("nan"), "p99_ms": float("nan"), "max_ms": float("nan")}
+    ts = sorted(ts)
+    return {"median_ms": 1000 * ts[len(ts) // 2], "p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))],
+            "max_ms": 1000 * ts[-1]}
+
+
+def summarise(setup: Setup, results: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    """The comparison's figures: each side's net per hand and the paired difference, with 95%
+    intervals over walls."""
+    diffs = [float(r["a"]["net"] - r["b"]["net"]) for r in results]
+    mean, lo, hi = _interval(diffs)
+    sides = {}
+    for side, level in zip(("a", "b"), setup.pair, strict=True):
+        nets = [float(r[side]["net"]) for r in results]
+        m, lo_s, hi_s = _interval(nets)
+        wins = sum(r[side]["won"] for r in results)
+        sides[side] = {
+            "level": level, "net_per_hand": m, "net_ci95": [lo_s, hi_s], "wins": wins,
+            "win_rate": wins / len(results) if results else 0.0,
+            "deal_in_rate": sum(r[side]["dealt_in"] for r in results) / len(results) if results else 0.0,
+            "avg_tai_of_wins": sum(r[side]["tai"] for r in results) / wins if wins else 0.0,
+            "decisions": sum(len(r[side]["times"]) for r in results),
+            **_times([t for r in results for t in r[side]["times"]]),
+        }
+    return {
+        "compare": list(setup.pair), "others": list(setup.others), "walls": len(results), "seed": setup.seed,
+        "rules": setup.rules.changed_from_default(), "time_budget_ms": setup.budget_ms,
+        "expert_rounds": setup.rounds, "a": sides["a"], "b": sides["b"],
+        "difference": mean, "difference_ci95": [lo, hi],
+        "same_result_walls": sum(1 for d in diffs if d == 0),
+        "seconds": seconds,
+    }
+
+
+def _f(x: float, spec: str) -> str:
+    return "n/a" if isinstance(x, float) and math.isnan(x) else format(x, spec)
+
+
+def render(data: dict[str, Any]) -> str:
+    rules = data["rules"]
+    a, b = data["a"], data["b"]
+    budget = data["time_budget_ms"]
+    lines = [
+        f"duplicate: {a['level']} vs {b['level']} in the same seat (rotated), others "
+        f"{','.join(data['others'])}; {data['walls']} walls, seed {data['seed']}, rules: "
+        f"{', '.join(f'{k}={v}' for k, v in rules.items()) if rules else 'default'}; expert budget "
+        f"{'none' if budget is None else f'{budget:g} ms'}"
+        + (f", {data['expert_rounds']} deals max" if data["expert_rounds"] else ""),
+        "",
+        f"{'level':<9} {'net/hand':>9} {'95% CI':>19} {'win%':>6} {'deal-in':>8} {'avg tai':>7} "
+        f"{'decide ms: median':>18} {'p99':>8} {'max':>8}",
+    ]
+    for s in (a, b):
+        lo, hi = s["net_ci95"]
+        lines.append(f"{s['level']:<9} {s['net_per_hand']:>+9.3f} [{_f(lo, '+.3f'):>8}, {_f(hi, '+.3f'):>8}] "
+                     f"{100 * s['win_rate']:>5.1f}% {100 * s['deal_in_rate']:>7.1f}% "
+                     f"{s['avg_tai_of_wins']:>7.2f} {_f(s['median_ms'], '.2f'):>18} "
+                     f"{_f(s['p99_ms'], '.2f'):>8} {_f(s['max_ms'], '.1f'):>8}")
+    lo, hi = data["difference_ci95"]
+    lines += ["", f"paired difference {a['level']} - {b['level']}: {data['difference']:+.3f} per hand, "
+              f"95% CI [{_f(lo, '+.3f')}, {_f(hi, '+.3f')}] over {data['walls']} walls "
+              f"({data['same_result_walls']} walls with the same result); {data['seconds']:.1f} s"]
+    return "\n".join(lines)
