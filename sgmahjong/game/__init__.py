@@ -7,6 +7,7 @@ See docs/CONTRACTS.md (engine section). No I/O; randomness only from the seed gi
 from __future__ import annotations
 
 from .actions import Action, IllegalActionError, format_action, parse_action
+from .claims import closable
 from .engine import apply, awaiting, legal_actions, new_hand
 from .events import Event, redact_event
 from .match import MatchState, apply_match, match_view, new_match, next_hand, standings
@@ -25,6 +26,7 @@ __all__ = [
     "apply",
     "apply_match",
     "awaiting",
+    "closable",
     "format_action",
     "legal_actions",
     "match_view",

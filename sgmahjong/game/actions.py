@@ -1,7 +1,9 @@
 """Actions a seat decides, their short text notation, and the error for a refused action.
 
 Notation: ``discard 5p``, ``chow 345s`` (or ``chow 3s``: the lowest tile), ``pong``, ``kong 7m``,
-``win``, ``pass``. :func:`format_action` writes the canonical form; :func:`parse_action` reads it.
+``win``, ``pass``; ``close`` is the table's own step that ends a paused claim window (never a seat's
+choice: it is in no seat's legal actions). :func:`format_action` writes the canonical form;
+:func:`parse_action` reads it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from ..errors import NotationError, SgMahjongError
 from ..notation import parse_tiles
 from ..tiles import Tile
 
-KINDS = ("discard", "chow", "pong", "kong", "win", "pass")
+KINDS = ("discard", "chow", "pong", "kong", "win", "pass", "close")
 _NEEDS_TILE = ("discard", "chow", "kong")
 
 

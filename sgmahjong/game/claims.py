@@ -8,7 +8,7 @@ from ..tiles import Tile
 from . import draws, ending, kongs, liability, turn
 from .actions import Action
 from .builder import CHOW, KONG, PASS, PONG, WIN, Builder
-from .state import CLAIM, TURN, SeatState, SetRec, Window
+from .state import CLAIM, TURN, HandState, SeatState, SetRec, Window
 from .wins import WinInfo, hand_win
 
 _NO_WINS: tuple[WinInfo | None, ...] = (None, None, None, None)
@@ -87,7 +87,7 @@ def open_discard_window(b: Builder, source: int, t: Tile) -> None:
             opts.append(PASS[seat])
             options[seat] = tuple(opts)
             asked = True
-    if not asked:
+    if not asked and not b.s.pause_windows:
         b.f["window"] = None
         b.f["window_wins"] = _NO_WINS
         draws.draw_turn(b, (source + 1) % 4)
@@ -111,13 +111,28 @@ def do_decision(b: Builder, a: Action) -> None:
     decisions[seat] = a
     w = Window(w.kind, w.source, w.tile, w.options, tuple(decisions))
     b.set(window=w)
+    if paused(b.s):  # no tells: the decision stays private and the table closes the window
+        return
     if a.kind == "pass":
         b.emit("pass", seat)
     if not w.waiting:
-        _resolve(b, w)
+        resolve(b, w)
 
 
-def _resolve(b: Builder, w: Window) -> None:
+def paused(state: HandState) -> bool:
+    """Whether the open window is a paused one (no-tells mode; not the eighth flower's window)."""
+    w = state.window
+    return state.pause_windows and w is not None and w.kind != "eighth"
+
+
+def closable(state: HandState) -> bool:
+    """A paused window in which every asked seat has decided (or nobody was asked): the table may
+    close it (after its pause) with the action ``close``."""
+    w = state.window
+    return state.phase == CLAIM and w is not None and paused(state) and not w.waiting
+
+
+def resolve(b: Builder, w: Window) -> None:
     order = [(w.source + k) % 4 for k in (1, 2, 3)]
     chosen = {s: w.decisions[s] for s in order if w.decisions[s] is not None}
     winners = [s for s in order if chosen.get(s) is not None and chosen[s].kind == "win"]  # type: ignore[union-attr]

@@ -18,12 +18,14 @@ from .wall import commitment, make_salt, roll_dice, secret_dice, secret_wall, sh
 
 
 def new_hand(rules: RuleSet, *, seed: int | str | None, dealer: int = 0, prevailing: int = 0,
-             wall: list[Tile] | tuple[Tile, ...] | None = None) -> tuple[HandState, list[Event]]:
+             wall: list[Tile] | tuple[Tile, ...] | None = None,
+             pause_windows: bool = False) -> tuple[HandState, list[Event]]:
     """Shuffle (or take the stacked ``wall``, 148 tiles in draw order), deal, replace bonus tiles.
     Returns the state engine.awaiting the dealer's first decision and the events so far.
 
     ``seed``: a hand secret (64 hex digits: the SHA-256 counter-mode shuffle, and the secret is the
-    commitment's salt) or a legacy integer seed (Mersenne Twister, as old logs were made)."""
+    commitment's salt) or a legacy integer seed (Mersenne Twister, as old logs were made).
+    ``pause_windows``: the no-tells mode of live tables (engine.py); off for self-play and old logs."""
     stacked = wall is not None
     if isinstance(seed, str):
         salt = seed.lower()
@@ -45,13 +47,16 @@ def new_hand(rules: RuleSet, *, seed: int | str | None, dealer: int = 0, prevail
     if isinstance(seed, str):
         seed = salt
     state = HandState(rules=rules, seed=seed, dealer=dealer, prevailing=prevailing, wall=tuple(tiles),
-                      stacked=stacked, salt=salt, wall_hash=commitment(salt, tiles), dice=dice,
+                      stacked=stacked, salt=salt, pause_windows=pause_windows,
+                      wall_hash=commitment(salt, tiles), dice=dice,
                       seats=(SeatState(),) * 4, turn=dealer)
     b = Builder(state)
     start: dict[str, Any] = {"rules": rules.to_dict(), "seed": seed, "dealer": dealer,
                              "prevailing": prevailing, "wall_hash": state.wall_hash, "dice": list(dice)}
     if stacked:
         start["wall"] = wall_text(tiles)
+    if pause_windows:
+        start["pause_windows"] = True
     b.emit("hand_start", None, **start)
     _deal(b)
     return b.freeze(0), b.events

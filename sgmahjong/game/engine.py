@@ -3,6 +3,13 @@
 
 The work is split by what it owns: :mod:`.deal`, :mod:`.draws`, :mod:`.turn`, :mod:`.kongs`,
 :mod:`.claims`, :mod:`.ending`, over the :class:`~.builder.Builder` of :mod:`.builder`.
+
+**No tells** (``new_hand(..., pause_windows=True)``, live tables): every discard, added kong and
+concealed kong opens its claim window, even when nobody may claim (no seat asked). A decision in the
+window keeps the version and emits only a ``decision`` event its own seat sees. When :func:`closable`
+(every asked seat decided), the table applies ``Action(window source, "close")`` after its pause: that
+resolves the claims or lets the next seat draw, one version later. So a seat that is not asked sees
+the discard at version v+1 and its resolution at v+2, whether or not anyone could claim.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 from . import claims, deal, turn
 from .actions import Action, IllegalActionError, format_action
 from .builder import Builder
+from .claims import closable
 from .events import Event
 from .state import CLAIM, TURN, HandState
 
@@ -40,6 +48,8 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
 def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     """Play ``action``; return the new state and the events it caused. Raises
     :class:`IllegalActionError` saying why an action is refused."""
+    if action.kind == "close":
+        return _close(state, action)
     options = _options(state, action.seat)
     for a in options:  # callers usually pass one of the legal objects back: no __eq__ calls then
         if a is action:
@@ -49,11 +59,27 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
             raise IllegalActionError(_why(state, action))
     b = Builder(state)
     b.f["actions"] = (*state.actions, action)
-    b.emit("action", action.seat, action=format_action(action))
     if state.phase == TURN:
+        b.emit("action", action.seat, action=format_action(action))
         turn.do_turn(b, action)
-    else:
+    elif claims.paused(state):  # private, and the version stays: nothing public changed
+        b.emit("decision", action.seat, action=format_action(action))
         claims.do_decision(b, action)
+        return b.freeze(state.version), b.events
+    else:
+        b.emit("action", action.seat, action=format_action(action))
+        claims.do_decision(b, action)
+    return b.freeze(state.version + 1), b.events
+
+
+def _close(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+    """The table closes a paused claim window: the claims made resolve, or the next seat draws."""
+    w = state.window
+    if not closable(state) or w is None or action.seat != w.source:
+        raise IllegalActionError(_why(state, action))
+    b = Builder(state)
+    b.f["actions"] = (*state.actions, action)
+    claims.resolve(b, w)
     return b.freeze(state.version + 1), b.events
 
 

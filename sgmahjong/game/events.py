@@ -9,7 +9,8 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class Event:
     """``kind`` (``hand_start``, ``deal``, ``draw``, ``bonus``, ``discard``, ``chow``, ``pong``,
-    ``kong``, ``pass``, ``payment``, ``win``, ``drawn_game``, ``hand_end``, ``window``), the ``seat``
+    ``kong``, ``pass``, ``payment``, ``win``, ``drawn_game``, ``hand_end``, ``window``, ``action``,
+    ``decision`` (a seat's decision in a paused window, seen by that seat only)), the ``seat``
     it concerns (or ``None``) and its ``data``. No data key is ``kind`` or ``seat``: a kong's, a
     window's and a win's own kind are ``kong_kind``, ``window_kind`` and ``win_kind``."""
 
@@ -56,9 +57,17 @@ _SECRET: dict[str, tuple[str, ...]] = {
 }
 
 
-def redact_event(event: Event, seat: int | None) -> dict[str, Any]:
+# kinds only the event's own seat sees at all (a decision inside a paused claim window: even an
+# anonymous trace of it would tell that somebody could claim)
+_SEAT_ONLY = frozenset({"decision"})
+
+
+def redact_event(event: Event, seat: int | None) -> dict[str, Any] | None:
     """What ``seat`` (``None`` = spectator) may see of ``event``: its own drawn and dealt tiles, and
-    everything public; another seat's concealed tiles become a count."""
+    everything public; another seat's concealed tiles become a count. ``None``: nothing at all (another
+    seat's ``decision``)."""
+    if event.kind in _SEAT_ONLY and (seat is None or seat != event.seat):
+        return None
     out = event.to_json()
     for key in _SECRET.get(event.kind, ()):
         out.pop(key, None)

@@ -71,7 +71,7 @@ def declare_kong(b: Builder, seat: int, t: Tile) -> None:
     concealed = b.seat(seat).concealed.count(t) == 4
     kind = "concealed_kong" if concealed else "added_kong"
     options = rob_options(b, seat, t, concealed=concealed)
-    if any(options):
+    if any(options) or b.s.pause_windows:  # no tells: every kong's window opens
         b.set(phase=CLAIM, window=Window(kind, seat, t, options), turn_options=(), turn_win=None)
         b.emit("window", seat, window_kind=kind, tile=t.notation, asked=[s for s in range(4) if options[s]])
         return

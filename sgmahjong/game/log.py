@@ -1,8 +1,8 @@
 """The event log of a hand: JSON lines from which the hand replays exactly.
 
-Line 1 holds what rebuilds the hand (``rules``, ``seed``, ``dealer``, ``prevailing`` and the stacked
-``wall`` if any); each further line one applied action (``seat``, ``action`` in notation,
-``version`` after it). :func:`replay` folds :func:`apply` over the actions.
+Line 1 holds what rebuilds the hand (``rules``, ``seed``, ``dealer``, ``prevailing``, the stacked
+``wall`` if any and ``pause_windows`` when on); each further line one applied action (``seat``,
+``action`` in notation, ``version`` after it). :func:`replay` folds :func:`apply` over the actions.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ def header(state: HandState) -> dict[str, Any]:
                             "seed": state.seed, "dealer": state.dealer, "prevailing": state.prevailing}
     if state.stacked:
         head["wall"] = " ".join(t.notation for t in state.wall)
+    if state.pause_windows:
+        head["pause_windows"] = True
     return head
 
 
@@ -80,7 +82,8 @@ def start(head: dict[str, Any]) -> tuple[HandState, list[Event]]:
         wall = parse_tiles(head["wall"]) if head.get("wall") else None
         seed = head.get("seed")
         return new_hand(rules, seed=seed, dealer=int(head.get("dealer", 0)),
-                        prevailing=int(head.get("prevailing", 0)), wall=wall)
+                        prevailing=int(head.get("prevailing", 0)), wall=wall,
+                        pause_windows=bool(head.get("pause_windows", False)))
     except SgMahjongError as exc:
         raise LogError(f"line 1: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:

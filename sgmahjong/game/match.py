@@ -34,6 +34,7 @@ class MatchState:
     ledger: tuple[int, ...] = (0, 0, 0, 0)
     finished: bool = False
     history: tuple[dict[str, Any], ...] = ()
+    pause_windows: bool = False  # every hand in the no-tells mode (engine.py)
 
     @property
     def version(self) -> int:
@@ -52,13 +53,14 @@ def hand_seed(match_seed: int, hand_number: int) -> int:
     return random.Random(f"{match_seed}:{hand_number}").getrandbits(64)
 
 
-def new_match(rules: RuleSet, *, seed: int, secret: str | None = None,
-              wall: list[Tile] | None = None) -> tuple[MatchState, list[Event]]:
+def new_match(rules: RuleSet, *, seed: int, secret: str | None = None, wall: list[Tile] | None = None,
+              pause_windows: bool = False) -> tuple[MatchState, list[Event]]:
     """A match's first hand: shuffled from ``secret`` (a hand secret, 64 hex digits) if given, else
-    from a seed derived from the match ``seed``; a stacked ``wall`` replaces the shuffle."""
+    from a seed derived from the match ``seed``; a stacked ``wall`` replaces the shuffle.
+    ``pause_windows``: every hand in the no-tells mode (live tables)."""
     hand, events = new_hand(rules, seed=secret if secret is not None else hand_seed(seed, 1), dealer=0,
-                            prevailing=0, wall=wall)
-    return MatchState(rules=rules, seed=seed, hand=hand), events
+                            prevailing=0, wall=wall, pause_windows=pause_windows)
+    return MatchState(rules=rules, seed=seed, hand=hand, pause_windows=pause_windows), events
 
 
 def apply_match(match: MatchState, action: Action) -> tuple[MatchState, list[Event]]:
@@ -103,7 +105,8 @@ def next_hand(match: MatchState, *, secret: str | None = None) -> tuple[MatchSta
         return done, [Event("match_end", None, {"ledger": list(ledger), "standings": standings(ledger)})]
     number = match.hand_number + 1
     seed = secret if secret is not None else hand_seed(match.seed, number)
-    new, events = new_hand(match.rules, seed=seed, dealer=dealer, prevailing=rnd)
+    new, events = new_hand(match.rules, seed=seed, dealer=dealer, prevailing=rnd,
+                           pause_windows=match.pause_windows)
     return replace(match, hand=new, round=rnd, dealer=dealer, hand_number=number, ledger=ledger,
                    history=history), events
 

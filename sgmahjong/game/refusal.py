@@ -15,6 +15,13 @@ def reason(state: HandState, a: Action) -> str:
         return f"no seat {a.seat}"
     if state.phase == ENDED:
         return "the hand has ended"
+    if a.kind == "close":
+        w = state.window
+        if state.phase != CLAIM or w is None or not state.pause_windows or w.kind == "eighth":
+            return "no paused claim window to close"
+        if a.seat != w.source:
+            return f"the window is closed for its source seat {_SEATS[w.source]}"
+        return "the claim window cannot close before every asked seat has decided"
     who = _SEATS[a.seat]
     if state.phase == TURN:
         if a.seat != state.turn:

@@ -121,6 +121,9 @@ class HandState:
     kong_liable: int | None = None  # 包杠: the discarder of the fresh tile konged this turn, if liable
     deal_pos: tuple[int, int, Tile] | None = None  # a deal paused by an eighth-flower window: see deal.py
     actions: tuple[Action, ...] = ()  # every applied action, in order (the replayable log)
+    # no tells (RULES.md §3): every discard and kong opens its window, decisions stay private and
+    # the table closes the window (action ``close``) after its pause; see engine.py
+    pause_windows: bool = False
 
     @property
     def ended(self) -> bool:

@@ -20,6 +20,7 @@ from ..notation import parse_meld, parse_tiles
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile, full_set
 from .actions import Action, parse_action
+from .claims import closable
 from .engine import apply, awaiting, legal_actions, new_hand
 from .events import Event
 from .state import CLAIM, HandState, SetRec
@@ -92,12 +93,13 @@ def stack_wall(hands: dict[int, list[Tile]], draws: list[Tile], back: list[Tile]
 def deal(*, E: str | None = None, S: str | None = None, W: str | None = None,
          N: str | None = None, draws: str | None = None, back: str | None = None,
          dealer: int = 0, prevailing: int = 0, rules: RuleSet | None = None,
-         **options: Any) -> HandState:
+         pause_windows: bool = False, **options: Any) -> HandState:
     """A new hand with a stacked wall. ``options`` are rule options (``limit=10``)."""
     hands = {i: _tiles(h) for i, h in enumerate((E, S, W, N)) if h is not None}
     wall = stack_wall(hands, _tiles(draws), _tiles(back), dealer)
     rs = (rules or RuleSet()).with_options(**options) if options else (rules or RuleSet())
-    state, _ = new_hand(rs, seed=0, dealer=dealer, prevailing=prevailing, wall=wall)
+    state, _ = new_hand(rs, seed=0, dealer=dealer, prevailing=prevailing, wall=wall,
+                        pause_windows=pause_windows)
     return state
 
 
@@ -112,7 +114,8 @@ def play(state: HandState, *steps: str, autopass: bool = True) -> tuple[HandStat
             raise SgMahjongError(f"step {step!r} must start with a seat letter E, S, W or N")
         seat = SEATS.index(who)
         action = parse_action(text, seat)
-        if autopass and state.phase == CLAIM and action not in legal_actions(state, seat):
+        if (autopass and state.phase == CLAIM and action.kind != "close"
+                and action not in legal_actions(state, seat)):
             state, evs = pass_all(state)
             events.extend(evs)
         state, evs = apply(state, action)
@@ -121,17 +124,27 @@ def play(state: HandState, *steps: str, autopass: bool = True) -> tuple[HandStat
 
 
 def pass_all(state: HandState) -> tuple[HandState, list[Event]]:
-    """Every seat awaited in the open claim window passes."""
+    """Every seat awaited in the open claim window passes (and a paused window is closed)."""
     events: list[Event] = []
     while state.phase == CLAIM:
-        seat = awaiting(state)[0]
-        state, evs = apply(state, Action(seat, "pass"))
+        state, evs = apply(state, close_action(state) or Action(awaiting(state)[0], "pass"))
         events.extend(evs)
     return state, events
 
 
+def close_action(state: HandState) -> Action | None:
+    """The table's ``close`` of a paused claim window once nobody is left to decide, else ``None``."""
+    if closable(state) and state.window is not None:
+        return Action(state.window.source, "close")
+    return None
+
+
 def random_action(state: HandState, rng: random.Random, win_bias: float = 0.9) -> Action:
-    """A random legal action of a random awaited seat (a win is taken with probability ``win_bias``)."""
+    """A random legal action of a random awaited seat (a win is taken with probability ``win_bias``);
+    the table's ``close`` when a paused window has nobody left to decide."""
+    close = close_action(state)
+    if close is not None:
+        return close
     seats = awaiting(state)
     seat = seats[rng.randrange(len(seats))]
     legal = legal_actions(state, seat)
@@ -142,10 +155,10 @@ def random_action(state: HandState, rng: random.Random, win_bias: float = 0.9) -
 
 
 def random_hand(rules: RuleSet, seed: int, *, dealer: int = 0, prevailing: int = 0,
-                ) -> tuple[HandState, int]:
+                pause_windows: bool = False) -> tuple[HandState, int]:
     """Play a whole hand with random legal actions; the final state and the number of actions."""
     rng = random.Random(seed)
-    state, _ = new_hand(rules, seed=seed, dealer=dealer, prevailing=prevailing)
+    state, _ = new_hand(rules, seed=seed, dealer=dealer, prevailing=prevailing, pause_windows=pause_windows)
     n = 0
     while not state.ended:
         state, _ = apply(state, random_action(state, rng))

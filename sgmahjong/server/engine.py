@@ -99,8 +99,9 @@ def view(match: Match, seat: int | None) -> dict[str, Any]:
     return result
 
 
-def redact(event: Event, seat: int | None) -> dict[str, Any]:
-    result: dict[str, Any] = game.redact_event(event, seat)
+def redact(event: Event, seat: int | None) -> dict[str, Any] | None:
+    """What ``seat`` may see of ``event``; ``None``: nothing (another seat's private decision)."""
+    result: dict[str, Any] | None = game.redact_event(event, seat)
     return result
 
 
