@@ -142,7 +142,8 @@ def timeout_action(match: Match, seat: int) -> str:
     return legal[0]
 
 
-def redact_stored(stored: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A stored (full) event as ``seat`` may see it: the core's own redaction of the same event."""
+def redact_stored(stored: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """A stored (full) event as ``seat`` may see it: the core's own redaction of the same event
+    (``None``: nothing, another seat's private decision)."""
     data = {k: v for k, v in stored.items() if k not in ("kind", "seat")}
     return redact(game.Event(stored["kind"], stored.get("seat"), data), seat)

@@ -83,7 +83,7 @@ class HintsMixin(TableBase):
         stored = self.store.events(self.id, self.hand_number)[-LOG_MAX:]
         conn.push({
             "type": "log", "hand_number": self.hand_number,
-            "events": [engine.redact_stored(e, conn.seat) for e in stored],
+            "events": [r for e in stored if (r := engine.redact_stored(e, conn.seat)) is not None],
         })
         if conn.seat is not None and self.seats[conn.seat].kind == "human":
             data = self._hints_for(conn.seat)
