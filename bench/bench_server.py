@@ -1,0 +1,407 @@
+"""Server speed as players load it: N tables of four WebSocket players against one ``sgmahjong serve``.
+
+Each step starts a fresh server (``sgmahjong serve`` in a subprocess, 127.0.0.1, a free port, a temp
+SQLite file), then client processes (asyncio + ``websockets``) create N tables (no bot delay, no
+timers), join four seats each, say hello with the tokens and start. Every player answers its legal
+actions after a think time (default 1.5 s): a win when offered, mostly a pass in a claim window, else a
+random legal action; between hands it sends ``next``. Measured over a window after a warm-up:
+
+* actions/s: actions acknowledged per second (all tables),
+* CPU ms/act: the server process's CPU (``/proc/PID/stat``, user+system) per action,
+* p50/p99/max: action-to-update latency, from sending an action to receiving the first message
+  (``view`` or ``delta``) whose version reflects it,
+* RSS/table: the server's resident memory over its empty baseline, per table,
+* client %: the client processes' CPU (if near 100% per process, the clients limit the figures).
+
+``make bench`` runs a small default (20 and 100 tables, short windows). The big run::
+
+    python -m bench.bench_server --tables 50,250,1000 --measure 20 --clients 2
+
+Options: ``--think`` seconds, ``--warmup``/``--measure`` seconds per step, ``--clients`` processes,
+``--profile FILE`` (run the server under cProfile, one step only; ``python -m pstats FILE``).
+The machine is shared with other work: figures are noisy; compare within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+OPTIONS = {
+    "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0,
+    "takeover_seconds": 3600,
+}
+SETUP_CONCURRENCY = 16
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+# -- the server process --------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+
+
+def _rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1]) * PAGE
+
+
+class Server:
+    """``sgmahjong serve`` on a free port with a fresh SQLite file (optionally under cProfile)."""
+
+    def __init__(self, folder: str, profile: str | None = None) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        cmd = [sys.executable]
+        if profile:
+            cmd += ["-m", "cProfile", "-o", profile]
+        cmd += ["-m", "sgmahjong", "serve", "--port", str(self.port),
+                "--database", str(Path(folder) / f"bench-{self.port}.sqlite3")]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        end = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/api/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > end or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("the bench server did not start")
+            time.sleep(0.1)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+        return err
+
+
+# -- the players (one client process plays several tables) ------------------------------------------------
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: int = 0
+    hands: int = 0
+
+
+@dataclass
+class SeatState:
+    view: dict[str, Any] | None = None
+    status: str = "lobby"
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    sent: tuple[int, float] | None = None  # (version the action was sent against, when)
+
+
+def _merge(state: SeatState, msg: dict[str, Any]) -> None:
+    """Apply a ``view`` (whole) or ``delta`` (changed keys; ``seats`` by index) message."""
+    if "status" in msg:
+        state.status = msg["status"]
+    kind = msg["type"]
+    if kind == "view":
+        state.view = msg["view"]
+    elif kind == "delta" and state.view is not None:
+        changes = dict(msg["view"])
+        seats = changes.pop("seats", None)
+        state.view.update(changes)
+        if seats:
+            old = list(state.view["seats"])
+            for i, s in seats.items():
+                old[int(i)] = s
+            state.view["seats"] = old
+
+
+def _choose(rng: random.Random, legal: list[str]) -> str:
+    if "win" in legal:
+        return "win"
+    if "pass" in legal and rng.random() < 0.85:
+        return "pass"
+    return rng.choice(legal)
+
+
+class Player:
+    def __init__(self, ws: Any, seat: int, think: float, stats: Stats, window: list[float],
+                 rng: random.Random) -> None:
+        self.ws, self.seat, self.think, self.rng = ws, seat, think, rng
+        self.stats, self.window = stats, window
+        self.state = SeatState()
+
+    def _in_window(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+    async def reader(self) -> None:
+        st = self.state
+        async for raw in self.ws:
+            now = time.monotonic()
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind in ("view", "delta"):
+                _merge(st, msg)
+                if st.sent is not None and st.view is not None and st.view["version"] > st.sent[0]:
+                    if self._in_window(st.sent[1]):
+                        self.stats.latencies.append(now - st.sent[1])
+                        self.stats.actions += 1
+                    st.sent = None
+                st.changed.set()
+            elif kind == "table":
+                status = msg["table"]["status"]
+                if status != st.status:
+                    st.status = status
+                    st.changed.set()
+            elif kind == "error":
+                self.stats.errors += 1
+                st.sent = None
+                st.changed.set()
+
+    async def decider(self) -> None:
+        st = self.state
+        acted: int | None = None
+        ready_for: int | None = None
+        while True:
+            await st.changed.wait()
+            st.changed.clear()
+            v = st.view
+            if v is None or st.sent is not None:
+                continue
+            if st.status == "playing" and v.get("legal_actions") and v["version"] != acted:
+                await asyncio.sleep(self.think)
+                v = st.view
+                assert v is not None
+                legal = v.get("legal_actions") or []
+                if st.status != "playing" or not legal or st.sent is not None:
+                    st.changed.set()
+                    continue
+                acted = v["version"]
+                st.sent = (v["version"], time.monotonic())
+                await self.ws.send(json.dumps(
+                    {"type": "action", "action": _choose(self.rng, legal), "version": v["version"]}
+                ))
+            elif st.status == "between_hands" and ready_for != v.get("hand_number"):
+                ready_for = v.get("hand_number")
+                if self.seat == 0:
+                    self.stats.hands += 1
+                await asyncio.sleep(self.think)
+                await self.ws.send('{"type": "next"}')
+                st.changed.set()
+
+
+async def _post(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = await client.post(path, json=body)
+    if r.status_code not in (200, 201):
+        raise RuntimeError(f"{path}: {r.status_code} {r.text}")
+    result: dict[str, Any] = r.json()
+    return result
+
+
+async def _table(client: Any, base_ws: str, index: int, think: float, stats: Stats, window: list[float],
+                 sem: asyncio.Semaphore, tasks: list[asyncio.Task[None]], sockets: list[Any]) -> None:
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(index)
+    async with sem:
+        code = (await _post(client, "/api/tables", {"name": f"bench {index}", "options": OPTIONS}))["code"]
+        tokens = [(await _post(client, f"/api/tables/{code}/join", {"name": f"P{s}", "seat": s}))["token"]
+                  for s in range(4)]
+        players = []
+        for s, token in enumerate(tokens):
+            ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression=None, proxy=None)
+            sockets.append(ws)
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            players.append(Player(ws, s, think, stats, window, random.Random(rng.random())))
+        for p in players:
+            tasks.append(asyncio.create_task(p.reader()))
+            tasks.append(asyncio.create_task(p.decider()))
+        await players[0].ws.send('{"type": "start"}')
+
+
+async def _play(url: str, indices: list[int], think: float, pipe: Any) -> tuple[Stats, float]:
+    """Set up the tables, say so on ``pipe``, receive the measuring window, play until its end."""
+    import httpx
+
+    stats = Stats()
+    window = [float("inf"), float("inf")]
+    tasks: list[asyncio.Task[None]] = []
+    sockets: list[Any] = []
+    sem = asyncio.Semaphore(SETUP_CONCURRENCY)
+    base_ws = "ws" + url[4:]
+    start = time.monotonic()
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        await asyncio.gather(*[
+            _table(client, base_ws, i, think, stats, window, sem, tasks, sockets) for i in indices
+        ])
+    setup = time.monotonic() - start
+    pipe.send("ready")
+    w0, w1, stop_at = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+    window[:] = [w0, w1]
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*[ws.close() for ws in sockets], return_exceptions=True)
+    return stats, setup
+
+
+def _client_main(url: str, indices: list[int], think: float, pipe: Any) -> None:
+    try:
+        import uvloop
+        uvloop.install()
+    except ImportError:
+        pass
+    cpu0 = time.process_time()
+    stats, setup = asyncio.run(_play(url, indices, think, pipe))
+    pipe.send({"latencies": stats.latencies, "actions": stats.actions, "errors": stats.errors,
+               "hands": stats.hands, "setup": setup, "cpu": time.process_time() - cpu0})
+
+
+# -- one step --------------------------------------------------------------------------------------------
+
+def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(p / 100 * len(s)))]
+
+
+def run_step(n_tables: int, think: float, warmup: float, measure: float, clients: int, folder: str,
+             setup_seconds: float, profile: str | None) -> dict[str, Any]:
+    server = Server(folder, profile)
+    procs = []
+    try:
+        rss0 = _rss_bytes(server.pid)
+        ctx = multiprocessing.get_context("spawn")
+        start_at = time.monotonic()
+        pipes = []
+        for k in range(clients):
+            mine, theirs = ctx.Pipe()
+            indices = list(range(k, n_tables, clients))
+            p = ctx.Process(target=_client_main, args=(server.url, indices, think, theirs), daemon=True)
+            p.start()
+            procs.append(p)
+            pipes.append(mine)
+        for pipe in pipes:  # every table set up (or the setup bound passed)
+            pipe.poll(max(0.0, start_at + setup_seconds - time.monotonic()))
+        setup_wall = time.monotonic() - start_at
+        w0 = time.monotonic() + warmup
+        window = (w0, w0 + measure, w0 + measure + 1.0)
+        for pipe in pipes:
+            pipe.send(window)
+        time.sleep(max(0.0, w0 - time.monotonic()))
+        cpu0 = _cpu_seconds(server.pid)
+        time.sleep(max(0.0, window[1] - time.monotonic()))
+        cpu1 = _cpu_seconds(server.pid)
+        rss = _rss_bytes(server.pid)
+        results = []
+        for pipe in pipes:
+            while True:
+                if not pipe.poll(120):
+                    raise RuntimeError("a bench client did not answer")
+                got = pipe.recv()
+                if isinstance(got, dict):
+                    results.append(got)
+                    break
+        total = time.monotonic() - start_at
+    finally:
+        for p in procs:
+            p.join(timeout=10)
+            if p.is_alive():
+                p.kill()
+        err = server.stop()
+    if "Traceback" in err:
+        print(err[-3000:], file=sys.stderr)
+    lat = [x for r in results for x in r["latencies"]]
+    actions = sum(r["actions"] for r in results)
+    cpu = cpu1 - cpu0
+    return {
+        "tables": n_tables,
+        "actions_per_s": actions / measure,
+        "cpu_ms_per_action": 1000 * cpu / actions if actions else float("nan"),
+        "server_cpu_pct": 100 * cpu / measure,
+        "p50": 1000 * _pct(lat, 50), "p99": 1000 * _pct(lat, 99),
+        "max": 1000 * max(lat, default=float("nan")),
+        "rss_kb_per_table": (rss - rss0) / 1024 / n_tables,
+        "client_cpu_pct": 100 * sum(r["cpu"] for r in results) / total / clients,
+        "setup_s": setup_wall,
+        "errors": sum(r["errors"] for r in results),
+        "hands": sum(r["hands"] for r in results),
+    }
+
+
+HEADER = (f"{'tables':>7} {'act/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'p50 ms':>7} {'p99 ms':>7}"
+          f" {'max ms':>7} {'RSS KB/tbl':>10} {'client%':>7} {'setup s':>7} {'hands':>5} {'errors':>6}")
+
+
+def row(r: dict[str, Any]) -> str:
+    return (f"{r['tables']:>7} {r['actions_per_s']:>7.0f} {r['cpu_ms_per_action']:>10.3f}"
+            f" {r['server_cpu_pct']:>8.1f} {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f}"
+            f" {r['rss_kb_per_table']:>10.0f} {r['client_cpu_pct']:>7.0f} {r['setup_s']:>7.1f}"
+            f" {r['hands']:>5} {r['errors']:>6}")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench.bench_server", description=__doc__.split("\n")[0])
+    p.add_argument("--tables", default="20,100", help="comma-separated table counts, one step each")
+    p.add_argument("--think", type=float, default=1.5, help="seconds a player thinks per decision")
+    p.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
+    p.add_argument("--measure", type=float, default=8.0, help="seconds measured per step")
+    p.add_argument("--setup", type=float, default=None,
+                   help="seconds allowed for creating and joining the tables (default: 10 + N/10)")
+    p.add_argument("--clients", type=int, default=1, help="client processes")
+    p.add_argument("--profile", default=None, help="write the server's cProfile stats here (last step)")
+    p.add_argument("--json", action="store_true", help="also print each step as a JSON line")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args([] if argv is None else argv)
+    steps = [int(x) for x in args.tables.split(",") if x.strip()]
+    print(f"bench_server: one `sgmahjong serve` (SQLite), tables of 4 WebSocket players,"
+          f" think {args.think} s, {args.clients} client process(es), {os.cpu_count()} CPUs"
+          " (shared: figures are noisy)")
+    print(HEADER, flush=True)
+    with tempfile.TemporaryDirectory(prefix="sgmahjong-bench-") as folder:
+        for i, n in enumerate(steps):
+            setup = args.setup if args.setup is not None else 10 + n / 10
+            profile = args.profile if args.profile and i == len(steps) - 1 else None
+            r = run_step(n, args.think, args.warmup, args.measure, args.clients, folder, setup, profile)
+            print(row(r), flush=True)
+            if args.json:
+                print(json.dumps(r), flush=True)
+    print("aim: <= 0.25 CPU ms per action; 1,000 tables at p99 < 100 ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
