@@ -18,7 +18,8 @@ random legal action; between hands it sends ``next``. Measured over a window aft
     python -m bench.bench_server --tables 50,250,1000 --measure 20 --clients 2
 
 Options: ``--think`` seconds, ``--warmup``/``--measure`` seconds per step, ``--clients`` processes,
-``--profile FILE`` (run the server under cProfile, one step only; ``python -m pstats FILE``).
+``--profile FILE`` (cProfile of the server over the last step's measured window; ``python -m pstats
+FILE``).
 The machine is shared with other work: figures are noisy; compare within one run.
 """
 
@@ -46,6 +47,7 @@ OPTIONS = {
     "takeover_seconds": 3600,
 }
 SETUP_CONCURRENCY = 16
+PING_SECONDS = 25  # what static/js/protocol.js sends
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -58,10 +60,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process (all its threads)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK  # utime, stime
 
 
 def _rss_bytes(pid: int) -> int:
@@ -69,17 +72,28 @@ def _rss_bytes(pid: int) -> int:
         return int(f.read().split()[1]) * PAGE
 
 
+# run the CLI with SIGUSR1 starting cProfile and SIGUSR2 writing its stats (the measured window only)
+PROFILED = """
+import cProfile, signal, sys
+from sgmahjong.cli import main
+prof = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *a: prof.enable())
+signal.signal(signal.SIGUSR2, lambda *a: (prof.disable(), prof.dump_stats(sys.argv[1])))
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 class Server:
-    """``sgmahjong serve`` on a free port with a fresh SQLite file (optionally under cProfile)."""
+    """``sgmahjong serve`` on a free port with a fresh SQLite file (optionally profiled: :meth:`profile`)."""
 
     def __init__(self, folder: str, profile: str | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable]
-        if profile:
-            cmd += ["-m", "cProfile", "-o", profile]
-        cmd += ["-m", "sgmahjong", "serve", "--port", str(self.port),
+        cmd += ["-c", PROFILED, profile] if profile else ["-m", "sgmahjong"]
+        cmd += ["serve", "--port", str(self.port),
                 "--database", str(Path(folder) / f"bench-{self.port}.sqlite3")]
+        self.profiled = bool(profile)
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         end = time.monotonic() + 30
         while True:
@@ -97,6 +111,10 @@ class Server:
     @property
     def pid(self) -> int:
         return self.proc.pid
+
+    def profile(self, on: bool) -> None:
+        if self.profiled:
+            self.proc.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
 
     def stop(self) -> str:
         if self.proc.poll() is None:
@@ -188,6 +206,12 @@ class Player:
                 st.sent = None
                 st.changed.set()
 
+    async def pinger(self) -> None:
+        await asyncio.sleep(self.rng.uniform(0, PING_SECONDS))
+        while True:
+            await self.ws.send('{"type": "ping"}')
+            await asyncio.sleep(PING_SECONDS)
+
     async def decider(self) -> None:
         st = self.state
         acted: int | None = None
@@ -239,13 +263,16 @@ async def _table(client: Any, base_ws: str, index: int, think: float, stats: Sta
                   for s in range(4)]
         players = []
         for s, token in enumerate(tokens):
-            ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression=None, proxy=None)
+            # like a browser: no protocol-level pings from the client, a `ping` message every 25 s
+            ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression=None, proxy=None,
+                               ping_interval=None)
             sockets.append(ws)
             await ws.send(json.dumps({"type": "hello", "token": token}))
             players.append(Player(ws, s, think, stats, window, random.Random(rng.random())))
         for p in players:
             tasks.append(asyncio.create_task(p.reader()))
             tasks.append(asyncio.create_task(p.decider()))
+            tasks.append(asyncio.create_task(p.pinger()))
         await players[0].ws.send('{"type": "start"}')
 
 
@@ -320,9 +347,11 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         for pipe in pipes:
             pipe.send(window)
         time.sleep(max(0.0, w0 - time.monotonic()))
+        server.profile(True)
         cpu0 = _cpu_seconds(server.pid)
         time.sleep(max(0.0, window[1] - time.monotonic()))
         cpu1 = _cpu_seconds(server.pid)
+        server.profile(False)
         rss = _rss_bytes(server.pid)
         results = []
         for pipe in pipes:
@@ -344,12 +373,13 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         print(err[-3000:], file=sys.stderr)
     lat = [x for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
-    cpu = cpu1 - cpu0
+    cpu = sum(cpu1) - sum(cpu0)
     return {
         "tables": n_tables,
         "actions_per_s": actions / measure,
         "cpu_ms_per_action": 1000 * cpu / actions if actions else float("nan"),
         "server_cpu_pct": 100 * cpu / measure,
+        "sys_cpu_pct": 100 * (cpu1[1] - cpu0[1]) / measure,
         "p50": 1000 * _pct(lat, 50), "p99": 1000 * _pct(lat, 99),
         "max": 1000 * max(lat, default=float("nan")),
         "rss_kb_per_table": (rss - rss0) / 1024 / n_tables,
@@ -360,13 +390,15 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
     }
 
 
-HEADER = (f"{'tables':>7} {'act/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'p50 ms':>7} {'p99 ms':>7}"
-          f" {'max ms':>7} {'RSS KB/tbl':>10} {'client%':>7} {'setup s':>7} {'hands':>5} {'errors':>6}")
+HEADER = (f"{'tables':>7} {'act/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'sys%':>5}"
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'RSS KB/tbl':>10} {'client%':>7} {'setup s':>7}"
+          f" {'hands':>5} {'errors':>6}")
 
 
 def row(r: dict[str, Any]) -> str:
     return (f"{r['tables']:>7} {r['actions_per_s']:>7.0f} {r['cpu_ms_per_action']:>10.3f}"
-            f" {r['server_cpu_pct']:>8.1f} {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f}"
+            f" {r['server_cpu_pct']:>8.1f} {r['sys_cpu_pct']:>5.1f}"
+            f" {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f}"
             f" {r['rss_kb_per_table']:>10.0f} {r['client_cpu_pct']:>7.0f} {r['setup_s']:>7.1f}"
             f" {r['hands']:>5} {r['errors']:>6}")
 
@@ -378,9 +410,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
     p.add_argument("--measure", type=float, default=8.0, help="seconds measured per step")
     p.add_argument("--setup", type=float, default=None,
-                   help="seconds allowed for creating and joining the tables (default: 10 + N/10)")
+                   help="seconds allowed for creating and joining the tables (default: 30 + N/5)")
     p.add_argument("--clients", type=int, default=1, help="client processes")
-    p.add_argument("--profile", default=None, help="write the server's cProfile stats here (last step)")
+    p.add_argument("--profile", default=None,
+                   help="write the server's cProfile stats of the last step's measured window here")
     p.add_argument("--json", action="store_true", help="also print each step as a JSON line")
     return p.parse_args(argv)
 
@@ -394,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
     print(HEADER, flush=True)
     with tempfile.TemporaryDirectory(prefix="sgmahjong-bench-") as folder:
         for i, n in enumerate(steps):
-            setup = args.setup if args.setup is not None else 10 + n / 10
+            setup = args.setup if args.setup is not None else 30 + n / 5
             profile = args.profile if args.profile and i == len(steps) - 1 else None
             r = run_step(n, args.think, args.warmup, args.measure, args.clients, folder, setup, profile)
             print(row(r), flush=True)

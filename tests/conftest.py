@@ -17,6 +17,7 @@ Test hooks (seed/wall) are on for this server only.
 
 from __future__ import annotations
 
+import collections
 import json
 import socket
 import threading
@@ -34,13 +35,20 @@ FAST_OPTIONS: dict[str, Any] = {
 
 
 class WsClient:
-    """A blocking WebSocket client speaking the JSON protocol."""
+    """A blocking WebSocket client speaking the JSON protocol. ``view`` and ``delta`` messages come
+    out expanded as a browser's viewstate.js does it: their ``event`` messages, then the whole ``view``
+    (``raw`` keeps the messages as received)."""
 
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect
 
+        from sgmahjong.server.deltas import ClientViews
+
         self.conn = connect(url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True)
         self.seen: list[dict[str, Any]] = []
+        self.raw: list[dict[str, Any]] = []
+        self.views = ClientViews()
+        self._pending: collections.deque[dict[str, Any]] = collections.deque()
 
     def send(self, message: dict[str, Any] | str | bytes) -> None:
         if isinstance(message, dict):
@@ -48,9 +56,13 @@ class WsClient:
         self.conn.send(message)
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        data = json.loads(self.conn.recv(timeout=timeout))
-        self.seen.append(data)
-        return data  # type: ignore[no-any-return]
+        while not self._pending:
+            data = json.loads(self.conn.recv(timeout=timeout))
+            self.raw.append(data)
+            self._pending.extend(self.views.expand(data))
+        message = self._pending.popleft()
+        self.seen.append(message)
+        return message
 
     def until(
         self, mtype: str, pred: Callable[[dict[str, Any]], bool] | None = None, timeout: float = 20

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from sgmahjong.game.wall import verify_commitment
+from sgmahjong.server import PROTOCOL_VERSION
 from tests.conftest import FAST_OPTIONS, LiveServer, WsClient, free_port, stacked_wall
 
 SEED = 42
@@ -45,7 +46,7 @@ def wait_status(server: LiveServer, code: str, statuses: set[str], timeout: floa
 # -- HTTP --------------------------------------------------------------------------------------------
 
 def test_health_rules_and_table_listing(live_server: LiveServer) -> None:
-    assert live_server.get("/api/health").json() == {"ok": True, "protocol": 1}
+    assert live_server.get("/api/health").json() == {"ok": True, "protocol": PROTOCOL_VERSION}
     rules = live_server.get("/api/rules").json()
     assert {"limit", "payout", "bao_fresh"} <= {o["name"] for o in rules["options"]}
     assert rules["presets"]["site"]["base"] == 10

@@ -298,7 +298,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
                                 "message": f"this table already has {MAX_CONNECTIONS} connections"})
             await ws.close(code=1013)
             return
-        conn = Connection(ws.send_json)
+        conn = Connection(ws.send_text)
         writer = asyncio.get_running_loop().create_task(conn.writer())
         async with table.lock:
             table.conns.add(conn)

@@ -1,14 +1,22 @@
 """A table's connections: each browser tab's WebSocket queue, who is connected, and the fan-out of
-table summaries, views and redacted events to every connection. Mixed into :class:`~.table.Table`."""
+table summaries, views and redacted events to every connection. Mixed into :class:`~.table.Table`.
+
+The fan-out builds each distinct message once: one view and one list of redacted events per viewer
+(seat or spectator), one ``delta`` per distinct previous view, serialised once and the same text
+queued on every connection that gets it. A connection whose view would change in nothing but its
+``version`` and that gets no event is sent nothing.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from . import engine
+from .deltas import view_delta
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .table_base import TableBase
 
@@ -16,18 +24,20 @@ from .table_base import TableBase
 class Connection:
     """One WebSocket of one browser tab: outbound messages go through a queue drained by a writer."""
 
-    def __init__(self, send: Callable[[dict[str, Any]], Any]) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[Any]]) -> None:
         self.seat: int | None = None
         self.hello = False
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=1000)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
         self._send = send
         self.closed = False
+        self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or its JSON text when built once for many connections)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(message if isinstance(message, str) else _dumps(message))
         except asyncio.QueueFull:  # a client that reads nothing: stop feeding it
             self.closed = True
 
@@ -65,19 +75,62 @@ class FanoutMixin(TableBase):
             "timer": self.deadline.to_json(seat) if self.deadline else None,
         }
 
+    def _send_view(self, conn: Connection) -> None:
+        """A connection's whole view (on hello); later changes reach it as deltas of this one."""
+        message = self.view_message(conn.seat)
+        conn.view = message["view"]
+        conn.push(message)
+
     def _broadcast_table(self) -> None:
-        msg = {"type": "table", "table": self.summary()}
+        text = _dumps({"type": "table", "table": self.summary()})
         for c in list(self.conns):
-            c.push(msg)
+            c.push(text)
 
     def _broadcast(self, events: list[Any]) -> None:
-        version = engine.hand_of(self.match).version if self.match is not None else 0
-        for c in list(self.conns):
-            if not c.hello:
-                continue
-            for ev in events:
-                c.push({"type": "event", "event": engine.redact(ev, c.seat), "version": version})
-            c.push(self.view_message(c.seat))
+        """After a change: each connection that said hello gets one ``delta`` (its redacted events and
+        what changed in its view), or its whole ``view`` if it has none to build on."""
+        if self.match is None:
+            return
+        viewers: dict[int | None, list[Connection]] = {}
+        for c in self.conns:
+            if c.hello and not c.closed:
+                viewers.setdefault(c.seat, []).append(c)
+        built: list[tuple[dict[str, Any], str]] = []  # distinct messages and their text
+        for viewer, conns in viewers.items():
+            view = engine.view(self.match, viewer)
+            redacted = [e for e in (engine.redact(ev, viewer) for ev in events) if e is not None]
+            timer = self.deadline.to_json(viewer) if self.deadline else None
+            per_base: dict[int, str | None] = {}
+            for c in conns:
+                base = c.view
+                key = id(base)
+                if key not in per_base:
+                    per_base[key] = self._update_text(base, view, redacted, timer, built)
+                text = per_base[key]
+                if text is not None:
+                    c.view = view
+                    c.push(text)
+
+    def _update_text(self, base: dict[str, Any] | None, view: dict[str, Any], events: list[dict[str, Any]],
+                     timer: dict[str, Any] | None, built: list[tuple[dict[str, Any], str]]) -> str | None:
+        """The text of the message taking a client from ``base`` to ``view`` (None: nothing it can
+        see changed), shared with an equal message already in ``built``."""
+        delta = view_delta(base, view) if base is not None else None
+        message: dict[str, Any]
+        if delta is None:
+            message = {"type": "view", "status": self.status, "view": view, "timer": timer,
+                       "events": events}
+        else:
+            if not events and all(k == "version" for k in delta):
+                return None
+            message = {"type": "delta", "status": self.status, "view": delta, "timer": timer,
+                       "events": events}
+        for other, text in built:
+            if other == message:
+                return text
+        text = _dumps(message)
+        built.append((message, text))
+        return text
 
     def hello(self, conn: Connection, token: str | None) -> None:
         seat = None
@@ -91,7 +144,7 @@ class FanoutMixin(TableBase):
         self._broadcast_table()
         self._hello_extras(conn)
         if self.match is not None:
-            conn.push(self.view_message(seat))
+            self._send_view(conn)
         self._schedule_after_connection()
 
     def disconnect(self, conn: Connection) -> None:
@@ -125,3 +178,7 @@ class FanoutMixin(TableBase):
             if self.deadline is None or self.deadline.at <= time.monotonic():
                 self._set_deadline()  # a fresh delay for whoever comes back to the results
             self._schedule()
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

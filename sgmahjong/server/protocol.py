@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 4096  # bytes of one inbound text frame
 BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
 

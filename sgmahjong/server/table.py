@@ -65,6 +65,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
     _thinking: int | None = None
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
+    _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -110,14 +111,18 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
         wall_hash = None
         if self.match is not None:
             wall_hash = engine.hand_of(self.match).wall_hash
+        if self._fixed is None:
+            self._fixed = {
+                "rules": self.rules.to_dict(),
+                "changed_rules": self.rules.changed_from_default(),
+                "options": self.options.model_dump(),
+            }
         return {
             "code": self.code,
             "name": self.name,
             "private": self.private,
             "status": self.status,
-            "rules": self.rules.to_dict(),
-            "changed_rules": self.rules.changed_from_default(),
-            "options": self.options.model_dump(),
+            **self._fixed,
             "seats": [
                 {
                     "seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level,

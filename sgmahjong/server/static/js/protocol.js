@@ -4,8 +4,11 @@
 //   conn.send({type: "action", action: "discard 5p", version: 12})
 //
 // handlers: {welcome, table, view, event, error, status(connected: bool)} — each optional.
+// `delta` messages reach the handlers as their `event`s and the whole `view` (viewstate.js).
 
-export const PROTOCOL_VERSION = 1;
+import { ViewState } from "./viewstate.js";
+
+export const PROTOCOL_VERSION = 2;
 
 const TOKEN_PREFIX = "sgmahjong:";
 
@@ -37,6 +40,7 @@ export class TableConnection {
     this.closed = false;
     this.retry = 0;
     this.pingTimer = null;
+    this.views = new ViewState();
     this.open();
   }
 
@@ -48,6 +52,7 @@ export class TableConnection {
   open() {
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.views.reset();
     ws.addEventListener("open", () => {
       this.retry = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
@@ -62,7 +67,8 @@ export class TableConnection {
       } catch (_err) {
         return;
       }
-      if (msg && typeof msg.type === "string") this.call(msg.type, msg);
+      if (!msg || typeof msg.type !== "string" || this.ws !== ws) return;
+      for (const m of this.views.expand(msg)) this.call(m.type, m);
     });
     ws.addEventListener("close", () => {
       clearInterval(this.pingTimer);
