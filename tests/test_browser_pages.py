@@ -57,6 +57,14 @@ def test_every_page_has_the_site_header(live_server: Any, page: Page, path: str)
     expect(page).to_have_url(live_server.url + "/")
 
 
+def test_lobby_names_and_describes_the_bot_levels(live_server: Any, page: Page) -> None:
+    page.goto(f"{live_server.url}/?lang=en")
+    levels = page.locator("#bot-levels .bot-level")
+    expect(levels).to_have_count(4)
+    assert page.locator("#bot-levels dt").all_inner_texts() == ["Beginner", "Casual", "Strong", "Expert"]
+    assert all(len(t) > 20 for t in page.locator("#bot-levels dd").all_inner_texts())
+
+
 def test_lobby_creates_a_table_with_house_rules(live_server: Any, page: Page) -> None:
     page.goto(live_server.url + "/")
     controls = page.locator("#rule-options [data-option]")
@@ -135,11 +143,12 @@ def test_seats_bots_and_leaving(live_server: Any, page: Page) -> None:
     expect(page.locator('#seat-list [data-seat="2"]')).to_have_class(re.compile(r"\bmine\b"))
     expect(page.locator('#seat-list [data-seat="2"]')).to_contain_text("Ann (you)")
     # a seated player adds and removes bots
-    page.select_option("#bot-level", "random")
+    page.select_option("#bot-level", "beginner")  # levels by the names people understand
     page.locator('#seat-list [data-seat="0"] [data-action="add-bot"]').click()
-    expect(page.locator('#seat-list [data-seat="0"]')).to_contain_text("random")
+    expect(page.locator('#seat-list [data-seat="0"]')).to_contain_text("Beginner")
     seats = live_server.get(f"/api/tables/{code}").json()["seats"]
-    assert seats[0]["kind"] == "bot" and seats[0]["bot_level"] == "random"
+    assert seats[0]["kind"] == "bot" and seats[0]["bot_level"] == "beginner"
+    assert page.locator("#bot-level option").all_inner_texts() == ["Beginner", "Casual", "Strong", "Expert"]
     page.locator('#seat-list [data-seat="0"] [data-action="remove-bot"]').click()
     expect(page.locator('#seat-list [data-seat="0"] [data-action="add-bot"]')).to_be_visible()
     # leaving frees the seat and forgets the token

@@ -26,7 +26,9 @@ from ..rules import PRESETS, RuleSet
 from . import api, engine, matchflow, replay_api
 from .options import TableOptions
 from .protocol import (
+    BOT_LEVEL_INFO,
     BOT_LEVELS,
+    OFFERED_BOT_LEVELS,
     PROTOCOL_VERSION,
     ActionMsg,
     AddBot,
@@ -204,6 +206,10 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "table_options": TableOptions.describe(),
             "bot_levels": list(BOT_LEVELS),
+            "bot_level_info": [
+                {"level": lv, "name": BOT_LEVEL_INFO[lv][0], "description": BOT_LEVEL_INFO[lv][1]}
+                for lv in OFFERED_BOT_LEVELS
+            ],
         })
 
     async def reference(request: Request) -> Response:

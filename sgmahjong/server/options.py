@@ -34,8 +34,12 @@ class TableOptions(BaseModel):
         float,
         Field(ge=0, le=3600, description="a disconnected player's seat is played by a bot after this long"),
     ] = 5
+    bot_think: Annotated[
+        float,
+        Field(ge=0, le=10, description="a bot's hardest decisions take this many times the bot delay longer"),
+    ] = 1.5
     bot_level: Annotated[
-        Literal["random", "greedy", "strong"],
+        Literal["beginner", "greedy", "strong", "expert", "random"],
         Field(description="level of the bot playing a disconnected seat"),
     ] = "greedy"
 
@@ -64,7 +68,7 @@ class TableOptions(BaseModel):
             entry: dict[str, Any] = {"name": name, "default": f.default, "doc": f.description or ""}
             if name == "bot_level":
                 entry["type"] = "choice"
-                entry["choices"] = ["random", "greedy", "strong"]
+                entry["choices"] = ["beginner", "greedy", "strong", "expert"]
             else:
                 entry["type"] = "number"
                 for m in f.metadata:

@@ -14,9 +14,20 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 2
 MAX_FRAME = 4096  # bytes of one inbound text frame
-BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+# the levels offered to people, easiest first (``random`` is kept for tests and old tables)
+BOT_LEVELS: tuple[str, ...] = ("beginner", "greedy", "strong", "expert", "random")
+OFFERED_BOT_LEVELS: tuple[str, ...] = ("beginner", "greedy", "strong", "expert")
+# the name a player understands and one line about each level (the client shows translations)
+BOT_LEVEL_INFO: dict[str, tuple[str, str]] = {
+    "beginner": ("Beginner",
+                 "Plays slowly towards a win, misses claims and never defends: good for learning."),
+    "greedy": ("Casual", "Chases the quickest win by tile efficiency; no defence, no plan for value."),
+    "strong": ("Strong", "Plans for tai and folds against big hands late in the hand."),
+    "expert": ("Expert", "Strong play checked by looking ahead: imagines the hidden tiles and plays on."),
+    "random": ("Random", "Plays any legal move (for tests)."),
+}
 
-BotLevel = Literal["random", "greedy", "strong"]
+BotLevel = Literal["beginner", "greedy", "strong", "expert", "random"]
 
 
 class _Message(BaseModel):

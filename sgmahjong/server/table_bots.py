@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import random
 from typing import Any
 
 from . import engine
+from .bot_timing import human_delay
 from .protocol import ProtocolError
 from .table_base import TableBase
 
@@ -31,7 +33,7 @@ class BotsMixin(TableBase):
         """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
         immutable match, so the server stays responsive) and act under the lock if nothing changed
         meanwhile. Every bot of one claim window decides at once; a turn is one decision."""
-        await asyncio.sleep(self.options.bot_delay)
+        await asyncio.sleep(self._bot_delay(version))
         if self.closed or self.status != "playing" or self._thinking == version:
             return
         match = self.match
@@ -53,6 +55,17 @@ class BotsMixin(TableBase):
                 if self.status != "playing" or seat not in self._bot_seats():
                     break
                 self._bot_act(seat, choices.get(seat))
+
+    def _bot_delay(self, version: int) -> float:
+        """A human-like pause before the bots awaited now act (:mod:`.bot_timing`)."""
+        base = self.options.bot_delay
+        seats = self._bot_seats() if base > 0 else []
+        if not seats:
+            return base
+        phase = engine.phase(self.match)
+        choices = len(engine.legal_texts(self.match, seats[0])) if phase == "turn" else 0
+        rng = random.Random(f"{self.code}:{version}")
+        return human_delay(base, self.options.bot_think, phase, choices, rng)
 
     def _choose_all(self, match: Any, seats: list[int]) -> dict[int, str | None]:
         """Each seat's bot choice on ``match`` (None where the bot failed)."""

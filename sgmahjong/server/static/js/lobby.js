@@ -22,9 +22,17 @@ async function init() {
   const applyPreset = () => ruleControls.set(rules.presets[$("preset").value] || {});
   $("preset").addEventListener("change", applyPreset);
   applyPreset();
+  showBotLevels(rules.bot_level_info || []);
   $("create-form").addEventListener("submit", create);
   refreshTables();
   setInterval(refreshTables, 5000);
+}
+
+// the bot levels offered to people, each by its name and one line about it
+function showBotLevels(levels) {
+  $("bot-levels").innerHTML = levels.map((lv) =>
+    `<div class="bot-level" data-level="${esc(lv.level)}"><dt>${esc(t(`bot.${lv.level}`))}</dt>` +
+    `<dd>${esc(t(`botlevel.${lv.level}`))}</dd></div>`).join("");
 }
 
 async function create(ev) {

@@ -563,7 +563,11 @@ function start() {
   $("table-code").textContent = state.code;
   renderKeyHelp($("key-help"), true);
   loadPatternNames();
-  for (const level of ["random", "greedy", "strong"]) $("bot-level").add(new Option(t(`bot.${level}`), level));
+  for (const level of ["beginner", "greedy", "strong", "expert"]) {
+    const opt = new Option(t(`bot.${level}`), level);
+    opt.title = t(`botlevel.${level}`);
+    $("bot-level").add(opt);
+  }
   $("header-tools").append(langSwitch());
   $("bot-level").value = "greedy";
   $("start-btn").addEventListener("click", () => state.conn.send({ type: "start" }));

@@ -1,0 +1,40 @@
+"""Table bots' human-like pause (issue 15): longer for harder turns, never tied to a claim window's
+options, zero when the table's bot delay is zero; the lobby's named bot levels."""
+
+from __future__ import annotations
+
+import random
+
+from sgmahjong.bots import LEVELS
+from sgmahjong.server.bot_timing import JITTER, hardness, human_delay
+from sgmahjong.server.options import TableOptions
+from sgmahjong.server.protocol import BOT_LEVEL_INFO, BOT_LEVELS, OFFERED_BOT_LEVELS
+
+
+def test_harder_turns_wait_longer() -> None:
+    easy = [human_delay(0.8, 1.5, "turn", 2, random.Random(i)) for i in range(50)]
+    hard = [human_delay(0.8, 1.5, "turn", 14, random.Random(i)) for i in range(50)]
+    assert all(h > e for h, e in zip(hard, easy, strict=True))
+    assert max(hard) <= 0.8 * 2.5 * (1 + JITTER)
+    assert min(easy) >= 0.8 * (1 - JITTER)
+    assert len({round(x, 6) for x in easy}) > 10  # it varies
+
+
+def test_claim_windows_do_not_tell_what_a_bot_may_claim() -> None:
+    assert hardness("claim", 2) == hardness("claim", 5) == 0.0
+    assert human_delay(0.8, 1.5, "claim", 5, random.Random(3)) == human_delay(0.8, 1.5, "claim", 2,
+                                                                               random.Random(3))
+
+
+def test_no_delay_means_none() -> None:
+    assert human_delay(0.0, 1.5, "turn", 14, random.Random(1)) == 0.0
+
+
+def test_named_levels() -> None:
+    assert OFFERED_BOT_LEVELS == ("beginner", "greedy", "strong", "expert")
+    assert [BOT_LEVEL_INFO[lv][0] for lv in OFFERED_BOT_LEVELS] == ["Beginner", "Casual", "Strong", "Expert"]
+    assert set(BOT_LEVELS) == set(LEVELS) == set(BOT_LEVEL_INFO)
+    assert all(BOT_LEVEL_INFO[lv][1] for lv in BOT_LEVELS)
+    options = {d["name"]: d for d in TableOptions.describe()}
+    assert options["bot_level"]["choices"] == list(OFFERED_BOT_LEVELS)
+    assert TableOptions.parse({"bot_level": "expert", "bot_think": 2}).bot_think == 2.0
