@@ -7,7 +7,7 @@ DEVSTAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test lint bench clean
+.PHONY: serve test lint bench clean cluster cluster-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,14 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 
 serve: $(STAMP)
 	$(BIN)/sgmahjong serve --host $(HOST) --port $(PORT)
+
+# a local cluster: PostgreSQL in ./data/cluster, WORKERS server processes, HAProxy on PORT (deploy/README.md)
+WORKERS ?= 2
+cluster: $(STAMP)
+	$(BIN)/sgmahjong cluster up --workers $(WORKERS) --host $(HOST) --port $(PORT) --data data/cluster
+
+cluster-stop: $(STAMP)
+	$(BIN)/sgmahjong cluster down --data data/cluster
 
 test: $(DEVSTAMP)
 	$(BIN)/python -m pytest

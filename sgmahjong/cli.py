@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "review": "compare a seat's decisions in a finished hand with the strong bot's",
     "simulate": "play seeded hands between bots and report results",
     "serve": "start the web server",
+    "cluster": "run a local cluster: PostgreSQL, several servers and HAProxy (make cluster)",
 }
 
 

@@ -32,6 +32,9 @@ def run(args: argparse.Namespace) -> int:
         open_store(db).close()  # reachable, and its schema migrated, before the server starts
     except (ValueError, StoreError) as exc:
         raise CliError(str(exc)) from None
+    from ..server import events
+
+    events.setup()
     app = create_app(db)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"sgmahjong: serving on http://{shown}:{args.port}  (database {describe_url(db)})", flush=True)

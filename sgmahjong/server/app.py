@@ -9,6 +9,7 @@ import logging
 import os
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,8 +24,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine, matchflow, replay_api
+from . import api, engine, matchflow, metrics, replay_api
+from .events import log_event, set_worker
 from .options import TableOptions
+from .ownership import MOVED, Ownership, TableElsewhere
 from .protocol import (
     BOT_LEVEL_INFO,
     BOT_LEVELS,
@@ -44,7 +47,7 @@ from .protocol import (
     parse_message,
     validation_message,
 )
-from .store import Store, check_url, open_store
+from .store import LeaseLost, Store, StoreError, check_url, open_store
 from .table import Connection, Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -91,10 +94,15 @@ class TableServer:
         self.test_hooks = test_hooks
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
+        self.ownership = Ownership(self)
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
 
     def open(self) -> None:
         self.store = open_store(self.database)
+        set_worker(self.store.worker)
+        log_event("worker_started", database=self.store.describe(), shared=self.store.shared)
+        if self.store.shared:
+            return  # several workers share the database: each table is loaded where it is routed
         for row in self.store.tables():
             if not self.store.claim(row.id):
                 continue  # another worker owns it
@@ -109,8 +117,11 @@ class TableServer:
     def start_tasks(self) -> None:
         for table in self.tables.values():
             table.schedule()
+        metrics.track_live_tables(lambda: len(self.tables))
+        self.ownership.start()
 
     def close(self) -> None:
+        self.ownership.stop()
         for table in self.tables.values():
             table.close()
         if self.store is not None:
@@ -140,9 +151,35 @@ class TableServer:
         return table
 
     def get(self, code: str) -> Table | None:
+        """The live table of ``code`` (loaded from the store on first use), None if there is none;
+        raises :class:`TableElsewhere` while another worker serves it."""
         if not CODE_RE.match(code):
             return None
-        return self.tables.get(code)
+        table = self.tables.get(code)
+        if table is None and self.store is not None:
+            table = self.ownership.load(code)
+        return table
+
+    async def find(self, code: str) -> Table | None:
+        """:meth:`get`, waiting a few seconds for a table another worker is handing over."""
+        if not CODE_RE.match(code):
+            return None
+        return await self.ownership.find(code)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every public table's summary for the lobby, from the database (so every worker lists the
+        same tables): live here, the table's own summary; served elsewhere, one from its rows."""
+        assert self.store is not None
+        out = []
+        for row in self.store.tables():
+            if row.private:
+                continue
+            table = self.tables.get(row.code)
+            if table is None:
+                table = Table.from_rows(self.store, row, self.store.seats(row.id))
+                table.hand_number = len(self.store.hands(row.id))
+            out.append(table.summary())
+        return out
 
 
 def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
@@ -192,13 +229,22 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         return handler
 
     async def table_page(request: Request) -> Response:
-        if server.get(request.path_params["code"]) is None:
+        if await server.find(request.path_params["code"]) is None:
             return PlainTextResponse("No table with this link. Create one at /", 404)
         response: Response = await page("table.html")(request)
         return response
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
+
+    async def metrics_page(request: Request) -> Response:
+        body, content_type = metrics.exposition()
+        return Response(body, media_type=content_type)
+
+    async def elsewhere(request: Request, exc: Exception) -> Response:
+        metrics.REFUSALS.labels("moved").inc()
+        return JSONResponse({"error": str(exc), "code": "moved"}, status_code=503,
+                            headers={"Retry-After": "1"})
 
     async def rules(request: Request) -> Response:
         return JSONResponse({
@@ -231,7 +277,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse({
-            "tables": [t.summary() for t in server.tables.values() if not t.private]
+            "tables": server.summaries()
         })
 
     async def create_table(request: Request) -> Response:
@@ -249,13 +295,13 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         )
 
     async def get_table(request: Request) -> Response:
-        table = server.get(request.path_params["code"])
+        table = await server.find(request.path_params["code"])
         if table is None:
             return _error(404, "no such table")
         return JSONResponse(table.summary())
 
     async def join_table(request: Request) -> Response:
-        table = server.get(request.path_params["code"])
+        table = await server.find(request.path_params["code"])
         if table is None:
             return _error(404, "no such table")
         try:
@@ -294,7 +340,12 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
-        table = server.get(ws.path_params["code"])
+        try:
+            table = await server.find(ws.path_params["code"])
+        except TableElsewhere:
+            await ws.send_json(MOVED)
+            await ws.close(code=1013)  # try again later
+            return
         if table is None:
             await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
             await ws.close(code=4404)
@@ -305,11 +356,19 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             await ws.close(code=1013)
             return
         conn = Connection(ws.send_text)
-        writer = asyncio.get_running_loop().create_task(conn.writer())
+
+        async def write() -> None:
+            await conn.writer()
+            if conn.evicted:  # the table moved to another worker: the client reconnects there
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1012)
+
+        writer = asyncio.get_running_loop().create_task(write())
         async with table.lock:
             table.conns.add(conn)
+        metrics.SOCKETS.inc()
         try:
-            while not conn.closed:
+            while not conn.closed and not table.closed:
                 try:
                     frame = await ws.receive()
                 except (WebSocketDisconnect, RuntimeError):
@@ -318,6 +377,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
                     break
                 text = frame.get("text")
                 try:
+                    received = time.perf_counter()
                     message = parse_message(text if text is not None else frame.get("bytes"))
                     async with table.lock:
                         if isinstance(message, Rematch):
@@ -326,12 +386,25 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
                             matchflow.rematch_vote(server, table, conn)
                         else:
                             handle(table, conn, message)
+                    if isinstance(message, ActionMsg):
+                        metrics.ACTION_LATENCY.observe(time.perf_counter() - received)
                 except ProtocolError as exc:
+                    metrics.REFUSALS.labels(exc.code).inc()
                     conn.push(exc.to_json())
+                except LeaseLost:  # another worker owns the table now; the lease watch hands it over
+                    metrics.ERRORS.labels("lease_lost").inc()
+                    conn.push(MOVED)
+                except StoreError as exc:
+                    metrics.ERRORS.labels("store").inc()
+                    log_event("store_error", table=table.code, error=str(exc))
+                    conn.push({"type": "error", "code": "store", "ref": None,
+                               "message": "the server could not save this; try again"})
                 except Exception:  # never let one message kill the connection
+                    metrics.ERRORS.labels("server").inc()
                     log.exception("table %s: error handling a message", table.code)
                     conn.push({"type": "error", "code": "server", "message": "internal error", "ref": None})
         finally:
+            metrics.SOCKETS.dec()
             async with table.lock:
                 table.disconnect(conn)
             with contextlib.suppress(asyncio.QueueFull):
@@ -345,6 +418,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             *[Route(path, page(name)) for path, name in PAGES.items()],
             Route("/t/{code}", table_page),
             Route("/api/health", health),
+            Route("/metrics", metrics_page),
             Route("/api/rules", rules),
             Route("/api/reference", reference),
             Route("/api/score", score, methods=["POST"]),
@@ -359,6 +433,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],
         lifespan=lifespan,
+        exception_handlers={TableElsewhere: elsewhere},
     )
 
 

@@ -31,6 +31,7 @@ class Connection:
         self._send = send
         self.closed = False
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
+        self.evicted = False  # the table moved to another worker (see ownership.py)
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or its JSON text when built once for many connections)."""

@@ -125,6 +125,14 @@ class Store(abc.ABC):
         """The tables this process owns now (a lost database session empties it)."""
 
     @abc.abstractmethod
+    def want(self, table_id: int) -> None:
+        """Ask the worker holding ``table_id`` to hand it over (it is routed to this one now)."""
+
+    @abc.abstractmethod
+    def wanted(self) -> set[int]:
+        """The tables this worker holds that another worker has asked for since it claimed them."""
+
+    @abc.abstractmethod
     def heartbeat(self) -> set[int]:
         """Check the database session (a worker calls this every few seconds); the tables still owned."""
 

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..metrics import ACTIONS, STORE_WRITE
 from .base import BATCHABLE, ActionRow, HandRow, LeaseLost, SeatRow, Store, TableRow, Write
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -87,6 +88,7 @@ class SqlStore(Store):
     @contextlib.contextmanager
     def _tx(self) -> Iterator[None]:
         with self._lock:
+            start = time.perf_counter()
             self._begin()
             try:
                 yield
@@ -94,6 +96,7 @@ class SqlStore(Store):
                 self._rollback()
                 raise
             self._commit()
+            STORE_WRITE.observe(time.perf_counter() - start)
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -162,6 +165,17 @@ class SqlStore(Store):
 
     def owns(self, table_id: int) -> bool:
         return table_id in self._epochs
+
+    def want(self, table_id: int) -> None:
+        with self._tx():
+            self._run("UPDATE leases SET wanted = ? WHERE table_id = ?", (time.time(), table_id))
+
+    def wanted(self) -> set[int]:
+        rows = self._read(
+            "SELECT table_id FROM leases WHERE worker = ? AND wanted IS NOT NULL AND wanted > acquired",
+            (self.worker,),
+        )
+        return {int(r[0]) for r in rows} & self.owned()
 
     def heartbeat(self) -> set[int]:
         with contextlib.suppress(Exception):  # a lost session has emptied the owned set
@@ -293,6 +307,7 @@ class SqlStore(Store):
              self._epochs.get(table_id, 0)),
         )
         self._insert_events(table_id, hand, events, first_event_seq)
+        ACTIONS.labels(source).inc()
 
     def add_events(self, table_id: int, hand: int, events: list[dict[str, Any]], first_seq: int) -> None:
         with self._tx():

@@ -1,0 +1,36 @@
+"""Prometheus metrics of one server process (``GET /metrics``, text format, prometheus_client).
+
+Every name starts ``sgmahjong_``. Each worker of a cluster serves its own; Prometheus scrapes each
+worker (not through HAProxy) and sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+
+LIVE_TABLES = Gauge("sgmahjong_live_tables", "Tables loaded and served by this process")
+SOCKETS = Gauge("sgmahjong_sockets", "Open table WebSockets")
+ACTIONS = Counter("sgmahjong_actions_applied_total", "Actions applied to tables", ["source"])
+ACTION_LATENCY = Histogram(
+    "sgmahjong_action_update_seconds",
+    "From an action message received to every seat's update queued",
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+STORE_WRITE = Histogram(
+    "sgmahjong_store_write_seconds",
+    "One store transaction (a write or a batch of writes), begin to commit",
+    buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5),
+)
+REFUSALS = Counter("sgmahjong_refusals_total", "Messages and requests refused, by error code", ["code"])
+ERRORS = Counter("sgmahjong_errors_total", "Errors by kind (server, store, lease_lost)", ["kind"])
+
+
+def track_live_tables(count: Callable[[], int]) -> None:
+    LIVE_TABLES.set_function(lambda: float(count()))
+
+
+def exposition() -> tuple[bytes, str]:
+    """The metrics page and its content type."""
+    return generate_latest(), CONTENT_TYPE_LATEST

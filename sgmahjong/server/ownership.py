@@ -1,0 +1,164 @@
+"""Which tables this worker serves, when several workers share one PostgreSQL database.
+
+A table is live in exactly one worker: the one holding its lease (``store.claim``). HAProxy routes
+each table's requests by its code to one worker; that worker loads the table on first use
+(:meth:`Ownership.load`: claim, replay from the store, schedule its bots and timers). If another
+worker holds it (it created the table, or the routing moved after a worker came back), the loader
+asks for it (``store.want``) and the holder hands it over within a fraction of a second
+(:meth:`Ownership.watch`: evict, release), while the request waits for it.
+
+The watch loop also drops every table whose lease was lost (the worker's database session ended),
+so a worker that lost a table stops applying actions to it; its clients are told ``moved`` and
+reconnect (through HAProxy) to the table's new owner. With SQLite (one process) nothing of this
+runs: the process owns every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from . import metrics
+from .events import log_event
+
+if TYPE_CHECKING:
+    from .app import TableServer
+    from .table import Table
+
+log = logging.getLogger("sgmahjong.server")
+
+#: how often a worker checks its database session, its leases and hand-over requests (seconds)
+WATCH_SECONDS = 0.2
+#: how long a request waits for a table another worker is handing over (seconds)
+HANDOVER_WAIT = 4.0
+#: a table nobody is connected to and no bot is playing is released after this long (seconds)
+IDLE_SECONDS = 300.0
+
+MOVED = {"type": "error", "code": "moved", "ref": None,
+         "message": "this table moved to another server; reconnecting"}
+
+
+class TableElsewhere(Exception):
+    """Another worker serves this table (try again shortly)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"table {code} is served by another worker; try again")
+        self.code = code
+
+
+class Ownership:
+    """Lazy loading, hand-over and lease watching for one :class:`~.app.TableServer`."""
+
+    def __init__(self, server: TableServer) -> None:
+        self.server = server
+        self._task: asyncio.Task[None] | None = None
+        self._idle_since: dict[str, float] = {}
+
+    # -- loading ------------------------------------------------------------------------------------
+    def load(self, code: str) -> Table | None:
+        """The table of ``code`` loaded here (claimed and resumed), None if there is no such table;
+        raises :class:`TableElsewhere` if another worker holds it (and asks it to hand it over)."""
+        from .table import Table
+
+        store = self.server.store
+        assert store is not None
+        row = store.table_by_code(code)
+        if row is None:
+            return None
+        if not store.claim(row.id):
+            store.want(row.id)
+            raise TableElsewhere(code)
+        table = Table.from_rows(store, row, store.seats(row.id))
+        try:
+            table.resume(row.match_seed)
+        except Exception:
+            log.exception("table %s could not be resumed; it is left out", code)
+            store.release(row.id)
+            return None
+        self.server.tables[code] = table
+        with contextlib.suppress(RuntimeError):  # no running loop: scheduled by start_tasks
+            asyncio.get_running_loop()
+            table.schedule()
+        log_event("table_claimed", table=code, status=table.status, hand=table.hand_number)
+        return table
+
+    async def find(self, code: str) -> Table | None:
+        """Like :meth:`load` but waits (up to :data:`HANDOVER_WAIT`) while another worker hands the
+        table over; raises :class:`TableElsewhere` if it has not by then."""
+        end = time.monotonic() + HANDOVER_WAIT
+        while True:
+            try:
+                return self.server.get(code)
+            except TableElsewhere:
+                if time.monotonic() > end:
+                    metrics.REFUSALS.labels("moved").inc()
+                    raise
+            await asyncio.sleep(0.05)
+
+    # -- giving tables up ---------------------------------------------------------------------------
+    async def evict(self, table: Table, reason: str) -> None:
+        """Stop serving ``table``: its tasks end, its clients are told ``moved`` and disconnected
+        (they reconnect to the new owner), and its lease is released."""
+        store = self.server.store
+        assert store is not None
+        async with table.lock:
+            table.close()
+            for conn in list(table.conns):
+                conn.push(MOVED)
+                conn.evicted = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    conn.queue.put_nowait(None)
+            if self.server.tables.get(table.code) is table:
+                del self.server.tables[table.code]
+            with contextlib.suppress(Exception):
+                store.release(table.id)
+        self._idle_since.pop(table.code, None)
+        log_event("table_released", table=table.code, reason=reason, status=table.status)
+
+    def _idle(self, table: Table, now: float) -> bool:
+        busy = bool(table.conns) or (table.status == "playing" and not any(
+            s.kind == "human" for s in table.seats))
+        if busy:
+            self._idle_since.pop(table.code, None)
+            return False
+        since = self._idle_since.setdefault(table.code, now)
+        return now - since >= IDLE_SECONDS
+
+    async def watch_once(self) -> None:
+        store = self.server.store
+        assert store is not None
+        owned = await asyncio.to_thread(store.heartbeat)
+        wanted = await asyncio.to_thread(store.wanted) if owned else set()
+        now = time.monotonic()
+        for table in list(self.server.tables.values()):
+            if table.id not in owned:
+                log_event("lease_lost", table=table.code)
+                metrics.ERRORS.labels("lease_lost").inc()
+                await self.evict(table, "lease_lost")
+            elif table.id in wanted:
+                await self.evict(table, "handover")
+            elif self._idle(table, now):
+                await self.evict(table, "idle")
+
+    async def watch(self) -> None:
+        while True:
+            try:
+                await self.watch_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the lease watch failed; retrying")
+            await asyncio.sleep(WATCH_SECONDS)
+
+    def start(self) -> None:
+        store = self.server.store
+        if store is not None and store.shared:
+            self._task = asyncio.get_running_loop().create_task(self.watch())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
