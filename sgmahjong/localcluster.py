@@ -137,7 +137,8 @@ class LocalPostgres:
 
 
 # -- HAProxy ------------------------------------------------------------------------------------------
-def haproxy_config(bind: str, workers: list[tuple[str, str]], *, check_ms: int = 500, maxconn: int = 4000) -> str:
+def haproxy_config(bind: str, workers: list[tuple[str, str]], *, check_ms: int = 500,
+                   maxconn: int = 4000) -> str:
     """An HAProxy configuration routing every table's requests to one worker by the table's code.
 
     ``workers``: (name, host:port). The code is the third path field of ``/t/CODE``, ``/ws/CODE``
