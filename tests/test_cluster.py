@@ -206,3 +206,40 @@ def test_the_deploy_config_is_the_generated_one_and_haproxy_accepts_it() -> None
     r = subprocess.run([haproxy(), "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")], capture_output=True,
                        text=True, check=False)
     assert r.returncode == 0, r.stderr
+
+
+def test_the_browser_reconnects_to_the_other_worker_and_keeps_its_seat(cluster: LocalCluster,
+                                                                       browser: Any) -> None:
+    """A seated page through the proxy; its table's worker is killed: the page reconnects by itself
+    (backoff), is seated again at the same version, and plays on."""
+    from playwright.sync_api import expect
+
+    options = {"bot_delay": 0, "turn_seconds": 60, "claim_seconds": 60, "next_hand_seconds": 0,
+               "takeover_seconds": 600}
+    code = httpx.post(cluster.url + "/api/tables", json={"name": "Browser", "seed": 11, "options": options},
+                      timeout=10).json()["code"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{cluster.url}/t/{code}")
+    page.fill("#join-name", "Ann")
+    page.locator('#seat-list [data-seat="0"] [data-action="join"]').click()
+    expect(page.locator("body")).to_have_attribute("data-seat", "0")
+    page.locator("#start-btn").click()
+    turn = "#hand .slot.can-discard, #actions [data-action=pass]:not([disabled])"
+    page.wait_for_selector(turn)
+    version = int(page.locator("body").get_attribute("data-version") or -1)
+    assert cluster.database is not None
+    cluster.worker(_owner(cluster.database, code)).kill()
+    expect(page.locator("#conn")).not_to_have_text("connected")
+    expect(page.locator("#conn")).to_have_text("connected", timeout=20_000)
+    expect(page.locator("body")).to_have_attribute("data-seat", "0")
+    page.wait_for_selector(turn)
+    assert int(page.locator("body").get_attribute("data-version") or -1) == version
+    if page.locator('#actions [data-action="pass"]:not([disabled])').count():
+        page.locator('#actions [data-action="pass"]').first.click()
+    else:
+        page.locator("#hand .slot.can-discard").last.click()
+    expect(page.locator("body")).not_to_have_attribute("data-version", str(version))
+    assert errors == []
+    page.context.close()

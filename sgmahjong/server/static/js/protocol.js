@@ -1,4 +1,7 @@
 // The WebSocket side of docs/protocol.md: one connection per tab, reconnecting on loss.
+// Reconnects back off (0.3 s doubling to 5 s, with jitter so a crashed server's clients do not all
+// come back at once) and restore the seat with the same token; an error "moved" (the table went to
+// another server of a cluster) is not shown: the tab reconnects at once and lands on the new server.
 //
 //   const conn = new TableConnection(code, token, handlers)
 //   conn.send({type: "action", action: "discard 5p", version: 12})
@@ -54,7 +57,6 @@ export class TableConnection {
     this.ws = ws;
     this.views.reset();
     ws.addEventListener("open", () => {
-      this.retry = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
       this.call("status", true);
       clearInterval(this.pingTimer);
@@ -68,6 +70,12 @@ export class TableConnection {
         return;
       }
       if (!msg || typeof msg.type !== "string" || this.ws !== ws) return;
+      if (msg.type === "welcome") this.retry = 0;
+      if (msg.type === "error" && msg.code === "moved") {
+        this.retry = 0;
+        ws.close();
+        return;
+      }
       for (const m of this.views.expand(msg)) this.call(m.type, m);
     });
     ws.addEventListener("close", () => {
@@ -75,7 +83,7 @@ export class TableConnection {
       if (this.ws !== ws) return;
       this.call("status", false);
       if (this.closed) return;
-      const delay = Math.min(5000, 300 * 2 ** this.retry);
+      const delay = Math.min(5000, 300 * 2 ** this.retry) * (0.5 + Math.random() / 2);
       this.retry += 1;
       setTimeout(() => {
         if (!this.closed && this.ws === ws) this.open();
