@@ -118,7 +118,7 @@ def test_compare_expert_with_fixed_rounds(capsys: pytest.CaptureFixture[str]) ->
     assert main(["simulate", "--compare", "expert,strong", "--others", "greedy", "--walls", "1",
                  "--seed", "2", "--time-budget-ms", "0", "--expert-rounds", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["expert_rounds"] == 1 and data["time_budget_ms"] is None
+    assert data["expert_rounds"] == 1 and data["time_budget_ms"] is None and data["budget_clock"] == "wall"
     assert data["a"]["level"] == "expert" and data["a"]["decisions"] > 0
 
 

@@ -12,7 +12,7 @@ from ..errors import SgMahjongError
 from ..rules import RuleSet
 from .base import ActionLike, Bot, View
 from .beginner import BeginnerBot
-from .expert import BUDGET_MS, ExpertBot
+from .expert import BUDGET_MS, CLOCKS, ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .strong import StrongBot
@@ -25,11 +25,13 @@ class UnknownBotLevelError(SgMahjongError, ValueError):
 
 
 def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
-             max_rounds: int | None = None) -> Bot:
+             max_rounds: int | None = None, budget_clock: str = "wall") -> Bot:
     """A new bot of ``level`` (one of :data:`LEVELS`), its randomness seeded by ``seed``. ``rules``
     (the table's rule set, default rules if omitted) lets it know the minimum tai, limit and 包.
     ``budget_ms`` (the time budget per decision) and ``max_rounds`` (deals searched per decision; with
-    ``budget_ms=None`` the expert is deterministic) concern only the expert."""
+    ``budget_ms=None`` the expert is deterministic) and ``budget_clock`` (``wall``: the wall clock, what
+    a person waits; ``cpu``: the deciding thread's CPU time, what the search gets on a busy machine)
+    concern only the expert."""
     name = level.strip().lower()
     if name == "random":
         return RandomBot(seed, rules)
@@ -40,7 +42,7 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
     if name == "beginner":
         return BeginnerBot(seed, rules)
     if name == "expert":
-        return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds)
+        return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds, clock=CLOCKS[budget_clock])
     raise UnknownBotLevelError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
 
 

@@ -42,6 +42,7 @@ Z = 1.0  # standard errors of the paired difference needed to overrule strong
 MIN_ROUNDS = 4  # ... and at least this many complete deals
 ROLLOUTS = ("mixed", "fast", "greedy")  # greedy for the bot, fast for the others / fast / greedy
 ROLLOUT = "mixed"
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
 
 @dataclass(slots=True)

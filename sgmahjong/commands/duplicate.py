@@ -37,6 +37,7 @@ class Setup:
     rules: RuleSet
     budget_ms: float | None
     rounds: int | None
+    clock: str = "wall"
 
 
 def wall_seeds(seed: int, walls: int) -> list[int]:
@@ -56,7 +57,7 @@ def play_wall(setup: Setup, index: int, wall_seed: int) -> dict[str, Any]:
         for s in range(4):
             name = level if s == seat else setup.others[(s - seat) % 4 - 1]
             bots.append(make_bot(name, seeds[s], setup.rules, budget_ms=setup.budget_ms,
-                                 max_rounds=setup.rounds))
+                                 max_rounds=setup.rounds, budget_clock=setup.clock))
         rec = play_hand(setup.rules, bots, seed=wall_seed, dealer=0, prevailing=prevailing,
                         clock=time.perf_counter)
         won = rec.winner == seat
@@ -136,7 +137,7 @@ def summarise(setup: Setup, results: list[dict[str, Any]], seconds: float) -> di
     return {
         "compare": list(setup.pair), "others": list(setup.others), "walls": len(results), "seed": setup.seed,
         "rules": setup.rules.changed_from_default(), "time_budget_ms": setup.budget_ms,
-        "expert_rounds": setup.rounds, "a": sides["a"], "b": sides["b"],
+        "expert_rounds": setup.rounds, "budget_clock": setup.clock, "a": sides["a"], "b": sides["b"],
         "difference": mean, "difference_ci95": [lo, hi],
         "same_result_walls": sum(1 for d in diffs if d == 0),
         "seconds": seconds,
@@ -151,11 +152,12 @@ def render(data: dict[str, Any]) -> str:
     rules = data["rules"]
     a, b = data["a"], data["b"]
     budget = data["time_budget_ms"]
+    budget_text = "none" if budget is None else f"{budget:g} ms ({data['budget_clock']} clock)"
     lines = [
         f"duplicate: {a['level']} vs {b['level']} in the same seat (rotated), others "
         f"{','.join(data['others'])}; {data['walls']} walls, seed {data['seed']}, rules: "
         f"{', '.join(f'{k}={v}' for k, v in rules.items()) if rules else 'default'}; expert budget "
-        f"{'none' if budget is None else f'{budget:g} ms'}"
+        f"{budget_text}"
         + (f", {data['expert_rounds']} deals max" if data["expert_rounds"] else ""),
         "",
         f"{'level':<9} {'net/hand':>9} {'95% CI':>19} {'win%':>6} {'deal-in':>8} {'avg tai':>7} "

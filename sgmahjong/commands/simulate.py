@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget-ms", type=float, default=BUDGET_MS,
                         help=f"the expert's time budget per decision (default {BUDGET_MS:g}; 0 = none, "
                              "with --expert-rounds)")
+    parser.add_argument("--budget-clock", choices=("wall", "cpu"), default="wall",
+                        help="the expert's budget by the wall clock (default) or by its thread's CPU time")
     parser.add_argument("--expert-rounds", type=int, default=None,
                         help="the expert's deals per decision at most (with --time-budget-ms 0 the "
                              "expert is deterministic)")
@@ -109,10 +111,11 @@ class _Progress:
 
 def simulate(lineup: list[str], hands: int, seed: int, rules: RuleSet,
              progress: _Progress | None = None, *, budget_ms: float | None = BUDGET_MS,
-             rounds: int | None = None) -> dict[str, Any]:
+             rounds: int | None = None, budget_clock: str = "wall") -> dict[str, Any]:
     """Play ``hands`` hands (blocks of four rotations per wall) and return the results dict."""
     rng = random.Random(seed)
-    bots: list[Bot] = [make_bot(level, seed * 4 + i, rules, budget_ms=budget_ms, max_rounds=rounds)
+    bots: list[Bot] = [make_bot(level, seed * 4 + i, rules, budget_ms=budget_ms, max_rounds=rounds,
+                                budget_clock=budget_clock)
                        for i, level in enumerate(lineup)]
     tally = Tally(lineup)
     clock = time.perf_counter
@@ -208,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
     show = not args.no_progress and (args.progress or sys.stderr.isatty()) and args.hands >= 20
     progress = _Progress(args.hands, sys.stderr, show)
     try:
-        data = simulate(lineup, args.hands, args.seed, rules, progress, budget_ms=budget, rounds=rounds)
+        data = simulate(lineup, args.hands, args.seed, rules, progress, budget_ms=budget, rounds=rounds,
+                        budget_clock=args.budget_clock)
     finally:
         progress.close()
     if args.json:
@@ -227,7 +231,8 @@ def _run_compare(args: argparse.Namespace, rules: RuleSet, budget: float | None,
         raise CliError(f"--walls must be at least 1, got {args.walls}")
     if not 1 <= args.workers <= 64:
         raise CliError(f"--workers must be between 1 and 64, got {args.workers}")
-    setup = duplicate.Setup((a, b), (others[0], others[1], others[2]), args.seed, rules, budget, rounds)
+    setup = duplicate.Setup((a, b), (others[0], others[1], others[2]), args.seed, rules, budget, rounds,
+                            args.budget_clock)
     show = not args.no_progress and (args.progress or sys.stderr.isatty())
     progress = _Progress(args.walls, sys.stderr, show, unit="walls")
     start = time.perf_counter()

@@ -1,0 +1,155 @@
+"""The expert bot (issue 15): forward-model playouts per second with each rollout policy, where a
+playout's time goes (sampling a hand from a view, the engine's ``apply``, perceiving the state, the
+policies), and the expert's decision time (median, p99, max) at its default 100 ms budget in hands
+against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time. Figures are
+by the wall clock and by this process's CPU time (which the other processes of a shared machine
+disturb less)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
+from sgmahjong.bots.expert import CLOCKS, ExpertBot
+from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving
+from sgmahjong.bots.greedy import GreedyBot
+from sgmahjong.bots.strong import StrongBot
+from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game.actions import Action
+from sgmahjong.game.state import ENDED, HandState
+from sgmahjong.rules import RuleSet
+
+PLAYOUT_S = 4.0  # per rollout policy
+EXPERT_S = 20.0  # per clock
+
+
+def _tables(rules: RuleSet, n: int) -> list[Table]:
+    """Decision points to sample from: the dealer's first turn and points a few turns in."""
+    out: list[Table] = []
+    bots = [StrongBot(i, rules) for i in range(4)]
+    for seed in range(n):
+        state, _ = new_hand(rules, seed=seed, dealer=seed % 4)
+        stop = seed % 3 * 12
+        for _ in range(stop):
+            if state.ended:
+                break
+            seat = awaiting(state)[0]
+            state, _ = apply(state, bots[seat].choose(player_view(state, seat), legal_actions(state, seat)))
+        if state.ended:
+            continue
+        seat = awaiting(state)[0]
+        out.append(table(knowledge(player_view(state, seat)), rules))
+    return out
+
+
+def _timed_playout(state: HandState, policies: Sequence[Policy], parts: dict[str, float]) -> int:
+    """A playout as :func:`forward.playout`, timing the engine, the perception and the policies."""
+    clock = time.perf_counter
+    steps = 0
+    while state.phase != ENDED:
+        t0 = clock()
+        seat = awaiting(state)[0]
+        legal = legal_actions(state, seat)
+        t1 = clock()
+        if len(legal) == 1:
+            action: Action = legal[0]
+            t2 = t3 = t1
+        else:
+            pol = policies[seat]
+            if pol is fast_policy:
+                t2 = t1
+                action = pol(state, seat, legal)
+            else:
+                perceive_state(state, seat)
+                t2 = clock()
+                action = pol(state, seat, legal)  # perceives again: subtract below
+            t3 = clock()
+        state, _ = apply(state, action)
+        t4 = clock()
+        parts["engine"] += (t1 - t0) + (t4 - t3)
+        parts["perceive"] += t2 - t1
+        parts["policy"] += (t3 - t2) - (t2 - t1)
+        steps += 1
+    return steps
+
+
+def _playouts(rules: RuleSet, tables: list[Table], name: str, policies: list[Policy]) -> None:
+    rng = random.Random(1)
+    parts = {"sample": 0.0, "engine": 0.0, "perceive": 0.0, "policy": 0.0}
+    n = steps = 0
+    start, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < PLAYOUT_S:
+        tb = tables[n % len(tables)]
+        t0 = time.perf_counter()
+        state = sample_state(tb, rng)
+        parts["sample"] += time.perf_counter() - t0
+        if state is None:
+            n += 1
+            continue
+        steps += _timed_playout(state, policies, parts)
+        n += 1
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu0
+    total = sum(parts.values()) or 1.0
+    share = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts.items())
+    print(f"   playouts, {name:<6}: {n / wall:6.1f} hands/s ({n / cpu:.1f}/s of CPU), "
+          f"{steps / n:.0f} decisions per playout, {1e6 * cpu / steps:.0f} us of CPU per decision point; "
+          f"time: {share}")
+
+
+def _expert(rules: RuleSet, clock: str) -> None:
+    bot = ExpertBot(1, rules, clock=CLOCKS[clock])
+    others = [StrongBot(10 + i, rules) for i in range(3)]
+    times: list[float] = []
+    rounds: list[int] = []
+    over = 0
+    start, cpu0 = time.perf_counter(), time.process_time()
+    seed = 0
+    while time.perf_counter() - start < EXPERT_S:
+        state, _ = new_hand(rules, seed=1000 + seed, dealer=seed % 4)
+        seed += 1
+        bots = [bot, *others]
+        while not state.ended and time.perf_counter() - start < EXPERT_S:
+            seat = awaiting(state)[0]
+            legal = legal_actions(state, seat)
+            view = player_view(state, seat)
+            if seat == 0 and len(legal) > 1:
+                t0 = time.perf_counter()
+                action = bot.choose(view, legal)
+                dt = time.perf_counter() - t0
+                if bot.stats.candidates >= 2:
+                    times.append(dt)
+                    rounds.append(bot.stats.rounds)
+                    over += bot.stats.overruled
+            else:
+                action = bots[seat].choose(view, legal)
+            state, _ = apply(state, action)
+    cpu = time.process_time() - cpu0
+    if not times:
+        print("   expert: no searched decision")
+        return
+    times.sort()
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    print(f"   expert ({1000 * (bot.budget or 0):.0f} ms, {clock} clock) vs 3 strong, {seed} hands: "
+          f"{len(times)} searched decisions, time median {1000 * statistics.median(times):.1f} ms, "
+          f"p99 {1000 * p99:.1f} ms, max "
+          f"{1000 * times[-1]:.1f} ms; {sum(t > 0.11 for t in times)} over 110 ms; deals per decision median "
+          f"{statistics.median(rounds):.0f} (max {max(rounds)}); strong overruled {over} times; "
+          f"CPU {100 * cpu / (time.perf_counter() - start):.0f}% of the wall clock")
+
+
+def main() -> None:
+    rules = RuleSet()
+    tables = _tables(rules, 12)
+    greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]
+    _playouts(rules, tables, "fast", [fast_policy] * 4)
+    _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
+    _playouts(rules, tables, "greedy", greedy)
+    _expert(rules, "wall")
+    _expert(rules, "cpu")
+
+
+if __name__ == "__main__":
+    main()
