@@ -82,16 +82,21 @@ def _task(job: tuple[int, int]) -> dict[str, Any]:
 
 def run_walls(setup: Setup, walls: int, workers: int,
               progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Every wall's figures, in wall order (one process or ``workers`` processes)."""
+    """Every wall's figures, in wall order (one process or ``workers`` processes). Interrupted
+    (Ctrl-C) in one process, the walls played so far."""
     jobs = list(enumerate(wall_seeds(setup.seed, walls)))
     results: list[dict[str, Any]] = []
     it: Iterator[dict[str, Any]]
     if workers <= 1:
         it = (play_wall(setup, i, s) for i, s in jobs)
-        for r in it:
-            results.append(r)
-            if progress is not None:
-                progress(len(results))
+        try:
+            for r in it:
+                results.append(r)
+                if progress is not None:
+                    progress(len(results))
+        except KeyboardInterrupt:
+            if not results:
+                raise
         return results
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers, initializer=_init, initargs=(setup,)) as pool:

@@ -243,6 +243,7 @@ def _run_compare(args: argparse.Namespace, rules: RuleSet, budget: float | None,
         progress.close()
     data = duplicate.summarise(setup, results, time.perf_counter() - start)
     data["workers"] = args.workers
+    data["interrupted"] = len(results) < args.walls
     if args.json:
         print(json.dumps(_finite(data), indent=2, allow_nan=False))
     else:
