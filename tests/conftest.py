@@ -31,6 +31,7 @@ import pytest
 
 FAST_OPTIONS: dict[str, Any] = {
     "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
+    "claim_pause": 0,
 }
 
 

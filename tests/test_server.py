@@ -432,8 +432,8 @@ def test_hand_log_is_published_after_the_hand_and_replays(live_server: LiveServe
 
 
 def test_stacked_wall_claims_of_two_humans(live_server: LiveServer) -> None:
-    """East discards 5m; South may chow it, West may pong it. West passes first: South's claim,
-    sent against the earlier version, is not stale (its options did not change) and goes through."""
+    """East discards 5m; South may chow it, West may pong it. West passes first (privately: the
+    version stays and nobody else is told); South's claim goes through when the window closes."""
     wall = stacked_wall(E="5m", S="4m6m", W="5m5m")
     code = live_server.create_table(wall=wall, seed=1)["code"]
     ann, _ = seated(live_server, code, "Ann", 0)
@@ -454,14 +454,15 @@ def test_stacked_wall_claims_of_two_humans(live_server: LiveServer) -> None:
         assert amsg["view"]["awaiting"] == []
         assert amsg["timer"] is None or amsg["timer"]["seats"] == []
         cy.send({"type": "action", "action": "pass", "version": cview["version"]})
-        bob.until("view", lambda m: m["view"]["version"] > bview["version"])
+        mine = cy.until("view", lambda m: m["view"]["legal_actions"] == [])["view"]
+        assert mine["version"] == cview["version"]  # a decision keeps the version
+        # Cy's pong option is gone once he passed: refused
+        cy.send({"type": "action", "action": "pong", "version": cview["version"]})
+        assert "already decided" in cy.until("error")["message"]
         bob.send({"type": "action", "action": "chow 456m", "version": bview["version"]})
         after = bob.until("view", lambda m: bool(m["view"]["seats"][1]["melds"]))["view"]
         assert after["seats"][1]["melds"][0]["tiles"] == ["4m", "5m", "6m"]
-        assert after["awaiting"] == [1] and after["turn"] == 1
-        # Cy's pong option is gone: his stale pong is refused
-        cy.send({"type": "action", "action": "pong", "version": cview["version"]})
-        assert cy.until("error")["code"] == "stale"
+        assert after["awaiting"] == [1] and after["turn"] == 1 and after["version"] == bview["version"] + 1
 
 
 def test_a_burst_of_garbage_never_breaks_the_connection(live_server: LiveServer) -> None:

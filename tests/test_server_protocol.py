@@ -85,8 +85,8 @@ def test_table_options_validate() -> None:
     with pytest.raises(TableOptionsError, match="bot_level"):
         TableOptions.parse({"bot_level": "godlike"})
     names = [d["name"] for d in TableOptions.describe()]
-    assert names == ["turn_seconds", "claim_seconds", "bot_delay", "next_hand_seconds", "takeover_seconds",
-                     "bot_think", "bot_level"]
+    assert names == ["turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
+                     "takeover_seconds", "bot_think", "bot_level"]
 
 
 def test_database_url() -> None:

@@ -11,7 +11,6 @@ from typing import Any
 
 from .. import game
 from ..errors import SgMahjongError
-from ..game.match import hand_seed
 from ..notation import parse_tiles
 from ..rules import RuleSet
 from ..tiles import Tile, full_set
@@ -47,15 +46,11 @@ def stored_secret(seed: str) -> str | None:
 
 
 def start_match(rules: RuleSet, seed: int, wall: list[Tile] | None,
-                secret: str | None = None) -> tuple[Match, list[Event]]:
+                secret: str | None = None, *, pause_windows: bool = False) -> tuple[Match, list[Event]]:
     """A new match; its first hand is shuffled from ``secret`` (a fresh one per hand in play) or, for
     test tables and old stored matches, from a seed derived from ``seed``; a stacked ``wall`` replaces
-    the first hand's shuffle (test hook)."""
-    if wall is None:
-        return game.new_match(rules, seed=seed, secret=secret)
-    hand, events = game.new_hand(rules, seed=secret if secret is not None else hand_seed(seed, 1),
-                                 dealer=0, prevailing=0, wall=wall)
-    return game.MatchState(rules=rules, seed=seed, hand=hand), events
+    the first hand's shuffle (test hook). ``pause_windows``: the engine's no-tells mode (live play)."""
+    return game.new_match(rules, seed=seed, secret=secret, wall=wall, pause_windows=pause_windows)
 
 
 def next_hand(match: Match, secret: str | None = None) -> tuple[Match, list[Event]]:
@@ -84,6 +79,20 @@ def canonical(text: str, seat: int) -> str:
 
 def legal_texts(match: Match, seat: int) -> list[str]:
     return [game.format_action(a) for a in game.legal_actions(match.hand, seat)]
+
+
+def closable(match: Match) -> bool:
+    """A paused claim window that nobody is left to decide in: the table may close it."""
+    return bool(game.closable(match.hand))
+
+
+def window_source(match: Match) -> int:
+    """The seat whose discard or kong opened the current claim window."""
+    return int(match.hand.window.source)
+
+
+def is_close(text: str) -> bool:
+    return text.strip().lower() == "close"
 
 
 def awaiting(match: Match) -> list[int]:

@@ -26,6 +26,11 @@ class TableOptions(BaseModel):
         float, Field(ge=0, le=3600, description="time to claim a discard; 0 = no limit")
     ] = 15
     bot_delay: Annotated[float, Field(ge=0, le=10, description="seconds a bot waits before acting")] = 0.8
+    claim_pause: Annotated[
+        float,
+        Field(ge=0, le=10, description="every discard and kong waits this long for claims, whether or not "
+                                       "anyone can claim (no tells); 0 with no human connected"),
+    ] = 1.0
     next_hand_seconds: Annotated[
         float,
         Field(ge=0, le=3600, description="after a hand, start the next after this long; 0 = wait for all"),

@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import SgMahjongError
 from ..rules import RuleSet
 from . import engine
+from .claim_pause import PauseMixin
 from .connections import Connection, FanoutMixin
 from .flow_state import FlowState
 from .options import TableOptions
@@ -36,7 +37,7 @@ log = logging.getLogger("sgmahjong.server")
 
 
 @dataclass
-class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
+class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, PauseMixin):
     """A table's live state. Build with :meth:`create` or :meth:`load`."""
 
     store: Store
@@ -63,6 +64,8 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
     _bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)
     _thinking: int | None = None
+    _pause_version: int = -1  # the version at which the current claim window opened (claim_pause.py)
+    _pause_at: float = 0.0  # when its pause ends (time.monotonic())
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
@@ -85,9 +88,11 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
             return
         for h in self.store.hands(self.id):
             secret = engine.stored_secret(h.seed)  # each hand's own secret (old hands: None)
+            stored = self.store.events(self.id, h.number)
             if h.number == 1:
                 wall = engine.parse_wall(self.first_wall) if self.first_wall else None
-                self.match, _ = engine.start_match(self.rules, match_seed, wall, secret)
+                paused = bool(stored and stored[0].get("pause_windows"))  # older matches: not paused
+                self.match, _ = engine.start_match(self.rules, match_seed, wall, secret, pause_windows=paused)
             else:
                 self.match, _ = engine.next_hand(self.match, secret)
             if engine.hand_of(self.match).wall_hash != h.wall_hash:
@@ -97,7 +102,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
             for a in self.store.actions(self.id, h.number):
                 self.match, _ = engine.apply(self.match, a.seat, a.action)
                 self.action_seq = a.seq + 1
-            self.event_seq = len(self.store.events(self.id, h.number))
+            self.event_seq = len(stored)
         if self.match is None:
             return
         self.status = "playing"
@@ -152,7 +157,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
                 self.store.set_seat(self.id, self.seats[s.seat].row())
         seed = self.first_seed if self.first_seed is not None else secrets.randbits(63)
         wall = engine.parse_wall(self.first_wall) if self.first_wall else None
-        match, events = engine.start_match(self.rules, seed, wall, self._hand_secret())
+        match, events = engine.start_match(self.rules, seed, wall, self._hand_secret(), pause_windows=True)
         hand = engine.hand_of(match)
         self.store.start_match(
             self.id, seed, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events]
@@ -220,6 +225,8 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
         if self.status != "playing" or self.match is None:
             raise ProtocolError("wrong_status", f"no hand is being played (table is {self.status})", "action")
         hand = engine.hand_of(self.match)
+        if engine.is_close(text) and source != "table":
+            raise ProtocolError("illegal", "closing a claim window is the table's own step", "action")
         if version > hand.version or version < self.since[seat].version:
             raise ProtocolError(
                 "stale",
@@ -247,6 +254,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
                 s.ready = False
         self._refresh_since()
         self._set_deadline()
+        self._pause_claims()
         self._broadcast(events)
         self._push_hints()
         if self.status != "playing":
@@ -291,6 +299,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin):
         self.mark_all_away()
         if self.deadline is None:
             self._set_deadline()
+        self._pause_claims()
         self._schedule()
         if self.options.takeover_seconds > 0 and any(s.kind == "human" for s in self.seats):
             self._spawn(self._takeover_later(self.options.takeover_seconds))

@@ -41,6 +41,8 @@ class TableBase:
     _timer: asyncio.Task[None] | None
     _bots: dict[tuple[int, str], Any]
     _thinking: int | None
+    _pause_version: int
+    _pause_at: float
 
     if TYPE_CHECKING:
         # -- the core (table.py)

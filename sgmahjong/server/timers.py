@@ -23,10 +23,13 @@ class Deadline:
     seconds: float
     at: float  # time.monotonic() deadline
 
-    def to_json(self, viewer: int | None = None) -> dict[str, Any]:
-        """The timer as ``viewer`` sees it: a claim window names only the viewer (if asked), since
-        who else may claim would tell which seats hold a pair or a wait."""
+    def to_json(self, viewer: int | None = None) -> dict[str, Any] | None:
+        """The timer as ``viewer`` sees it. A claim timer is shown to the asked seats only (with only
+        the viewer named): a seat that is not asked sees no timer, as when nobody may claim, since
+        who may claim would tell which seats hold a pair or a wait (RULES.md §3, no tells)."""
         remaining = max(0, int((self.at - time.monotonic()) * 1000))
+        if self.kind == "claim" and viewer not in self.seats:
+            return None
         seats = [s for s in self.seats if s == viewer] if self.kind == "claim" else self.seats
         return {"kind": self.kind, "seats": seats, "seconds": self.seconds, "remaining_ms": remaining}
 

@@ -1,0 +1,56 @@
+"""No tells online (RULES.md §3): the pause of every claim window. Mixed into :class:`~.table.Table`.
+
+Live hands run in the engine's no-tells mode (``pause_windows``): every discard and every kong opens a
+claim window, decisions in it are private and keep the version, and the window closes only when the
+table applies the engine's ``close`` step. This part applies it: once every asked seat has decided (or
+its claim timer has run out) and ``claim_pause`` seconds have passed since the window opened. So a
+seat that is not asked sees the same messages, versions and pause whether or not anyone could claim.
+A table with no human connected (bots only) does not wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from . import engine
+from .protocol import ProtocolError
+from .table_base import TableBase
+
+log = logging.getLogger("sgmahjong.server")
+
+
+class PauseMixin(TableBase):
+    """The claim-window pause of one table (the caller holds the table lock)."""
+
+    def _pause_seconds(self) -> float:
+        if not any(s.kind == "human" and self.connected(s.seat) for s in self.seats):
+            return 0.0
+        return self.options.claim_pause
+
+    def _pause_claims(self) -> None:
+        """After any change: note when a window opened, and once it may close, close it after the
+        rest of its pause."""
+        if self.status != "playing" or self.match is None or engine.phase(self.match) != "claim":
+            return
+        version = engine.hand_of(self.match).version
+        if self._pause_version != version:
+            self._pause_version = version
+            self._pause_at = time.monotonic() + self._pause_seconds()
+        if engine.closable(self.match):
+            self._spawn(self._close_later(version, self._pause_at))
+
+    async def _close_later(self, version: int, at: float) -> None:
+        delay = at - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        async with self.lock:
+            if self.closed or self.status != "playing" or self.match is None:
+                return
+            if engine.hand_of(self.match).version != version or not engine.closable(self.match):
+                return  # already closed (another task), or the hand moved on
+            try:
+                self.act(engine.window_source(self.match), "close", version, "table")
+            except ProtocolError as exc:
+                log.error("table %s: closing the claim window refused: %s", self.code, exc.message)
