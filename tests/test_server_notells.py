@@ -119,13 +119,22 @@ def shape(msg: Msg, v0: int) -> tuple[Any, ...]:
     return (kind,)
 
 
-def raw_shape(msg: Msg, v0: int, source: int) -> tuple[Any, ...]:
+def raw_shape(msg: Msg, v0: int, source: int, *, last: bool = False) -> tuple[Any, ...]:
     """A message as sent (``view`` or ``delta``): its keys, the seats it changes (counted from the
-    discarder), its events' kinds and keys, its timer's keys and version step."""
+    discarder), its events' kinds and keys, its timer's keys and version step. Of the ``last``
+    message (the one with the next draw) only its kind, version step and events up to the draw: what
+    follows depends on the tile drawn (a flower's replacement, its payment)."""
     kind = msg.get("type")
     if kind not in ("view", "delta"):
         return (kind,)
     view, timer = msg["view"], msg["timer"]
+    if last:
+        events = []
+        for e in msg.get("events") or ():
+            events.append((e["kind"], tuple(sorted(e))))
+            if e["kind"] == "draw":
+                break
+        return (kind, view.get("version", v0) - v0, tuple(events))
     seats = view.get("seats")
     changed = tuple(sorted((int(i) - source) % 4 for i in seats)) if isinstance(seats, dict) else None
     version = view["version"] - v0 if "version" in view else None
@@ -189,7 +198,9 @@ def test_after_a_discard_an_unasked_seat_sees_one_shape_whether_or_not_anyone_co
                 if asked or outcome != "draw":
                     continue  # an asked seat sees its options; a claim's outcome is public anyway
                 drawer = seat == (source + 1) % 4
-                sent = [raw_shape(r, v0, source) for r in t.raw[seat][t.at[seat][i]:t.at[seat][end] + 1]]
+                first, final = t.at[seat][i], t.at[seat][end]
+                sent = [raw_shape(r, v0, source, last=k == final)
+                        for k, r in enumerate(t.raw[seat][first:final + 1], start=first)]
                 shapes[(drawer, claim_options(t, v0))].add((tuple(trace), tuple(sent)))
                 windows += 1
     assert windows > 100
@@ -202,7 +213,7 @@ def test_after_a_discard_an_unasked_seat_sees_one_shape_whether_or_not_anyone_co
     assert [s for s in one if s[0] == "view"] == [("view", "claim", 0, (), False, "discard", None)]
     assert one[-1] == ("event", "draw", ("kind", "seat", "source"), 1)
     # as sent: two messages, one per version step (nothing between them)
-    assert [(s[0], s[3]) for s in sent] == [("delta", 0), ("delta", 1)]
+    assert [s[0] for s in sent] == ["delta", "delta"] and sent[0][3] == 0 and sent[1][1] == 1
 
 
 ROB = dict(E="5p 8m9m 3s6s9s 1p2p7p8p 7s E S W", S="5p5p 2s 8s 3p 9p ESWN F P 7m",
