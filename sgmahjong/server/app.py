@@ -323,10 +323,16 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return _error(_STATUS.get(exc.code, 400), exc.message)
+            return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
         except SgMahjongError as exc:
             return _error(400, str(exc))
         return JSONResponse(answer, status_code=201)
+
+    async def results(request: Request) -> Response:
+        table = server.get(request.path_params["code"])
+        if table is None:
+            return _error(404, "no such table")
+        return JSONResponse({"hands": matchflow.hand_results(table)})
 
     async def quick(request: Request) -> Response:
         try:
@@ -335,7 +341,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return _error(_STATUS.get(exc.code, 400), exc.message)
+            return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
         return JSONResponse(answer)
 
     async def websocket(ws: WebSocket) -> None:
@@ -427,6 +433,7 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             Route("/api/play", play_bots, methods=["POST"]),
             Route("/api/quick", quick, methods=["POST"]),
             Route("/api/tables/{code}", get_table),
+            Route("/api/tables/{code}/results", results),
             Route("/api/tables/{code}/join", join_table, methods=["POST"]),
             *replay_api.routes(server),
             WebSocketRoute("/ws/{code}", websocket),

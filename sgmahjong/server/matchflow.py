@@ -127,3 +127,32 @@ def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
     table._broadcast_table()
     for c in list(table.conns):
         c.push({"type": "rematch", "code": new.code})
+
+
+def hand_results(table: Table) -> list[dict[str, Any]]:
+    """Each ended hand of ``table``: who won (or a drawn hand), on whose discard, the tai and what each
+    seat gained or paid in the hand (instant payments and the win) — public facts of the stored
+    events only (the standings' detail)."""
+    out: list[dict[str, Any]] = []
+    for h in table.store.hands(table.id):
+        if h.ended is None:
+            continue
+        amounts = [0, 0, 0, 0]
+        entry: dict[str, Any] = {"number": h.number, "winner": None, "shooter": None, "self_drawn": False,
+                                 "tai": 0, "drawn_game": False, "dealer": None, "prevailing": None}
+        for e in table.store.events(table.id, h.number):
+            kind = e.get("kind")
+            if kind == "hand_start":
+                entry["dealer"], entry["prevailing"] = e.get("dealer"), e.get("prevailing")
+            elif kind == "payment" and isinstance(e.get("amounts"), list):
+                amounts = [a + b for a, b in zip(amounts, e["amounts"], strict=True)]
+            elif kind == "win":
+                entry.update(winner=e.get("seat"), shooter=e.get("shooter"),
+                             self_drawn=bool(e.get("self_drawn")), tai=e.get("tai", 0))
+                if isinstance(e.get("payments"), list):
+                    amounts = [a + b for a, b in zip(amounts, e["payments"], strict=True)]
+            elif kind == "drawn_game":
+                entry["drawn_game"] = True
+        entry["amounts"] = amounts
+        out.append(entry)
+    return out

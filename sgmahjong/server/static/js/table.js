@@ -10,10 +10,11 @@ import { esc, patternNames, postJSON } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { chowInfo, legalGroups, myHand } from "./moves.js";
 import { fillResult, renderReady } from "./result.js";
-import { eventKind, eventText } from "./events.js";
+import { eventKind } from "./events.js";
 import { bonusRow, discardPool } from "./felt.js";
 import { langSwitch, t } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { initFlow } from "./matchflow.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -41,6 +42,9 @@ const state = {
   lastHandNumber: null,
   conn: null,
 };
+// match flow, log, hints and the player's options (matchflow.js)
+const flow = initFlow({ state, sendAction, seatName, toast, rerender: () => render() });
+const NAME_KEY = "sgmahjong:name";
 
 // -- small helpers ---------------------------------------------------------------------------------
 
@@ -73,6 +77,11 @@ function toast(message) {
   el.classList.add("show");
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => el.classList.remove("show"), 4000);
+}
+
+function clearToast() {
+  clearTimeout(toast.timer);
+  $("toast").classList.remove("show");
 }
 
 // -- seating (lobby status) ------------------------------------------------------------------------
@@ -128,6 +137,8 @@ async function join(seat) {
   }
   try {
     const res = await postJSON(`/api/tables/${encodeURIComponent(state.code)}/join`, { name, seat });
+    clearToast();
+    try { localStorage.setItem(NAME_KEY, name); } catch (_err) { /* private mode */ }
     saveToken(state.code, res.token);
     state.token = res.token;
     state.conn.reconnect(res.token);
@@ -278,7 +289,7 @@ function handElement(sv) {
   area.className = "my-area";
   const hand = document.createElement("div");
   hand.id = "hand";
-  const tiles = myHand(sv);
+  const tiles = flow.arrange(myHand(sv));
   tiles.forEach((entry, i) => {
     const slot = document.createElement("div");
     slot.className = "slot" + (entry.drawn ? " drawn" : "");
@@ -456,31 +467,16 @@ function renderResult() {
     matchOver: state.status === "finished",
   });
   renderReady(el, state.table, state.seat);
+  flow.decorateResult(el);
 }
 
 // -- events (log and instant payments) -------------------------------------------------------------
 
-function logLine(text, cls = "") {
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (cls) li.className = cls;
-  const log = $("log");
-  log.append(li);
-  while (log.children.length > 200) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
-}
-
 function onEvent(msg) {
   const e = msg.event || {};
   if (e.kind === "hand_start") state.readySent = false;
-  const text = eventText(e, { seatName, mySeat: state.seat });
-  if (!text) return;
-  if (eventKind(e) === "payment") {
-    logLine(text, "pay");
-    flash(text);
-  } else {
-    logLine(text);
-  }
+  const text = flow.onEvent(e);
+  if (text && eventKind(e) === "payment") flash(text);
 }
 
 function flash(text) {
@@ -586,6 +582,7 @@ function start() {
     }).catch(() => {});
   });
   $("join-form").addEventListener("submit", (ev) => ev.preventDefault());
+  try { $("join-name").value = localStorage.getItem(NAME_KEY) || ""; } catch (_err) { /* private mode */ }
   document.addEventListener("keydown", onKey);
   setInterval(updateTimers, 250);
 
@@ -600,6 +597,7 @@ function start() {
     welcome(msg) {
       state.seat = typeof msg.seat === "number" ? msg.seat : null;
       document.body.dataset.seat = state.seat === null ? "spectator" : String(state.seat);
+      if (state.seat !== null) clearToast();
       if (state.seat === null && state.token) {
         // the token no longer matches a seat
         saveToken(state.code, null);
@@ -615,6 +613,7 @@ function start() {
       if (!state.status) state.status = state.table.status;
       if (state.table.status !== "lobby") state.status = state.table.status;
       render();
+      flow.onTable();
     },
     view(msg) {
       const prevVersion = state.view ? state.view.version : null;
@@ -631,9 +630,13 @@ function start() {
         deadline: performance.now() + (msg.timer.remaining_ms || 0),
       } : null;
       if (prevVersion !== msg.view.version || true) render();
+      flow.afterView();
       document.body.dataset.version = String(msg.view.version);
     },
     event: onEvent,
+    log: (msg) => flow.onLog(msg),
+    hints: (msg) => flow.onHints(msg),
+    rematch: (msg) => flow.onRematch(msg),
     error(msg) {
       if (msg.code === "bad_token") {
         // a token this table no longer knows: watch instead

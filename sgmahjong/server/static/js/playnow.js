@@ -1,0 +1,54 @@
+// The lobby's "Play now": one click to a game against bots (POST /api/play) or to the public table
+// waiting for players (POST /api/quick). The display name is remembered in this browser; the seat's
+// token is kept as after joining, then the page goes to the table.
+import { postJSON } from "./api.js";
+import { saveToken } from "./protocol.js";
+import { errorText } from "./errors.js";
+import { t } from "./i18n.js";
+
+const NAME_KEY = "sgmahjong:name";
+const $ = (id) => document.getElementById(id);
+
+function remembered() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch (_err) {
+    return "";
+  }
+}
+
+async function go(path) {
+  const name = $("play-name").value.trim();
+  $("play-error").textContent = "";
+  if (!name) {
+    $("play-name").focus();
+    $("play-error").textContent = t("flow.play.name_first");
+    return;
+  }
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch (_err) {
+    /* private mode */
+  }
+  for (const b of [$("play-bots"), $("quick-play")]) b.disabled = true;
+  try {
+    const res = await postJSON(path, { name });
+    saveToken(res.code, res.token);
+    location.assign(res.url);
+  } catch (err) {
+    $("play-error").textContent = err.code ? errorText(err) : err.message;
+    for (const b of [$("play-bots"), $("quick-play")]) b.disabled = false;
+  }
+}
+
+function init() {
+  if (!$("play-form")) return;
+  $("play-name").value = remembered();
+  $("play-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    go("/api/play");
+  });
+  $("quick-play").addEventListener("click", () => go("/api/quick"));
+}
+
+init();
