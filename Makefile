@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench clean cluster cluster-stop
+.PHONY: serve test lint bench clean cluster cluster-stop chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +33,23 @@ cluster: $(STAMP)
 cluster-stop: $(STAMP)
 	$(BIN)/sgmahjong cluster down --data data/cluster
 
-test: $(DEVSTAMP)
+test: $(DEVSTAMP) chromium
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's Chromium (never `playwright install`): installed here when missing
+# and we are root (as .ci/run does), else one line says how.
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: installing Chromium for the browser tests (apt-get install -y chromium)"; \
+	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
+	      || { echo "make: could not install chromium with apt-get"; exit 1; }; \
+	    test -x "$(CHROMIUM)" || { echo "make: chromium was installed but $(CHROMIUM) is missing"; exit 1; }; \
+	  else \
+	    echo "make: the browser tests need Chromium at $(CHROMIUM): install it with 'sudo apt-get install chromium'"; \
+	    exit 1; \
+	  fi; \
+	fi
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check sgmahjong tests bench

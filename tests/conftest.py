@@ -10,7 +10,8 @@
 * ``live_server.join(code, name, seat=None) -> dict`` (``seat``, ``token``),
 * ``live_server.ws(code) -> WsClient`` (a synchronous WebSocket client, see below),
 * ``live_server.ws_url``, ``live_server.database`` (the SQLite file), ``live_server.restart()``
-  (stop and start a new application on the same database and port: what a process restart does).
+  (stop and start a new application on the same database and port: what a process restart does),
+  ``live_server.settings`` (the server's :class:`ServerSettings`; ``LiveServer(..., settings=...)``).
 
 Test hooks (seed/wall) are on for this server only.
 """
@@ -109,10 +110,12 @@ class WsClient:
 
 
 class _Thread:
-    def __init__(self, app: Any, sock: socket.socket) -> None:
+    def __init__(self, app: Any, sock: socket.socket, settings: Any) -> None:
         import uvicorn
 
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, lifespan="on")
+        from sgmahjong.server.guard import uvicorn_options
+
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", **uvicorn_options(settings))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
@@ -133,13 +136,19 @@ class LiveServer(str):
     database: str
     port: int
     test_hooks: bool
+    settings: Any
     _runner: _Thread | None
 
-    def __new__(cls, port: int, database: str, *, test_hooks: bool = True) -> LiveServer:
+    def __new__(
+        cls, port: int, database: str, *, test_hooks: bool = True, settings: Any = None
+    ) -> LiveServer:
+        from sgmahjong.server.settings import ServerSettings
+
         self = super().__new__(cls, f"http://127.0.0.1:{port}")
         self.port = port
         self.database = database
         self.test_hooks = test_hooks
+        self.settings = settings or ServerSettings()
         self._runner = None
         return self
 
@@ -157,7 +166,8 @@ class LiveServer(str):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", self.port))
-        self._runner = _Thread(create_app(self.database, test_hooks=self.test_hooks), sock)
+        app = create_app(self.database, test_hooks=self.test_hooks, settings=self.settings)
+        self._runner = _Thread(app, sock, self.settings)
 
     def stop(self) -> None:
         if self._runner is not None:

@@ -81,7 +81,8 @@ def test_create_table_refuses_bad_input(live_server: LiveServer, body: dict[str,
 
 
 def test_bad_json_body_and_unknown_table(live_server: LiveServer) -> None:
-    r = httpx.post(live_server + "/api/tables", content=b"{oops", timeout=10)
+    r = httpx.post(live_server + "/api/tables", content=b"{oops", timeout=10,
+                   headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "JSON" in r.json()["error"]
     assert live_server.get("/api/tables/nosuchtable").status_code == 404
     assert live_server.post("/api/tables/nosuchtable/join", {"name": "A"}).status_code == 404

@@ -23,6 +23,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import create_app
+    from ..server.guard import uvicorn_options
+    from ..server.settings import ServerSettings, SettingsError
     from ..server.store import StoreError, check_url, describe_url, open_store
 
     if not 0 < args.port < 65536:
@@ -34,9 +36,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     from ..server import events
 
+    try:
+        settings = ServerSettings.from_env()
+    except SettingsError as exc:
+        raise CliError(str(exc)) from None
     events.setup()
-    app = create_app(db)
+    app = create_app(db, settings=settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"sgmahjong: serving on http://{shown}:{args.port}  (database {describe_url(db)})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **uvicorn_options(settings))
     return 0

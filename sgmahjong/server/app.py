@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,6 +27,9 @@ from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
 from . import api, engine, matchflow, metrics, replay_api
 from .events import log_event, set_worker
+from .limits import AddressBuckets, TokenBucket
+from .lobby import PAGE_MAX, Upkeep, lobby_page
+from .middleware import GuardMiddleware, json_depth_ok
 from .options import TableOptions
 from .ownership import MOVED, Ownership, TableElsewhere
 from .protocol import (
@@ -47,13 +51,13 @@ from .protocol import (
     parse_message,
     validation_message,
 )
+from .settings import ServerSettings
 from .store import LeaseLost, Store, StoreError, check_url, open_store
 from .table import Connection, Table
 
 log = logging.getLogger("sgmahjong.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
-MAX_BODY = 64 * 1024
 MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
@@ -89,13 +93,17 @@ class JoinTable(BaseModel):
 class TableServer:
     """Every table of one database, loaded at startup and resumed where it was."""
 
-    def __init__(self, database: str | None = None, *, test_hooks: bool = False) -> None:
+    def __init__(
+        self, database: str | None = None, *, test_hooks: bool = False, settings: ServerSettings | None = None
+    ) -> None:
         self.database = check_url(database)
         self.test_hooks = test_hooks
+        self.settings = settings or ServerSettings()
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.ownership = Ownership(self)
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
+        self.upkeep = Upkeep(self.tables, self.settings)
 
     def open(self) -> None:
         self.store = open_store(self.database)
@@ -103,7 +111,7 @@ class TableServer:
         log_event("worker_started", database=self.store.describe(), shared=self.store.shared)
         if self.store.shared:
             return  # several workers share the database: each table is loaded where it is routed
-        for row in self.store.tables():
+        for row in self.store.live_tables():
             if not self.store.claim(row.id):
                 continue  # another worker owns it
             table = Table.from_rows(self.store, row, self.store.seats(row.id))
@@ -129,6 +137,8 @@ class TableServer:
 
     def create(self, body: CreateTable) -> Table:
         assert self.store is not None
+        if len(self.tables) >= self.settings.max_tables:
+            raise ProtocolError("server_full", "the server holds as many tables as it can; try again later")
         if (body.seed is not None or body.wall is not None) and not self.test_hooks:
             raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
         name = " ".join(body.name.split())
@@ -166,20 +176,34 @@ class TableServer:
             return None
         return await self.ownership.find(code)
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """Every public table's summary for the lobby, from the database (so every worker lists the
+    def lobby(self, offset: int, limit: int) -> dict[str, Any]:
+        """A page of the lobby's open public tables, from the database (so every worker lists the
         same tables): live here, the table's own summary; served elsewhere, one from its rows."""
         assert self.store is not None
-        out = []
-        for row in self.store.tables():
-            if row.private:
-                continue
+        rows, total = self.store.open_tables(offset, limit)
+        summaries = []
+        for row in rows:
             table = self.tables.get(row.code)
             if table is None:
                 table = Table.from_rows(self.store, row, self.store.seats(row.id))
                 table.hand_number = len(self.store.hands(row.id))
-            out.append(table.summary())
-        return out
+            summaries.append(table.summary())
+        return lobby_page(summaries, total, offset, limit)
+
+    async def archive(self, table: Table, status: str) -> None:
+        """Take ``table`` out of the live set: finished, or closed (its humans left)."""
+        assert self.store is not None
+        async with table.lock:
+            if self.tables.get(table.code) is not table:
+                return
+            if status != table.status:
+                self.store.set_status(table.id, status)
+                table.status = status
+                table._broadcast_table()
+            table.close()
+            del self.tables[table.code]
+            self.store.release(table.id)
+        log.info("table %s archived (%s)", table.code, status)
 
 
 def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
@@ -190,33 +214,47 @@ def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
 
 
 async def _json_body(request: Request) -> Any:
+    settings: ServerSettings = request.app.state.settings
     body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ProtocolError("too_large", f"request body larger than {MAX_BODY} bytes")
+    if len(body) > settings.max_body:
+        raise ProtocolError("too_large", f"request body larger than {settings.max_body} bytes")
     try:
-        return json.loads(body or b"null")
-    except ValueError:
+        data = json.loads(body or b"null")
+    except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "request body is not valid JSON") from None
+    if not json_depth_ok(data, settings.max_json_depth):
+        deep = settings.max_json_depth
+        raise ProtocolError("bad_json", f"request body JSON nests deeper than {deep} levels")
+    return data
 
 
-_STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403}
+_STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403, "server_full": 503}
 
 
-def create_app(database: str | None = None, *, test_hooks: bool | None = None) -> Starlette:
+def create_app(
+    database: str | None = None, *, test_hooks: bool | None = None, settings: ServerSettings | None = None
+) -> Starlette:
     """The application. ``database``: a SQLite URL or path, or a ``postgresql://`` URL (default
     ``$DATABASE_URL`` or ``./data/sgmahjong.sqlite3``); ``test_hooks`` (default
-    ``$SGMAHJONG_TEST_HOOKS == "1"``) lets a new table take a fixed ``seed`` or stacked ``wall``."""
+    ``$SGMAHJONG_TEST_HOOKS == "1"``) lets a new table take a fixed ``seed`` or stacked ``wall``;
+    ``settings``: the server's limits (default :meth:`ServerSettings.from_env`)."""
     if test_hooks is None:
         test_hooks = os.environ.get("SGMAHJONG_TEST_HOOKS") == "1"
-    server = TableServer(database, test_hooks=test_hooks)
+    settings = settings or ServerSettings.from_env()
+    server = TableServer(database, test_hooks=test_hooks, settings=settings)
+    creations = AddressBuckets(
+        settings.tables_per_hour / 3600, settings.table_burst, settings.tracked_addresses
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server.open()
         server.start_tasks()
+        upkeep = asyncio.get_running_loop().create_task(server.upkeep.run(server.archive))
         try:
             yield
         finally:
+            upkeep.cancel()
             server.close()
 
     def page(filename: str) -> Any:
@@ -229,8 +267,13 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         return handler
 
     async def table_page(request: Request) -> Response:
-        if await server.find(request.path_params["code"]) is None:
+        table = await server.find(request.path_params["code"])
+        if table is None:
             return PlainTextResponse("No table with this link. Create one at /", 404)
+        if table.status == "closed":
+            return PlainTextResponse(
+                "This table was closed (all its players left). Create a new one at /", 410
+            )
         response: Response = await page("table.html")(request)
         return response
 
@@ -276,18 +319,37 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             return _error(400, str(exc))
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({
-            "tables": server.summaries()
-        })
+        try:
+            offset = int(request.query_params.get("offset", "0"))
+            limit = int(request.query_params.get("limit", str(settings.lobby_page)))
+        except ValueError:
+            return _error(400, "offset and limit are whole numbers")
+        if offset < 0 or not 1 <= limit <= PAGE_MAX:
+            return _error(400, f"offset is at least 0 and limit is 1-{PAGE_MAX}")
+        return JSONResponse(server.lobby(offset, limit))
+
+    def too_many_tables(request: Request) -> Response | None:
+        """429 when this client address has created tables faster than the settings allow."""
+        address = request.client.host if request.client else "?"
+        if creations.take(address):
+            return None
+        wait = max(1, round(creations.wait(address)))
+        return JSONResponse(
+            {"error": f"too many new tables from your address; try again in {wait} s",
+             "code": "rate_limited"},
+            status_code=429, headers={"Retry-After": str(wait)},
+        )
 
     async def create_table(request: Request) -> Response:
+        if (refused := too_many_tables(request)) is not None:
+            return refused
         try:
             body = CreateTable.model_validate(await _json_body(request))
             table = server.create(body)
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return _error(400, exc.message)
+            return _error(_STATUS.get(exc.code, 400), exc.message)
         except SgMahjongError as exc:
             return _error(400, str(exc))
         return JSONResponse(
@@ -315,6 +377,8 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         return JSONResponse({"seat": seat, "token": token})
 
     async def play_bots(request: Request) -> Response:
+        if (refused := too_many_tables(request)) is not None:
+            return refused
         try:
             body = matchflow.PlayBots.model_validate(await _json_body(request))
             if (body.seed is not None or body.wall is not None) and not server.test_hooks:
@@ -335,6 +399,8 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         return JSONResponse({"hands": matchflow.hand_results(table)})
 
     async def quick(request: Request) -> Response:
+        if (refused := too_many_tables(request)) is not None:
+            return refused
         try:
             body = matchflow.QuickPlay.model_validate(await _json_body(request))
             answer = await matchflow.quick_play(server, body)
@@ -369,17 +435,35 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
                 with contextlib.suppress(Exception):
                     await ws.close(code=1012)
 
-        writer = asyncio.get_running_loop().create_task(write())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(write())
+        budget = TokenBucket(settings.message_rate, settings.message_burst)
+        hello_by = loop.time() + settings.hello_timeout
+        close_code: int | None = None
         async with table.lock:
             table.conns.add(conn)
         metrics.SOCKETS.inc()
         try:
             while not conn.closed and not table.closed:
                 try:
-                    frame = await ws.receive()
+                    if conn.hello:
+                        frame = await ws.receive()
+                    else:
+                        frame = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
+                except TimeoutError:
+                    conn.push({"type": "error", "code": "hello_timeout", "ref": None,
+                               "message": f"no hello within {settings.hello_timeout:g} s; closing"})
+                    close_code = 1008
+                    break
                 except (WebSocketDisconnect, RuntimeError):
                     break
                 if frame["type"] == "websocket.disconnect":
+                    break
+                if not budget.take():
+                    conn.push({"type": "error", "code": "rate_limited", "ref": None,
+                               "message": f"more than {settings.message_burst} messages at once"
+                                          f" (at most {settings.message_rate:g} a second); closing"})
+                    close_code = 1008
                     break
                 text = frame.get("text")
                 try:
@@ -418,8 +502,11 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
             writer.cancel()
+            if close_code is not None:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=close_code)
 
-    return Starlette(
+    app = Starlette(
         routes=[
             *[Route(path, page(name)) for path, name in PAGES.items()],
             Route("/t/{code}", table_page),
@@ -441,7 +528,11 @@ def create_app(database: str | None = None, *, test_hooks: bool | None = None) -
         ],
         lifespan=lifespan,
         exception_handlers={TableElsewhere: elsewhere},
+        middleware=[Middleware(GuardMiddleware, settings=settings)],
     )
+    app.state.settings = settings
+    app.state.server = server
+    return app
 
 
 def handle(table: Table, conn: Connection, message: Message) -> None:

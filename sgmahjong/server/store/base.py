@@ -149,6 +149,15 @@ class Store(abc.ABC):
         """Every table (or the one of ``table_id``), oldest first."""
 
     @abc.abstractmethod
+    def live_tables(self) -> list[TableRow]:
+        """The tables neither finished nor closed, oldest first (what a restart resumes)."""
+
+    @abc.abstractmethod
+    def open_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
+        """The lobby's list: public tables in the lobby or in play (those in the lobby first, newest
+        first), ``limit`` of them from ``offset``; and how many there are in all."""
+
+    @abc.abstractmethod
     def table_by_code(self, code: str) -> TableRow | None: ...
 
     @abc.abstractmethod

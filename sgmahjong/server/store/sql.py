@@ -207,6 +207,22 @@ class SqlStore(Store):
             rows = self._read(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return [_table_row(r) for r in rows]
 
+    def live_tables(self) -> list[TableRow]:
+        rows = self._read(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status NOT IN ('finished', 'closed') ORDER BY id"
+        )
+        return [_table_row(r) for r in rows]
+
+    def open_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
+        where = "WHERE private = 0 AND status IN ('lobby', 'playing', 'between_hands')"
+        total = int(self._read(f"SELECT COUNT(*) FROM tables {where}")[0][0])
+        rows = self._read(
+            f"SELECT {_TABLE_COLUMNS} FROM tables {where}"
+            " ORDER BY CASE WHEN status = 'lobby' THEN 0 ELSE 1 END, id DESC LIMIT ? OFFSET ?",
+            (limit, offset),
+        )
+        return [_table_row(r) for r in rows], total
+
     def table_by_code(self, code: str) -> TableRow | None:
         rows = self._read(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = ?", (code,))
         return _table_row(rows[0]) if rows else None

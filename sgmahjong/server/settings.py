@@ -1,0 +1,94 @@
+"""Server-wide limits and timeouts, in one frozen settings object.
+
+Every field has a default fit for the open internet and can be set from the environment as
+``SGMAHJONG_<FIELD NAME IN CAPITALS>`` (e.g. ``SGMAHJONG_HELLO_TIMEOUT=5``); lists are comma-separated.
+README.md ("Server settings") lists them. Per-table settings are :class:`~.options.TableOptions`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ..errors import SgMahjongError
+
+
+class SettingsError(SgMahjongError, ValueError):
+    """A server setting from the environment that is not of its type or out of range."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """The limits of one server process (see the field comments for what each bounds)."""
+
+    # -- connections (enforced per TCP connection, before any request is parsed) ------------------
+    header_timeout: float = 10.0  # seconds to send a request's headers (slow clients are closed)
+    keep_alive_timeout: float = 5.0  # seconds an idle keep-alive HTTP connection stays open
+    max_connections: int = 2000  # open connections in all (also kept below the open-file limit)
+    max_connections_per_address: int = 64  # open connections (HTTP and WebSocket) of one client address
+    unlimited_addresses: tuple[str, ...] = ()  # peers not capped per address (a reverse proxy)
+    # -- WebSockets ----------------------------------------------------------------------------------
+    hello_timeout: float = 10.0  # a socket that has not sent hello within this is closed
+    message_rate: float = 20.0  # inbound messages per second one socket may keep sending ...
+    message_burst: int = 60  # ... after a burst of this many; beyond it: one error, then closed
+    ws_max_size: int = 1 << 16  # bytes of one inbound WebSocket message
+    ws_ping_interval: float = 20.0  # seconds between pings (a dead peer is dropped)
+    ws_ping_timeout: float = 20.0  # seconds to wait for the answer to a ping
+    # -- HTTP requests ---------------------------------------------------------------------------
+    max_body: int = 64 * 1024  # bytes of a request body (refused by Content-Length before reading)
+    max_json_depth: int = 32  # nesting of a JSON body
+    allowed_origins: tuple[str, ...] = ()  # other origins allowed to post (the server's own always is)
+    # -- tables ----------------------------------------------------------------------------------
+    max_tables: int = 5000  # live tables in all (a new one is refused beyond)
+    table_burst: int = 10  # tables one client address may create at once ...
+    tables_per_hour: float = 60.0  # ... and then at this rate
+    tracked_addresses: int = 10000  # client addresses remembered by the rate limits (least recent dropped)
+    lobby_page: int = 50  # tables per page of GET /api/tables (a client may ask for up to 200)
+    idle_table_seconds: float = 600.0  # a table with no human connected for this long is closed
+    sweep_seconds: float = 15.0  # how often idle and finished tables are looked for
+    storage_retry_seconds: float = 2.0  # bots and timers retry after a storage failure this often
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+                raise SettingsError(f"server setting {f.name} must not be negative; got {value}")
+        for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
+                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses"):
+            if getattr(self, name) < 1:
+                raise SettingsError(f"server setting {name} must be at least 1")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerSettings:
+        """The defaults, overridden by ``SGMAHJONG_*`` variables of ``env`` (default ``os.environ``),
+        then by ``overrides``."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get("SGMAHJONG_" + f.name.upper())
+            if raw is None:
+                continue
+            default = f.default
+            try:
+                if isinstance(default, tuple):
+                    values[f.name] = tuple(x.strip() for x in raw.split(",") if x.strip())
+                elif isinstance(default, int):
+                    values[f.name] = int(raw)
+                else:
+                    values[f.name] = float(raw)
+            except ValueError:
+                kind = "a whole number" if isinstance(default, int) else "a number"
+                raise SettingsError(f"SGMAHJONG_{f.name.upper()} must be {kind}; got {raw!r}") from None
+        values.update(overrides)
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> ServerSettings:
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def describe(cls) -> list[tuple[str, Any]]:
+        """(environment variable, default) of every setting, for the README."""
+        return [("SGMAHJONG_" + f.name.upper(), f.default) for f in fields(cls)]
