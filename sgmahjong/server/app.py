@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
 from . import api, engine, matchflow, metrics, replay_api
+from .committer import GroupCommit
 from .events import log_event, set_worker
 from .limits import AddressBuckets, TokenBucket
 from .lobby import PAGE_MAX, Upkeep, lobby_page
@@ -100,13 +101,19 @@ class TableServer:
         self.test_hooks = test_hooks
         self.settings = settings or ServerSettings()
         self.store: Store | None = None
+        self.commits: GroupCommit | None = None
         self.tables: dict[str, Table] = {}
         self.ownership = Ownership(self)
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
         self.upkeep = Upkeep(self.tables, self.settings)
 
     def open(self) -> None:
-        self.store = open_store(self.database)
+        inner = open_store(self.database)
+        if inner.shared:  # several workers: a write's LeaseLost must reach its sender, so write through
+            self.store = inner
+        else:
+            self.commits = GroupCommit(inner, on_failed=self._storage_failed)
+            self.store = cast(Store, self.commits)
         set_worker(self.store.worker)
         log_event("worker_started", database=self.store.describe(), shared=self.store.shared)
         if self.store.shared:
@@ -121,6 +128,25 @@ class TableServer:
                 log.exception("table %s could not be resumed; it is left out", row.code)
                 continue
             self.tables[row.code] = table
+
+    def _storage_failed(self, table_ids: set[int]) -> None:
+        """Tables whose writes could not be stored: their live state is ahead of the database, so
+        they are closed (nothing of it was sent) and their connections dropped; a restart resumes
+        them from what was stored."""
+        for code, table in list(self.tables.items()):
+            if table.id in table_ids:
+                log.error("table %s: closed after a storage failure", code)
+                table.close()
+                for c in list(table.conns):
+                    c.closed = True
+                    with contextlib.suppress(asyncio.QueueFull):
+                        c.queue.put_nowait(None)
+                del self.tables[code]
+
+    async def committed(self) -> None:
+        """Wait until every write made so far is committed (before an HTTP answer tells of it)."""
+        if self.commits is not None:
+            await self.commits.wait(self.commits.submitted)
 
     def start_tasks(self) -> None:
         for table in self.tables.values():
@@ -374,6 +400,7 @@ def create_app(
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
+        await server.committed()
         return JSONResponse({"seat": seat, "token": token})
 
     async def play_bots(request: Request) -> Response:
@@ -390,6 +417,7 @@ def create_app(
             return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
         except SgMahjongError as exc:
             return _error(400, str(exc))
+        await server.committed()
         return JSONResponse(answer, status_code=201)
 
     async def results(request: Request) -> Response:
@@ -408,6 +436,7 @@ def create_app(
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return _error(_STATUS.get(exc.code, 400), exc.message, exc.code)
+        await server.committed()
         return JSONResponse(answer)
 
     async def websocket(ws: WebSocket) -> None:
@@ -427,7 +456,7 @@ def create_app(
                                 "message": f"this table already has {MAX_CONNECTIONS} connections"})
             await ws.close(code=1013)
             return
-        conn = Connection(ws.send_text)
+        conn = Connection(ws.send_text, server.commits)
 
         async def write() -> None:
             await conn.writer()

@@ -13,22 +13,30 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import engine
 from .deltas import view_delta
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .table_base import TableBase
 
+if TYPE_CHECKING:
+    from .committer import GroupCommit
+
 
 class Connection:
-    """One WebSocket of one browser tab: outbound messages go through a queue drained by a writer."""
+    """One WebSocket of one browser tab: outbound messages go through a queue drained by a writer.
 
-    def __init__(self, send: Callable[[str], Awaitable[Any]]) -> None:
+    With group commit (``fence``, a :class:`~.committer.GroupCommit`), each message waits in the
+    queue until every write queued before it is committed: a client is told nothing the database
+    does not have."""
+
+    def __init__(self, send: Callable[[str], Awaitable[Any]], fence: GroupCommit | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
+        self.queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=1000)
         self._send = send
+        self.fence = fence
         self.closed = False
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
         self.evicted = False  # the table moved to another worker (see ownership.py)
@@ -37,22 +45,28 @@ class Connection:
         """Queue a message (a dict, or its JSON text when built once for many connections)."""
         if self.closed:
             return
+        text = message if isinstance(message, str) else _dumps(message)
         try:
-            self.queue.put_nowait(message if isinstance(message, str) else _dumps(message))
+            self.queue.put_nowait((text, self.fence.submitted if self.fence is not None else 0))
         except asyncio.QueueFull:  # a client that reads nothing: stop feeding it
             self.closed = True
 
     async def writer(self) -> None:
+        fence = self.fence
         while True:
-            message = await self.queue.get()
-            if message is None:
+            item = await self.queue.get()
+            if item is None:
                 return
+            text, seq = item
+            if fence is not None and seq > fence.committed:
+                await fence.wait(seq)
+                if self.closed:  # e.g. the table's writes failed: none of this may be sent
+                    return
             try:
-                await self._send(message)
+                await self._send(text)
             except Exception:  # the socket went away; the reader will notice
                 self.closed = True
                 return
-
 
 
 class FanoutMixin(TableBase):

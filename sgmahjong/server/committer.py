@@ -1,0 +1,186 @@
+"""Group commit: the writes of many tables committed together, off the event loop, and nothing a
+client is sent before the writes queued ahead of it are committed.
+
+:class:`GroupCommit` stands in for the :class:`~.store.Store` the tables use. A batchable write
+(``add_action``, ``set_seat``, ... : ``store.BATCHABLE``) is queued and returns at once; a committer
+task writes everything queued so far in ONE transaction (``Store.write_batch``) in a worker thread,
+while the next writes gather. Every other call (reads, ``create_table``, ownership) first commits what
+is queued, in the calling thread, so it sees every earlier write.
+
+Acknowledgement: each message a :class:`~.connections.Connection` queues carries :attr:`submitted`,
+the number of writes queued so far; its writer sends it only once :attr:`committed` reaches that
+number (:meth:`wait`). So a crash loses only actions no client was told of, and each table's writes
+land in the order they were made.
+
+A batch that fails is retried table by table; the tables whose writes still fail are handed to
+``on_failed`` (the server closes them and their connections: their in-memory state is ahead of the
+database, and nothing of it was sent). Without a running event loop (start-up, scripts) a write is
+committed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .store import Store
+from .store.base import BATCHABLE, Write
+
+log = logging.getLogger("sgmahjong.server")
+
+MAX_BATCH = 5000  # writes in one transaction at most (the rest go in the next)
+
+
+class GroupCommit:
+    """A :class:`Store` whose batchable writes are group-committed (see the module docstring)."""
+
+    def __init__(self, inner: Store, *, on_failed: Callable[[set[int]], None] | None = None,
+                 max_batch: int = MAX_BATCH) -> None:
+        self.inner = inner
+        self.on_failed = on_failed
+        self.max_batch = max_batch
+        self.submitted = 0  # writes queued so far (a message's fence)
+        self.committed = 0  # writes committed (or given up, their tables closed) so far
+        self.batches = 0
+        self._pending: list[Write] = []
+        self._plock = threading.Lock()  # _pending and submitted
+        self._wlock = threading.Lock()  # one batch written at a time, in order
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._failed: set[int] = set()
+        self._closed = False
+
+    # -- the Store's methods ---------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+        if name in BATCHABLE:
+            def queue(*args: Any, **kwargs: Any) -> None:
+                self._queue(Write(name, args, tuple(kwargs.items())))
+            fn: Callable[..., Any] = queue
+        else:
+            def call(*args: Any, **kwargs: Any) -> Any:
+                self.flush()
+                return attr(*args, **kwargs)
+            fn = call
+        setattr(self, name, fn)  # found directly next time
+        return fn
+
+    def _queue(self, write: Write) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or self._closed:
+            self.flush()
+            self.inner.write_batch([write])
+            return
+        with self._plock:
+            self._pending.append(write)
+            self.submitted += 1
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._pool = self._pool or ThreadPoolExecutor(1, thread_name_prefix="sgmahjong-commit")
+            self._task = loop.create_task(self._run())
+        assert self._wake is not None
+        self._wake.set()
+
+    # -- committing --------------------------------------------------------------------------------
+    def _take(self) -> tuple[list[Write], int]:
+        with self._plock:
+            batch = self._pending[: self.max_batch]
+            del self._pending[: self.max_batch]
+            upto = self.submitted - len(self._pending)
+        return batch, upto
+
+    def _write(self) -> tuple[int, set[int]]:
+        """Commit the next batch (in whichever thread calls it); returns how far it got and the tables
+        whose writes failed."""
+        with self._wlock:
+            batch, upto = self._take()
+            failed: set[int] = set()
+            if batch:
+                try:
+                    self.inner.write_batch(batch)
+                except Exception:
+                    failed = self._retry_by_table(batch)
+                self.batches += 1
+            return upto, failed
+
+    def _retry_by_table(self, batch: list[Write]) -> set[int]:
+        tables: dict[int, list[Write]] = {}
+        for w in batch:
+            tables.setdefault(int(w.args[0]), []).append(w)
+        failed: set[int] = set()
+        for table_id, writes in tables.items():
+            if table_id in self._failed:
+                failed.add(table_id)
+                continue
+            try:
+                self.inner.write_batch(writes)
+            except Exception:
+                log.exception("table id %s: its writes could not be stored; it is closed", table_id)
+                failed.add(table_id)
+        self._failed |= failed
+        return failed
+
+    def _done(self, upto: int, failed: set[int]) -> None:
+        """In the event loop: close failed tables first (their messages must never go), then release
+        the messages waiting for these writes."""
+        if failed and self.on_failed is not None:
+            self.on_failed(failed)
+        self.committed = max(self.committed, upto)
+        if self._waiters:
+            keep = []
+            for seq, fut in self._waiters:
+                if seq <= self.committed:
+                    if not fut.done():
+                        fut.set_result(None)
+                else:
+                    keep.append((seq, fut))
+            self._waiters = keep
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self.committed < self.submitted:
+                upto, failed = await loop.run_in_executor(self._pool, self._write)
+                self._done(upto, failed)
+
+    def flush(self) -> None:
+        """Commit everything queued, in this thread (a read then sees every earlier write)."""
+        while True:
+            with self._plock:
+                if not self._pending:
+                    break
+            upto, failed = self._write()
+            self._done(upto, failed)
+        with self._wlock:  # a batch being written by the committer thread has landed
+            pass
+
+    async def wait(self, seq: int) -> None:
+        """Return once the first ``seq`` writes are committed."""
+        if seq <= self.committed:
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((seq, fut))
+        await fut
+
+    def close(self) -> None:
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+        self.flush()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        self.inner.close()

@@ -1,0 +1,147 @@
+"""Group commit (sgmahjong/server/committer.py): many tables' writes in one transaction off the event
+loop, and no message sent before the writes queued ahead of it are committed."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from sgmahjong.server.committer import GroupCommit
+from sgmahjong.server.connections import Connection
+from sgmahjong.server.store import Store, open_store
+from sgmahjong.server.store.base import Write
+
+
+def _tables(store: Store, n: int) -> list[int]:
+    return [store.create_table(f"code{i:04d}", f"t{i}", False, {}, {}) for i in range(n)]
+
+
+def _action(table_id: int, seq: int) -> tuple[Any, ...]:
+    return (table_id, 1, seq, 0, "discard 5p", seq, "human", [{"kind": "discard", "tile": "5p"}], seq)
+
+
+def test_writes_of_many_tables_share_transactions_and_reads_see_them(tmp_path: Path) -> None:
+    inner = open_store(str(tmp_path / "db.sqlite3"))
+    store = GroupCommit(inner)
+    ids = _tables(store, 20)
+
+    async def main() -> None:
+        for seq in range(5):
+            for t in ids:
+                store.add_action(*_action(t, seq))
+        assert store.submitted == 100
+        await store.wait(store.submitted)
+        assert store.committed == 100
+
+    asyncio.run(main())
+    assert 1 <= store.batches < 100  # grouped: fewer transactions than writes
+    assert [a.seq for a in store.actions(ids[7], 1)] == [0, 1, 2, 3, 4]
+    store.close()
+
+
+def test_a_read_commits_what_is_queued_first(tmp_path: Path) -> None:
+    store = GroupCommit(open_store(str(tmp_path / "db.sqlite3")))
+    (table_id,) = _tables(store, 1)
+
+    async def main() -> list[int]:
+        store.add_action(*_action(table_id, 0))
+        return [a.seq for a in store.actions(table_id, 1)]  # no await: the read flushes
+
+    assert asyncio.run(main()) == [0]
+    store.close()
+
+
+def test_without_an_event_loop_a_write_commits_at_once(tmp_path: Path) -> None:
+    store = GroupCommit(open_store(str(tmp_path / "db.sqlite3")))
+    (table_id,) = _tables(store, 1)
+    store.add_action(*_action(table_id, 0))
+    assert [a.seq for a in store.inner.actions(table_id, 1)] == [0]
+    store.close()
+
+
+class _Gate:
+    """A store whose batches wait for a gate (to see what is sent while a commit is under way)."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.gate = threading.Event()
+        self.batches: list[list[Write]] = []
+
+    def write_batch(self, writes: list[Write]) -> None:
+        self.gate.wait(30)
+        self.batches.append(list(writes))
+        self.inner.write_batch(writes)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_a_message_waits_for_the_commit_of_the_writes_before_it(tmp_path: Path) -> None:
+    gate = _Gate(open_store(str(tmp_path / "db.sqlite3")))
+    store = GroupCommit(gate)  # type: ignore[arg-type]
+    (table_id,) = _tables(store, 1)
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> None:
+        conn = Connection(send, store)
+        writer = asyncio.create_task(conn.writer())
+        conn.push({"type": "pong"})  # nothing queued before it: goes at once
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent == ['{"type":"pong"}']
+        store.add_action(*_action(table_id, 0))
+        conn.push({"type": "delta", "n": 1})
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert len(sent) == 1 and store.committed == 0  # the action is not committed: not told
+        gate.gate.set()
+        await store.wait(store.submitted)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent[-1] == '{"type":"delta","n":1}'
+        conn.queue.put_nowait(None)
+        await writer
+
+    asyncio.run(main())
+    assert [a.seq for a in gate.inner.actions(table_id, 1)] == [0]
+    store.close()
+
+
+def test_a_failed_write_closes_only_its_table(tmp_path: Path) -> None:
+    store = GroupCommit(open_store(str(tmp_path / "db.sqlite3")))
+    good, bad = _tables(store, 2)
+    failed: list[set[int]] = []
+    store.on_failed = failed.append
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> None:
+        store.add_action(*_action(bad, 0))
+        await store.wait(store.submitted)
+        conn = Connection(send, store)
+        writer = asyncio.create_task(conn.writer())
+        store.add_action(*_action(good, 0))
+        store.add_action(*_action(bad, 0))  # the same seq again: the database refuses it
+        conn.push({"type": "delta"})
+
+        def close(ids: set[int]) -> None:
+            failed.append(ids)
+            conn.closed = True
+
+        store.on_failed = close
+        await store.wait(store.submitted)
+        conn.queue.put_nowait(None)
+        await writer
+
+    asyncio.run(main())
+    assert failed == [{bad}]
+    assert sent == []  # its message was never sent
+    assert [a.seq for a in store.actions(good, 1)] == [0]
+    store.close()
