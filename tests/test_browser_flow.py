@@ -77,7 +77,7 @@ def test_rematch_after_a_one_round_match_of_two_humans(live_server: Any, browser
         expect(page.locator("#standings")).to_be_visible()
         # the totals and each hand's result
         expect(page.locator("#hand-results tbody tr")).to_have_count(hands)
-        expect(page.locator('#result [data-action="lobby"]')).to_be_visible()
+        expect(page.locator('#result a[href="/"]')).to_be_visible()
     totals = [int(x) for x in ann.locator("#hand-results tfoot th.num").all_inner_texts()]
     assert totals == [int(x) for x in ann.locator("#ledger .total-amount").all_inner_texts()]
     ann.locator('#result [data-action="rematch"]').click()

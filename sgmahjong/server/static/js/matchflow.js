@@ -70,14 +70,10 @@ export function initFlow(api) {
       });
       box.append(b);
     }
-    const back = document.createElement("a");
-    back.className = "button secondary";
-    back.href = "/";
-    back.dataset.action = "lobby";
-    back.textContent = t("common.back_to_lobby");
+    // "Back to the lobby" is the result panel's own link (result.js)
     const votes = document.createElement("span");
     votes.className = "rematch-votes muted";
-    box.append(" ", back, " ", votes);
+    box.append(" ", votes);
     el.append(box);
     return box;
   }

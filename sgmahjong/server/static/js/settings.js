@@ -49,7 +49,9 @@ export function settingsPanel(settings, onChange) {
       save(settings);
       onChange(settings);
     });
-    label.append(box, " ", t(key));
+    const text = document.createElement("span");
+    text.textContent = t(key);
+    label.append(box, text);
     panel.append(label);
   }
   const label = document.createElement("label");
@@ -63,7 +65,10 @@ export function settingsPanel(settings, onChange) {
     save(settings);
     onChange(settings);
   });
-  label.append(t("flow.settings.sort"), " ", select);
+  label.className = "flow-toggle flow-sort";
+  const text = document.createElement("span");
+  text.textContent = t("flow.settings.sort");
+  label.append(text, select);
   panel.append(label);
   return panel;
 }
