@@ -46,18 +46,14 @@ def ready_hints(concealed: Sequence[Tile], melds: Sequence[Meld], bonus: Sequenc
     """The part that depends on the seat's own tiles only (cache it on them): for a 13-tile hand,
     ``shanten`` (0 = ready) and ``waits``, each ``{"tile", "hand", "discard", "self_drawn"}`` where
     ``hand`` is the winning hand string (``sgmahjong score`` takes it) and the two scores are
-    ``{"valid", "tai", "limit", "patterns"}``. For a 14-tile hand (before a discard): ``shanten``
-    after the best discard (-1 = a complete hand) and no waits."""
+    ``{"valid", "tai", "limit", "patterns"}``; the top-level ``hand`` (the ready hand's string) is
+    None unless ready. For a 14-tile hand (before a discard): ``shanten`` after the best discard
+    (-1 = a complete hand) and no waits."""
     counts = _counts(concealed)
-    base = Hand(tuple(concealed), tuple(melds), None, tuple(bonus)) if len(concealed) % 3 == 1 else None
-    out: dict[str, Any] = {
-        "tiles": len(concealed),
-        "shanten": shanten(counts),
-        "hand": format_hand(base) if base is not None else None,
-        "waits": [],
-    }
-    if base is None or out["shanten"] != 0:
-        return out
+    out: dict[str, Any] = {"tiles": len(concealed), "shanten": shanten(counts), "hand": None, "waits": []}
+    if len(concealed) % 3 != 1 or out["shanten"] != 0:
+        return out  # (the hand string, and the validation building it costs, only for a ready hand)
+    out["hand"] = format_hand(Hand(tuple(concealed), tuple(melds), None, tuple(bonus)))
     for index in waits(counts):
         if counts[index] >= 4:
             continue  # the hand holds all four: it cannot be the winning tile
