@@ -5,7 +5,7 @@ claim window, decisions in it are private and keep the version, and the window c
 table applies the engine's ``close`` step. This part applies it: once every asked seat has decided (or
 its claim timer has run out) and ``claim_pause`` seconds have passed since the window opened. So a
 seat that is not asked sees the same messages, versions and pause whether or not anyone could claim.
-A table with no human connected (bots only) does not wait.
+A table nobody is connected to (bots only, nobody watching) does not wait.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ class PauseMixin(TableBase):
     """The claim-window pause of one table (the caller holds the table lock)."""
 
     def _pause_seconds(self) -> float:
-        if not any(s.kind == "human" and self.connected(s.seat) for s in self.seats):
+        """``claim_pause``, or 0 when nobody watches: no connection at all (a spectator watching a
+        table of bots would otherwise see which windows close at once)."""
+        if not any(c.hello for c in self.conns):
             return 0.0
         return self.options.claim_pause
 
