@@ -50,8 +50,8 @@ def test_replay_ends_exactly_as_the_stored_hand(live_server: LiveServer, browser
     page = new_page(browser)
     page.goto(f"{live_server.url}/replay/{code}/1")
     expect(page.locator("#replay")).to_be_visible()
-    total = int(page.locator("#step-total").inner_text())
-    assert total == len(state.actions)
+    total = len(state.actions)
+    expect(page.locator("#step-total")).to_have_text(str(total))
     page.keyboard.press("End")
     expect(page.locator("#step-number")).to_have_text(str(total))
     end = page.locator("#end-panel")
@@ -133,3 +133,37 @@ def test_replay_of_an_unfinished_hand_says_so(live_server: LiveServer, browser: 
         page.goto(f"{live_server.url}/replay/{code}/1")
         expect(page.locator("#replay-error")).to_contain_text("published when the hand ends")
         expect(page.locator("#replay")).to_be_hidden()
+
+
+def test_my_hands_page_lists_the_history(live_server: LiveServer, browser: Browser) -> None:
+    import json
+    import secrets
+
+    secret = secrets.token_urlsafe(32)
+    code = live_server.create_table("Mine", seed=3, wall=scripted_wall())["code"]
+    joined = live_server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0, "player": secret})
+    token = joined.json()["token"]
+    with live_server.ws(code) as ann:
+        ann.hello(token)
+        ann.send({"type": "start"})
+        ann.until("view")
+    wait_status(live_server, code, {"between_hands", "finished"})
+    state, _ = replay(live_server.get(f"/api/tables/{code}/hands/1/log").text)
+    page = new_page(browser)
+    page.context.add_init_script(
+        f"localStorage.setItem('sgmj-player', {json.dumps(json.dumps({'secret': secret, 'name': 'Ann'}))})")
+    page.goto(f"{live_server.url}/me")
+    expect(page.locator('[data-stat="hands played"] b')).to_have_text("1")
+    row = page.locator(f'#hands tr[data-code="{code}"][data-hand="1"]')
+    expect(row).to_be_visible()
+    net = state.ledger[0]
+    expect(row.locator("td.net")).to_have_text(f"+{net}" if net > 0 else str(net))
+    expect(page.locator("#me-name")).to_have_value("Ann")
+    row.locator("a").click()
+    expect(page.locator("#replay-title")).to_contain_text("Mine, hand 1")
+    page.go_back()
+    page.on("dialog", lambda d: d.accept())
+    page.click("#delete-btn")
+    expect(page.locator("#data-status")).to_have_text("Deleted 1 hands.")
+    expect(page.locator('[data-stat="hands played"] b')).to_have_text("0")
+    no_errors(page)

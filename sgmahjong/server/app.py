@@ -18,14 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine, matchflow, metrics, replay_api
+from . import api, engine, matchflow, metrics, players, replay_api
 from .committer import GroupCommit
 from .events import log_event, set_worker
 from .limits import AddressBuckets, TokenBucket
@@ -89,6 +89,7 @@ class JoinTable(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=100)]
     seat: Annotated[int, Field(ge=0, le=3)] | None = None
+    player: Annotated[str, Field(max_length=128)] | None = None  # the browser's identity (/me)
 
 
 class TableServer:
@@ -283,14 +284,7 @@ def create_app(
             upkeep.cancel()
             server.close()
 
-    def page(filename: str) -> Any:
-        async def handler(request: Request) -> Response:
-            path = STATIC_DIR / filename
-            if not path.is_file():
-                return PlainTextResponse(f"{filename} is missing from the server's static folder", 404)
-            return FileResponse(path, media_type="text/html")
-
-        return handler
+    page = replay_api.static_page  # a static page's handler
 
     async def table_page(request: Request) -> Response:
         table = await server.find(request.path_params["code"])
@@ -396,6 +390,7 @@ def create_app(
             body = JoinTable.model_validate(await _json_body(request))
             async with table.lock:
                 seat, token = table.join(body.name, body.seat)
+                players.link_seat(server.store, table, seat, body.player)
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -552,6 +547,7 @@ def create_app(
             Route("/api/tables/{code}/results", results),
             Route("/api/tables/{code}/join", join_table, methods=["POST"]),
             *replay_api.routes(server),
+            *players.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],

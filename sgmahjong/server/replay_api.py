@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ from starlette.routing import Route
 from ..errors import SgMahjongError
 from ..replay import replay_frames
 from ..review import SEATS, review_log
+from ..rules import RuleSet
 
 STATIC_DIR = Path(__file__).parent / "static"
+CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 NOT_ENDED = "the log of a hand is published when the hand ends"
 
 
@@ -37,10 +40,11 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def ended_hand_log(server: Any, code: str, number_text: str) -> tuple[Any, int, str]:
-    """(table, hand number, log text) of an ended hand; raises :class:`HandNotServed` otherwise."""
-    table = server.get(code)
+    """(table row, hand number, log text) of an ended hand, from the store (any worker may answer);
+    raises :class:`HandNotServed` otherwise."""
     store = server.store
-    if table is None or store is None:
+    table = store.table_by_code(code) if store is not None and CODE_RE.match(code) else None
+    if table is None:
         raise HandNotServed(404, "no such table")
     try:
         number = int(number_text)
@@ -60,8 +64,21 @@ def ended_hand_log(server: Any, code: str, number_text: str) -> tuple[Any, int, 
     return table, number, "\n".join(lines) + "\n"
 
 
-def _seats(table: Any) -> list[dict[str, Any]]:
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level} for s in table.seats]
+def _seats(store: Any, table_id: int) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level}
+            for s in store.seats(table_id)]
+
+
+def static_page(filename: str) -> Any:
+    """A handler serving the static page ``filename`` (the page fetches its data itself)."""
+
+    async def handler(request: Request) -> Response:
+        path = STATIC_DIR / filename
+        if not path.is_file():
+            return PlainTextResponse(f"{filename} is missing from the server's static folder", 404)
+        return FileResponse(path, media_type="text/html")
+
+    return handler
 
 
 def routes(server: Any) -> list[Route]:
@@ -87,9 +104,10 @@ def routes(server: Any) -> list[Route]:
             return _error(exc.status, exc.message)
         except SgMahjongError as exc:
             return _error(409, str(exc))
+        rules = RuleSet.from_dict(dict(table.rules))
         data.update({"code": table.code, "name": table.name, "hand_number": number,
-                     "hands": len(server.store.hands(table.id)), "seats": _seats(table),
-                     "rules": table.rules.to_dict(), "changed_rules": table.rules.changed_from_default()})
+                     "hands": len(server.store.hands(table.id)), "seats": _seats(server.store, table.id),
+                     "rules": rules.to_dict(), "changed_rules": rules.changed_from_default()})
         return JSONResponse(data)
 
     async def hand_review(request: Request) -> Response:
@@ -110,15 +128,9 @@ def routes(server: Any) -> list[Route]:
         data.update({"code": table.code, "hand_number": number, "seat": seat})
         return JSONResponse(data)
 
-    async def replay_page(request: Request) -> Response:
-        path = STATIC_DIR / "replay.html"
-        if not path.is_file():
-            return PlainTextResponse("replay.html is missing from the server's static folder", 404)
-        return FileResponse(path, media_type="text/html")
-
     return [
         Route("/api/tables/{code}/hands/{number}/log", hand_log),
         Route("/api/tables/{code}/hands/{number}/replay", hand_replay),
         Route("/api/tables/{code}/hands/{number}/review", hand_review),
-        Route("/replay/{code}/{number}", replay_page),
+        Route("/replay/{code}/{number}", static_page("replay.html")),
     ]

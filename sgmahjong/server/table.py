@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import SgMahjongError
 from ..rules import RuleSet
-from . import engine
+from . import engine, players
 from .claim_pause import PauseMixin
 from .connections import Connection, FanoutMixin
 from .flow_state import FlowState
@@ -209,6 +209,8 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         if record:
             result = engine.view(self.match, None).get("result")
             self.store.end_hand(self.id, self.hand_number, result, self.status)
+            players.record_hand(self.store, self.id, self.hand_number, engine.hand_of(self.match),
+                                [s.kind for s in self.seats])
         if self.status == "finished":
             if record:
                 self.store.add_events(

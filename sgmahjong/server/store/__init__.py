@@ -19,6 +19,8 @@ from .base import (
     ActionRow,
     HandRow,
     LeaseLost,
+    PlayerHandRow,
+    PlayerRow,
     SeatRow,
     Store,
     StoreError,
@@ -27,9 +29,9 @@ from .base import (
 )
 
 __all__ = [
-    "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "HandRow", "LeaseLost", "SeatRow", "Store", "StoreError",
-    "TableRow", "Write", "check_url", "database_path", "database_url", "describe_url", "is_postgres",
-    "open_store",
+    "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "HandRow", "LeaseLost", "PlayerHandRow", "PlayerRow",
+    "SeatRow", "Store", "StoreError", "TableRow", "Write", "check_url", "database_path", "database_url",
+    "describe_url", "is_postgres", "open_store",
 ]
 
 DEFAULT_DATABASE = "data/sgmahjong.sqlite3"

@@ -69,6 +69,31 @@ class ActionRow:
     lease: int = 0  # the owner's lease number on the table when it applied it
 
 
+@dataclass
+class PlayerRow:
+    id: int
+    name: str
+    created: float
+
+
+@dataclass
+class PlayerHandRow:
+    """One ended hand of a player: where, when, and how it went for the player's seat."""
+
+    table_id: int
+    hand: int
+    seat: int
+    ended: float
+    won: bool
+    dealt_in: bool
+    drawn: bool  # nobody won (荒牌)
+    tai: int  # the winner's tai (the player's when won)
+    net: int  # the player's hand ledger (instant payments and the win payments)
+    code: str = ""
+    table_name: str = ""
+    rules: dict[str, Any] | None = None
+
+
 @dataclass(frozen=True)
 class Write:
     """One write of a :meth:`Store.write_batch`: the name of a batchable write method and its
@@ -206,6 +231,40 @@ class Store(abc.ABC):
     def events(self, table_id: int, hand: int) -> list[dict[str, Any]]: ...
 
     # -- group commit -------------------------------------------------------------------------------
+    # -- players (browser-held identities) and their ended hands --------------------------------
+    @abc.abstractmethod
+    def ensure_player(self, secret_hash: str, name: str) -> int:
+        """The id of the player of ``secret_hash``, created (or renamed to ``name``) here."""
+
+    @abc.abstractmethod
+    def player(self, secret_hash: str) -> PlayerRow | None: ...
+
+    @abc.abstractmethod
+    def link_seat_player(self, table_id: int, seat: int, player_id: int | None) -> None:
+        """Whose seat this is (``None``: nobody's, e.g. a player without a browser identity)."""
+
+    @abc.abstractmethod
+    def seat_players(self, table_id: int) -> dict[int, int]:
+        """seat -> player id of the table's seats that are a player's."""
+
+    @abc.abstractmethod
+    def add_player_hands(self, player_ids: dict[int, int], row_of_seat: dict[int, PlayerHandRow]) -> None:
+        """Record an ended hand for the players (seat -> player id) of its seats, in one transaction."""
+
+    @abc.abstractmethod
+    def player_hands(self, player_id: int, limit: int, offset: int = 0, *, newest_first: bool = True,
+                     ) -> list[PlayerHandRow]:
+        """A page of the player's ended hands (newest first, or oldest first), with the table's code,
+        name and rules."""
+
+    @abc.abstractmethod
+    def player_totals(self, player_id: int) -> dict[str, int]:
+        """hands, wins, deal_ins, win_tai (sum of the tai of wins), net, tables."""
+
+    @abc.abstractmethod
+    def delete_player(self, player_id: int) -> None:
+        """Forget the player: their hands, their seats' links and the identity itself."""
+
     @abc.abstractmethod
     def write_batch(self, writes: list[Write]) -> None:
         """Apply ``writes`` (each a :data:`BATCHABLE` method's arguments) in order, in ONE

@@ -22,7 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from ..metrics import ACTIONS, STORE_WRITE
-from .base import BATCHABLE, ActionRow, HandRow, LeaseLost, SeatRow, Store, TableRow, Write
+from .base import (
+    BATCHABLE,
+    ActionRow,
+    HandRow,
+    LeaseLost,
+    PlayerHandRow,
+    PlayerRow,
+    SeatRow,
+    Store,
+    TableRow,
+    Write,
+)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -362,3 +373,70 @@ class SqlStore(Store):
         with self._tx():
             for w in writes:
                 getattr(self, "_w_" + w.method)(*w.args, **dict(w.kwargs))
+
+    # -- players (browser-held identities) and their ended hands ------------------------------------
+    def ensure_player(self, secret_hash: str, name: str) -> int:
+        with self._tx():
+            rows = self._run(
+                "INSERT INTO players (secret_hash, name, created) VALUES (?, ?, ?)"
+                " ON CONFLICT (secret_hash) DO UPDATE SET name = excluded.name RETURNING id",
+                (secret_hash, name, time.time()),
+            )
+        return int(rows[0][0])
+
+    def player(self, secret_hash: str) -> PlayerRow | None:
+        rows = self._read("SELECT id, name, created FROM players WHERE secret_hash = ?", (secret_hash,))
+        return PlayerRow(int(rows[0][0]), rows[0][1], float(rows[0][2])) if rows else None
+
+    def link_seat_player(self, table_id: int, seat: int, player_id: int | None) -> None:
+        with self._tx():
+            self._guard(table_id)
+            self._run("DELETE FROM seat_players WHERE table_id = ? AND seat = ?", (table_id, seat))
+            if player_id is not None:
+                self._run("INSERT INTO seat_players (table_id, seat, player_id) VALUES (?, ?, ?)",
+                          (table_id, seat, player_id))
+
+    def seat_players(self, table_id: int) -> dict[int, int]:
+        rows = self._read("SELECT seat, player_id FROM seat_players WHERE table_id = ?", (table_id,))
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    def add_player_hands(self, player_ids: dict[int, int], row_of_seat: dict[int, PlayerHandRow]) -> None:
+        with self._tx():
+            for seat, pid in player_ids.items():
+                r = row_of_seat[seat]
+                self._guard(r.table_id)
+                self._run(
+                    "INSERT INTO player_hands (player_id, table_id, hand, seat, ended, won, dealt_in, drawn,"
+                    " tai, net) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (player_id, table_id, hand) DO NOTHING",
+                    (pid, r.table_id, r.hand, r.seat, r.ended, int(r.won), int(r.dealt_in), int(r.drawn),
+                     r.tai, r.net),
+                )
+
+    def player_hands(self, player_id: int, limit: int, offset: int = 0, *, newest_first: bool = True,
+                     ) -> list[PlayerHandRow]:
+        order = "DESC" if newest_first else "ASC"
+        rows = self._read(
+            "SELECT h.table_id, h.hand, h.seat, h.ended, h.won, h.dealt_in, h.drawn, h.tai, h.net, t.code,"
+            " t.name, t.rules FROM player_hands h JOIN tables t ON t.id = h.table_id WHERE h.player_id = ?"
+            f" ORDER BY h.ended {order}, h.table_id {order}, h.hand {order} LIMIT ? OFFSET ?",
+            (player_id, int(limit), int(offset)),
+        )
+        return [PlayerHandRow(int(r[0]), int(r[1]), int(r[2]), float(r[3]), bool(r[4]), bool(r[5]),
+                              bool(r[6]), int(r[7]), int(r[8]), r[9], r[10], json.loads(r[11])) for r in rows]
+
+    def player_totals(self, player_id: int) -> dict[str, int]:
+        rows = self._read(
+            "SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(SUM(dealt_in), 0),"
+            " COALESCE(SUM(CASE WHEN won = 1 THEN tai ELSE 0 END), 0), COALESCE(SUM(net), 0),"
+            " COUNT(DISTINCT table_id) FROM player_hands WHERE player_id = ?",
+            (player_id,),
+        )
+        keys = ("hands", "wins", "deal_ins", "win_tai", "net", "tables")
+        return {k: int(v) for k, v in zip(keys, rows[0], strict=True)}
+
+    def delete_player(self, player_id: int) -> None:
+        with self._tx():
+            self._run("DELETE FROM player_hands WHERE player_id = ?", (player_id,))
+            self._run("DELETE FROM seat_players WHERE player_id = ?", (player_id,))
+            self._run("DELETE FROM players WHERE id = ?", (player_id,))

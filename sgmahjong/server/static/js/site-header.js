@@ -8,6 +8,7 @@ const LINKS = [
   ["/how-to-play", "nav.howto"],
   ["/scoring", "nav.scoring"],
   ["/calculator", "nav.calculator"],
+  ["/me", "nav.me"],
 ];
 
 export function renderSiteHeader(header) {

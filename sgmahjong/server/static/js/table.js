@@ -15,6 +15,7 @@ import { bonusRow, discardPool } from "./felt.js";
 import { langSwitch, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
+import { playerIdentity } from "./identity.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -136,7 +137,8 @@ async function join(seat) {
     return;
   }
   try {
-    const res = await postJSON(`/api/tables/${encodeURIComponent(state.code)}/join`, { name, seat });
+    const res = await postJSON(`/api/tables/${encodeURIComponent(state.code)}/join`,
+      { name, seat, player: playerIdentity().secret });
     clearToast();
     try { localStorage.setItem(NAME_KEY, name); } catch (_err) { /* private mode */ }
     saveToken(state.code, res.token);

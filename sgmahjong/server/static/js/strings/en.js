@@ -7,6 +7,7 @@ export default {
   "nav.howto": "How to play",
   "nav.scoring": "Scoring",
   "nav.calculator": "Calculator",
+  "nav.me": "My hands",
   "common.loading": "Loading…",
   "common.on": "on",
   "common.off": "off",

@@ -7,6 +7,7 @@ export default {
   "nav.howto": "玩法",
   "nav.scoring": "计分",
   "nav.calculator": "算台",
+  "nav.me": "我的牌局",
   "common.loading": "载入中…",
   "common.on": "开",
   "common.off": "关",

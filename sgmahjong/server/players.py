@@ -1,0 +1,205 @@
+"""Players and their history: a browser-held identity (a random secret kept in the browser, stored
+here only hashed, like the seat tokens) with a display name and no password; each finished hand of a
+seat the player joined is recorded (:func:`record_hand`), and ``/me`` lists them with totals.
+
+HTTP: the secret travels in the ``X-Player`` header. ``POST /api/players`` {secret, name} names the
+identity; ``GET /api/me?page=N`` the history page (newest first) with totals and the net over time;
+``GET /api/me/export`` every hand as JSON lines; ``DELETE /api/me`` forgets the player. Only ended
+hands are ever recorded, so nothing of a hand in play shows here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ..rules import PRESETS
+from .protocol import ProtocolError
+from .replay_api import static_page
+from .seats import clean_name, hash_token
+from .store import PlayerHandRow
+
+HEADER = "X-Player"
+SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
+PAGE_SIZE = 20  # hands per page of /me (default)
+MAX_PAGE_SIZE = 100
+SERIES_POINTS = 200  # the chart of net over time shows the last this many hands
+EXPORT_CHUNK = 500
+MAX_BODY = 4096  # bytes of a POST /api/players body
+
+
+def valid_secret(secret: Any) -> bool:
+    return isinstance(secret, str) and SECRET_RE.match(secret) is not None
+
+
+def player_id_for(store: Any, secret: str | None, name: str) -> int | None:
+    """The player id of a browser secret (created with ``name`` if new); ``None`` without one."""
+    if not valid_secret(secret):
+        return None
+    pid: int = store.ensure_player(hash_token(str(secret)), name)
+    return pid
+
+
+def link_seat(store: Any, table: Any, seat: int, secret: str | None) -> None:
+    """A seat just taken: whose it is (the browser identity's player, or nobody's)."""
+    store.link_seat_player(table.id, seat, player_id_for(store, secret, table.seats[seat].name or ""))
+
+
+def record_hand(store: Any, table_id: int, number: int, hand: Any, kinds: list[str]) -> None:
+    """Record an ended hand for the players whose seats are still theirs (human seats only)."""
+    links = {seat: pid for seat, pid in store.seat_players(table_id).items() if kinds[seat] == "human"}
+    if not links:
+        return
+    result = hand.result or {}
+    winner = result.get("winner")
+    drawn = winner is None
+    now = time.time()
+    rows = {
+        seat: PlayerHandRow(
+            table_id, number, seat, now, won=winner == seat,
+            dealt_in=not drawn and not result.get("self_drawn") and result.get("shooter") == seat,
+            drawn=drawn, tai=int(result.get("tai") or 0), net=int(hand.ledger[seat]),
+        )
+        for seat in links
+    }
+    store.add_player_hands(links, rows)
+
+
+def preset_of(rules: dict[str, Any] | None) -> str:
+    """The preset a table's rules are (``custom`` when changed from every preset)."""
+    for name, preset in PRESETS.items():
+        if preset.to_dict() == rules:
+            return name
+    return "custom"
+
+
+def outcome(r: PlayerHandRow) -> str:
+    if r.won:
+        return "won"
+    if r.dealt_in:
+        return "dealt in"
+    return "drawn" if r.drawn else "lost"
+
+
+def hand_json(r: PlayerHandRow) -> dict[str, Any]:
+    return {"ended": r.ended, "code": r.code, "table": r.table_name, "hand": r.hand, "seat": r.seat,
+            "preset": preset_of(r.rules), "result": outcome(r), "tai": r.tai, "net": r.net,
+            "replay": f"/replay/{r.code}/{r.hand}"}
+
+
+def totals(raw: dict[str, int]) -> dict[str, Any]:
+    hands = raw["hands"]
+    return {
+        "hands": hands, "wins": raw["wins"], "deal_ins": raw["deal_ins"], "net": raw["net"],
+        "tables": raw["tables"],
+        "win_rate": raw["wins"] / hands if hands else 0.0,
+        "deal_in_rate": raw["deal_ins"] / hands if hands else 0.0,
+        "average_win_tai": raw["win_tai"] / raw["wins"] if raw["wins"] else 0.0,
+        "net_per_hand": raw["net"] / hands if hands else 0.0,
+    }
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> int:
+    try:
+        value = int(request.query_params.get(key, default))
+    except ValueError:
+        return default
+    return max(lo, min(hi, value))
+
+
+def routes(server: Any) -> list[Route]:
+    """The player routes, for ``server`` (the app's TableServer)."""
+
+    def identify(request: Request) -> tuple[str | None, Any]:
+        secret = request.headers.get(HEADER)
+        if not valid_secret(secret):
+            return None, None
+        return hash_token(str(secret)), server.store.player(hash_token(str(secret)))
+
+    async def name_player(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return _error(413, f"request body larger than {MAX_BODY} bytes")
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError:
+            return _error(400, "request body is not valid JSON")
+        if not isinstance(body, dict) or not valid_secret(body.get("secret")):
+            return _error(400, "expected {\"secret\": 32-128 letters, digits, - or _, \"name\": TEXT}")
+        try:
+            name = clean_name(str(body.get("name") or ""))
+        except ProtocolError as exc:
+            return _error(400, exc.message)
+        server.store.ensure_player(hash_token(body["secret"]), name)
+        return JSONResponse({"name": name})
+
+    async def me(request: Request) -> Response:
+        digest, player = identify(request)
+        if digest is None:
+            return _error(400, f"send your browser identity in the {HEADER} header")
+        size = _int_param(request, "size", PAGE_SIZE, 1, MAX_PAGE_SIZE)
+        page = _int_param(request, "page", 1, 1, 1_000_000)
+        if player is None:
+            return JSONResponse({"known": False, "name": None, "totals": totals(
+                {"hands": 0, "wins": 0, "deal_ins": 0, "win_tai": 0, "net": 0, "tables": 0}),
+                "page": 1, "pages": 1, "size": size, "hands": [], "series": []})
+        store = server.store
+        raw = store.player_totals(player.id)
+        rows = store.player_hands(player.id, size, (page - 1) * size)
+        recent = store.player_hands(player.id, SERIES_POINTS, 0)
+        before = raw["net"] - sum(r.net for r in recent)
+        series = []
+        running = before
+        for r in reversed(recent):
+            running += r.net
+            series.append({"ended": r.ended, "net": running})
+        return JSONResponse({
+            "known": True, "name": player.name, "totals": totals(raw), "page": page, "size": size,
+            "pages": max(1, -(-raw["hands"] // size)), "hands": [hand_json(r) for r in rows],
+            "series": series,
+        })
+
+    async def export(request: Request) -> Response:
+        digest, player = identify(request)
+        if digest is None:
+            return _error(400, f"send your browser identity in the {HEADER} header")
+        if player is None:
+            return _error(404, "this browser has no history")
+        lines = [json.dumps({"kind": "player", "name": player.name, "created": player.created})]
+        offset = 0
+        while True:
+            chunk = server.store.player_hands(player.id, EXPORT_CHUNK, offset, newest_first=False)
+            lines += [json.dumps({"kind": "hand", **hand_json(r)}, sort_keys=True) for r in chunk]
+            if len(chunk) < EXPORT_CHUNK:
+                break
+            offset += EXPORT_CHUNK
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson", headers={
+            "Content-Disposition": 'attachment; filename="sgmahjong-history.jsonl"'})
+
+    async def forget(request: Request) -> Response:
+        digest, player = identify(request)
+        if digest is None:
+            return _error(400, f"send your browser identity in the {HEADER} header")
+        if player is None:
+            return JSONResponse({"deleted": 0})
+        hands = server.store.player_totals(player.id)["hands"]
+        server.store.delete_player(player.id)
+        return JSONResponse({"deleted": hands})
+
+    return [
+        Route("/api/players", name_player, methods=["POST"]),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/me", forget, methods=["DELETE"]),
+        Route("/api/me/export", export),
+        Route("/me", static_page("me.html")),
+    ]

@@ -1,0 +1,152 @@
+"""Players' history (/me): a browser identity, the hands of its seats, totals, export and delete."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+import httpx
+
+from sgmahjong.game.log import replay
+from tests.conftest import FAST_OPTIONS, LiveServer
+from tests.test_server import seated, wait_status
+
+
+def me(server: LiveServer, secret: str, query: str = "") -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/me{query}", headers={"X-Player": secret}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def joined(server: LiveServer, code: str, name: str, seat: int, secret: str) -> str:
+    r = server.post(f"/api/tables/{code}/join", {"name": name, "seat": seat, "player": secret})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def test_history_totals_match_the_ledger_over_a_match(live_server: LiveServer) -> None:
+    secret = secrets.token_urlsafe(32)
+    options = {**FAST_OPTIONS, "bot_level": "greedy"}
+    code = live_server.create_table("History", seed=11, rules={"rounds": 1}, options=options)["code"]
+    token = joined(live_server, code, "Ann", 2, secret)
+    message: dict[str, Any] = {"type": "start"}
+    # Ann starts each hand and leaves at once (a bot plays her seat) until the match is over
+    while wait_status(live_server, code, {"lobby", "between_hands", "finished"})["status"] != "finished":
+        with live_server.ws(code) as ann:
+            ann.hello(token)
+            ann.send(message)
+            ann.until("view", lambda m: m["status"] in ("playing", "finished"))
+        message = {"type": "next"}
+    with live_server.ws(code) as ws:
+        ws.hello(token)
+        final = ws.until("view")["view"]
+    number = final["hand_number"]
+    assert number >= 4
+    # what each hand's log says happened to seat 2
+    nets, wins, deal_ins, win_tai = [], 0, 0, 0
+    for n in range(1, number + 1):
+        state, _ = replay(live_server.get(f"/api/tables/{code}/hands/{n}/log").text)
+        res = state.result or {}
+        nets.append(state.ledger[2])
+        if res.get("winner") == 2:
+            wins += 1
+            win_tai += res["tai"]
+        elif res.get("winner") is not None and not res.get("self_drawn") and res.get("shooter") == 2:
+            deal_ins += 1
+    data = me(live_server, secret)
+    t = data["totals"]
+    assert data["known"] and data["name"] == "Ann"
+    assert t["hands"] == number and t["net"] == sum(nets) == final["match_ledger"][2]
+    assert t["wins"] == wins and t["deal_ins"] == deal_ins
+    assert t["win_rate"] == wins / number and t["deal_in_rate"] == deal_ins / number
+    assert t["average_win_tai"] == (win_tai / wins if wins else 0.0)
+    assert t["net_per_hand"] == sum(nets) / number
+    # the chart's running net ends at the total; pages hold the hands newest first
+    assert [p["net"] for p in data["series"]][-1] == sum(nets) and len(data["series"]) == number
+    page1 = me(live_server, secret, "?size=3&page=1")
+    assert page1["pages"] == -(-number // 3)
+    listed = [h["hand"] for p in range(1, page1["pages"] + 1)
+              for h in me(live_server, secret, f"?size=3&page={p}")["hands"]]
+    assert listed == list(range(number, 0, -1))
+    first = page1["hands"][0]
+    assert first["code"] == code and first["table"] == "History" and first["preset"] == "custom"
+    assert first["net"] == nets[-1] and first["replay"] == f"/replay/{code}/{number}"
+    # export: one line for the player, then every hand oldest first
+    r = httpx.get(f"{live_server.url}/api/me/export", headers={"X-Player": secret}, timeout=10)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(x) for x in r.text.splitlines()]
+    assert lines[0] == {"kind": "player", "name": "Ann", "created": lines[0]["created"]}
+    assert [x["hand"] for x in lines[1:]] == list(range(1, number + 1))
+    assert [x["net"] for x in lines[1:]] == nets
+    # delete: the history and the identity are gone
+    r = httpx.request("DELETE", f"{live_server.url}/api/me", headers={"X-Player": secret}, json={})
+    assert r.json() == {"deleted": number}
+    gone = me(live_server, secret)
+    assert not gone["known"] and gone["hands"] == [] and gone["totals"]["hands"] == 0
+    assert httpx.get(f"{live_server.url}/api/me/export", headers={"X-Player": secret}).status_code == 404
+    # the hands themselves are still the table's (others may replay them)
+    assert live_server.get(f"/api/tables/{code}/hands/1/replay").status_code == 200
+
+
+def test_an_unfinished_hand_is_not_in_the_history(live_server: LiveServer) -> None:
+    secret = secrets.token_urlsafe(32)
+    code = live_server.create_table(seed=5)["code"]
+    token = joined(live_server, code, "Bo", 0, secret)
+    with live_server.ws(code) as bo:
+        bo.hello(token)
+        bo.send({"type": "start"})
+        view = bo.until("view")["view"]
+        assert view["phase"] == "turn" and view["turn"] == 0  # the hand waits for Bo
+        data = me(live_server, secret)
+        assert data["hands"] == [] and data["totals"]["hands"] == 0 and data["series"] == []
+
+
+def test_identity_checks_and_naming(live_server: LiveServer) -> None:
+    assert httpx.get(f"{live_server.url}/api/me").status_code == 400
+    assert httpx.get(f"{live_server.url}/api/me", headers={"X-Player": "short"}).status_code == 400
+    secret = secrets.token_urlsafe(32)
+    assert not me(live_server, secret)["known"]
+    named = live_server.post("/api/players", {"secret": secret, "name": "  Cy   Lee "})
+    assert named.json() == {"name": "Cy Lee"}
+    assert me(live_server, secret)["name"] == "Cy Lee"
+    assert live_server.post("/api/players", {"secret": "x", "name": "Cy"}).status_code == 400
+    assert live_server.post("/api/players", {"secret": secret, "name": ""}).status_code == 400
+    # a seat joined without an identity is nobody's
+    code = live_server.create_table(seed=5)["code"]
+    ws, _ = seated(live_server, code, "Di", 1)
+    ws.close()
+    assert me(live_server, secret)["totals"]["hands"] == 0
+
+
+def test_player_store_methods_on_both_backends(database_url: str) -> None:
+    from sgmahjong.server.store import PlayerHandRow, open_store
+
+    store = open_store(database_url, worker="w1")
+    try:
+        table_id = store.create_table("PLAY", "Players", False, {"min_tai": 1}, dict(FAST_OPTIONS))
+        pid = store.ensure_player("h" * 64, "Ann")
+        assert store.ensure_player("h" * 64, "Ann Lee") == pid  # the same secret renames
+        player = store.player("h" * 64)
+        assert player is not None and player.id == pid and player.name == "Ann Lee"
+        assert store.player("x" * 64) is None
+        store.link_seat_player(table_id, 2, pid)
+        store.link_seat_player(table_id, 3, pid)
+        store.link_seat_player(table_id, 3, None)
+        assert store.seat_players(table_id) == {2: pid}
+        for hand, (won, net) in enumerate([(True, 8), (False, -4), (False, 0)], start=1):
+            row = PlayerHandRow(table_id, hand, 2, 100.0 + hand, won, dealt_in=net < 0, drawn=net == 0,
+                                tai=3 if won else 1, net=net)
+            store.add_player_hands({2: pid}, {2: row})
+            store.add_player_hands({2: pid}, {2: row})  # recorded once
+        assert store.player_totals(pid) == {"hands": 3, "wins": 1, "deal_ins": 1, "win_tai": 3, "net": 4,
+                                            "tables": 1}
+        newest = store.player_hands(pid, 2)
+        assert [r.hand for r in newest] == [3, 2] and newest[0].code == "PLAY" and newest[0].drawn
+        assert [r.hand for r in store.player_hands(pid, 5, 1, newest_first=False)] == [2, 3]
+        assert newest[1].rules == {"min_tai": 1} and newest[1].table_name == "Players"
+        store.delete_player(pid)
+        assert store.player("h" * 64) is None and store.seat_players(table_id) == {}
+        assert store.player_totals(pid)["hands"] == 0
+    finally:
+        store.close()
