@@ -5,12 +5,15 @@ coverage and the side seats' names. Debian's Chromium through Playwright (never 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from tests.conftest import FAST_OPTIONS
 
 expect.set_options(timeout=15_000)
 
@@ -35,7 +38,8 @@ def open_page(browser: Browser) -> Iterator[Any]:
     def make(size: dict[str, Any], lang: str | None = None, **extra: Any) -> Page:
         ctx = browser.new_context(**size, **extra)
         if lang:
-            ctx.add_init_script(f"localStorage.setItem('sgmahjong:lang', '{lang}')")
+            key = "'sgmahjong:lang'"
+            ctx.add_init_script(f"localStorage.getItem({key}) || localStorage.setItem({key}, '{lang}')")
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -113,3 +117,139 @@ def test_every_control_is_40px_to_tap_on_a_phone(live_server: Any, open_page: An
             .map(([el, r]) => `${el.tagName}.${el.className} ${el.textContent.trim().slice(0, 20)} `
                               + `${r.width}x${r.height}`)""")
         assert small == [], (path, small)
+
+
+# -- 中文 ---------------------------------------------------------------------------------------------
+
+# Visible text of the page, less what the check deliberately keeps: the players' own names (they are
+# what the players typed), the table's name and code, the product name "sgmahjong", key caps (<kbd>:
+# the keys as printed on a keyboard, e.g. Space) and tile notation such as 5s (never 3 letters).
+VISIBLE_TEXT = """(names) => {
+  const skip = 'script, style, kbd, code, .brand, .lang-switch, #table-name, #table-code, .sr-only, [hidden]';
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !el.checkVisibility()) continue;
+    let text = n.textContent;
+    for (const name of names) text = text.replaceAll(name, '');
+    if (text.trim()) out.push(text.trim());
+  }
+  for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+    if (el.closest(skip) || !el.checkVisibility()) continue;
+    for (const a of ['title', 'aria-label', 'placeholder']) {
+      let text = el.getAttribute(a) || '';
+      for (const name of names) text = text.replaceAll(name, '');
+      if (text.trim()) out.push(text.trim());
+    }
+  }
+  return out;
+}"""
+ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+def test_chinese_switch_changes_every_visible_string_of_the_table(live_server: Any, open_page: Any) -> None:
+    page = open_page(DESKTOP, "en")
+    # a reload (the switch) must not hand the seat to a bot: a long takeover time
+    code = live_server.create_table("Friday", options={**FAST_OPTIONS, "takeover_seconds": 60})["code"]
+    sit_and_start(page, live_server.url, code)
+    wait_my_discard(page)
+    english = [s for s in page.evaluate(VISIBLE_TEXT, ["Ann"]) if ENGLISH.search(s)]
+    assert len(english) > 20  # the English table has words the check can find
+    page.locator(".lang-switch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    wait_my_discard(page)
+    expect(page.locator("#turn-status")).to_have_text("轮到你")
+    expect(page.locator("#conn")).to_have_text("已连接")
+    left = [s for s in page.evaluate(VISIBLE_TEXT, ["Ann"]) if ENGLISH.search(s)]
+    assert not left, "\n".join(left)
+    # remembered: a new page of the same browser opens in Chinese
+    page.goto(live_server.url + "/scoring")
+    expect(page.locator("h1")).to_have_text("计分参考")
+    page.locator(".lang-switch").click()
+    expect(page.locator("h1")).to_have_text("Scoring reference")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_chinese_pages_have_no_english_words(live_server: Any, open_page: Any, path: str) -> None:
+    page = open_page(DESKTOP, "zh")
+    page.goto(live_server.url + path)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    # kept: the project's file names and API paths mentioned in the texts
+    kept = ["RULES.md", "/api/rules", "sgmahjong", "SG Mahjong"]
+    left = [s for s in page.evaluate(VISIBLE_TEXT, kept) if ENGLISH.search(s)]
+    assert not left, "\n".join(left)
+
+
+def test_scoring_page_has_no_developer_text(live_server: Any, open_page: Any) -> None:
+    for lang in ("en", "zh"):
+        page = open_page(DESKTOP, lang)
+        page.goto(live_server.url + "/scoring")
+        expect(page.locator("#reference tr[data-pattern]").first).to_be_visible()
+        text = page.locator("main").inner_text()
+        for dev in (":func:", "``", "ctx.", "thirteen_wonders=True", "_"):
+            assert dev not in text, (lang, dev)
+        desc = page.locator('#reference tr[data-pattern="ping_hu"] td.desc').inner_text()
+        assert desc == strings(lang)["pattern.ping_hu.desc"]
+
+
+def test_side_seat_names_are_not_cut_at_1366px(live_server: Any, open_page: Any) -> None:
+    page = open_page(DESKTOP, "en")
+    code = live_server.create_table("Names")["code"]
+    sit_and_start(page, live_server.url, code)
+    wait_my_discard(page)
+    for seat in (1, 3):  # right and left of seat 0
+        name = page.locator(f'.seat[data-seat="{seat}"] .plate .name')
+        full = name.inner_text()
+        assert full.startswith("Bot ") and len(full) > 8
+        # nothing of the name is hidden: its box is as wide as its text
+        assert name.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+
+
+# -- keyboard ------------------------------------------------------------------------------------------
+
+def tab_to(page: Page, selector: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("sel => !!document.activeElement && document.activeElement.matches(sel)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_keyboard_only_play(live_server: Any, browser: Browser, open_page: Any) -> None:
+    """East discards 5s with the mouse; South, with the keyboard only, Tabs to the chow button and
+    presses Enter, then Tabs to a tile of the hand and discards it with Enter."""
+    from tests.test_browser import scripted_wall
+
+    code = live_server.create_table("Keys", wall=scripted_wall())["code"]
+    east, south = open_page(DESKTOP, "en"), open_page(DESKTOP, "en")
+    for page, name, seat in ((east, "Ann", 0), (south, "Bo", 1)):
+        page.goto(f"{live_server.url}/t/{code}")
+        page.fill("#join-name", name)
+        page.locator(f'#seat-list [data-seat="{seat}"] [data-action="join"]').click()
+        expect(page.locator("#seated-controls")).to_be_visible()
+    east.locator("#start-btn").click()
+    # East: the tile 5s is focusable too; Tab reaches the hand and Enter discards the focused tile
+    expect(east.locator("#hand .slot.can-discard")).to_have_count(14)
+    east.locator('#hand .tile[data-tile="5s"]').focus()
+    east.keyboard.press("Enter")
+    # South: only the keyboard from here on
+    expect(south.locator('#actions button[data-action="chow"]').first).to_be_visible()
+    south.locator("body").focus()
+    tab_to(south, '#actions button[data-action="chow"]')
+    move = south.evaluate("document.activeElement.dataset.move")
+    south.keyboard.press("Enter")
+    expect(south.locator('.seat[data-seat="1"] .meld[data-meld="chow"]')).to_have_count(1)
+    assert move.startswith("chow ")
+    expect(south.locator("#hand .slot.can-discard").first).to_be_visible()
+    before = south.locator("#hand .slot").count()
+    tab_to(south, "#hand .slot.can-discard .tile")
+    focused = south.evaluate("document.activeElement.dataset.tile")
+    # the focus is visible (an outline)
+    assert south.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    south.keyboard.press("Enter")
+    expect(south.locator("#hand .slot")).to_have_count(before - 1)
+    expect(south.locator('.discards[data-discards="1"] .tile').last).to_have_attribute("data-tile", focused)
+    # the live region announced it
+    expect(south.locator("#announce")).to_contain_text("Bo discarded")

@@ -24,7 +24,10 @@ function taiText(p, rules) {
   }
   const fixed = /^(\d+) \(at most the limit: (\d+)\)$/.exec(p.tai_text || "");
   if (fixed) return t("scoring.fixed", { tai: fixed[1], capped: fixed[2] });
-  return p.tai_text ?? String(p.tai);
+  const text = p.tai_text ?? String(p.tai);
+  if (has(`tai.${text}`)) return t(`tai.${text}`);
+  // a wording the strings files do not know yet: its number in Chinese, the scorer's words in English
+  return lang() === "zh" && /[A-Za-z]/.test(text) ? String(p.tai ?? text.replace(/[^\d+]/g, "")) : text;
 }
 
 async function init() {

@@ -164,6 +164,10 @@ function sendAction(action) {
 
 function renderPlay() {
   const v = state.view;
+  // keyboard users keep their place in the hand across redraws
+  const focused = document.activeElement && document.activeElement.closest
+    ? document.activeElement.closest("#hand .slot") : null;
+  const focusIndex = focused ? Number(focused.dataset.index) : null;
   $("seating").hidden = true;
   $("play").hidden = false;
   const felt = $("felt");
@@ -222,6 +226,11 @@ function renderPlay() {
   renderLedger();
   renderResult();
   updateTimers();
+  if (focusIndex !== null) {
+    const slots = document.querySelectorAll("#hand .slot .tile");
+    if (slots.length) slots[Math.min(focusIndex, slots.length - 1)].focus({ preventScroll: true });
+  }
+  announceTurn(v);
   // a tab in the background shows in its title when the table waits for you
   const mine = (v.legal_actions || []).length > 0 && !v.result;
   document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? state.table.name : t("table.code")} — sgmahjong`;
@@ -291,13 +300,16 @@ function handElement(sv) {
   area.className = "my-area";
   const hand = document.createElement("div");
   hand.id = "hand";
+  hand.setAttribute("role", "group");
+  hand.setAttribute("aria-label", t("table.hand_label"));
   const tiles = flow.arrange(myHand(sv));
   tiles.forEach((entry, i) => {
     const slot = document.createElement("div");
     slot.className = "slot" + (entry.drawn ? " drawn" : "");
     slot.dataset.index = String(i);
     const te = tileElement(entry.tile, { extraClass: entry.drawn ? "just-drawn" : "" });
-    te.tabIndex = -1;
+    te.tabIndex = 0; // reachable with Tab; Enter discards it (onKey)
+    te.setAttribute("role", "button");
     slot.append(te);
     if (DISCARD_KEYS[i]) slot.append(kbd(DISCARD_KEYS[i]));
     slot.addEventListener("click", () => {
@@ -316,8 +328,41 @@ function renderHandInteractivity() {
     const tile = slot.querySelector(".tile").dataset.tile;
     const ok = !state.pending && g.discards.has(tile);
     slot.classList.toggle("can-discard", ok);
-    slot.querySelector(".tile").title = ok ? t("table.discard_tile", { tile: tileName(tile) }) : tileName(tile);
+    const te = slot.querySelector(".tile");
+    te.title = ok ? t("table.discard_tile", { tile: tileName(tile) }) : tileName(tile);
+    te.setAttribute("aria-label", te.title);
+    te.setAttribute("aria-disabled", ok ? "false" : "true");
   });
+}
+
+// -- screen readers: the aria-live region announces turns, discards, claims, wins and payments ----
+
+function announce(text) {
+  const box = $("announce");
+  if (!box || !text) return;
+  const p = document.createElement("p");
+  p.textContent = text;
+  box.append(p);
+  while (box.children.length > 6) box.firstChild.remove();
+}
+
+function announceTurn(v) {
+  let key = null;
+  let text = null;
+  if (v.result) {
+    key = `end ${v.version}`;
+  } else if (v.phase === "turn" && typeof v.turn === "number") {
+    key = `turn ${v.turn} ${v.wall_remaining}`;
+    text = v.turn === state.seat ? t("a11y.your_turn") : t("a11y.turn", { who: seatName(v.turn) });
+  } else if (v.phase === "claim" && legalGroups(v).pass) {
+    const d = v.last_discard ? v.last_discard.tile : v.window ? v.window.tile : "";
+    key = `claim ${v.version}`;
+    text = t("a11y.claim", { tile: d ? tileName(d) : "" });
+  }
+  if (key && key !== state.announced) {
+    state.announced = key;
+    announce(text);
+  }
 }
 
 function turnStatus(v) {
@@ -478,6 +523,9 @@ function onEvent(msg) {
   const e = msg.event || {};
   if (e.kind === "hand_start") state.readySent = false;
   const text = flow.onEvent(e);
+  if (text && ["discard", "chow", "pong", "kong", "win", "payment", "drawn_game", "bonus"].includes(eventKind(e))) {
+    announce(e.tile && eventKind(e) === "discard" ? `${text} (${tileName(e.tile)})` : text);
+  }
   if (text && eventKind(e) === "payment") flash(text);
 }
 
@@ -523,6 +571,16 @@ function onKey(ev) {
   const v = state.view;
   if (!v) return;
   const key = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
+  // a focused button or link answers Enter and Space itself (no second action from the game keys)
+  if (target && (target.tagName === "BUTTON" || target.tagName === "A" || target.tagName === "SUMMARY")
+      && (key === "Enter" || key === "Space")) return;
+  // a focused tile of my hand: Enter discards it
+  if (key === "Enter" && target && target.closest && target.closest("#hand .slot")) {
+    const slot = target.closest("#hand .slot");
+    ev.preventDefault();
+    if (slot.classList.contains("can-discard")) sendAction(`discard ${slot.querySelector(".tile").dataset.tile}`);
+    return;
+  }
   if (v.result) {
     if (key === ACTION_KEYS.next && state.status === "between_hands") {
       ev.preventDefault();
