@@ -343,7 +343,7 @@ function announce(text) {
   const p = document.createElement("p");
   p.textContent = text;
   box.append(p);
-  while (box.children.length > 6) box.firstChild.remove();
+  while (box.children.length > 12) box.firstChild.remove();
 }
 
 function announceTurn(v) {
@@ -524,7 +524,7 @@ function onEvent(msg) {
   if (e.kind === "hand_start") state.readySent = false;
   const text = flow.onEvent(e);
   if (text && ["discard", "chow", "pong", "kong", "win", "payment", "drawn_game", "bonus"].includes(eventKind(e))) {
-    announce(e.tile && eventKind(e) === "discard" ? `${text} (${tileName(e.tile)})` : text);
+    announce(text);
   }
   if (text && eventKind(e) === "payment") flash(text);
 }
