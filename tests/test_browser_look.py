@@ -259,3 +259,62 @@ def test_keyboard_only_play(live_server: Any, browser: Browser, open_page: Any) 
     expect(south.locator('.discards[data-discards="1"] .tile').last).to_have_attribute("data-tile", focused)
     # the live region announced it
     expect(south.locator("#announce")).to_contain_text("Bo discard")
+
+
+# -- feel: motion, sounds, toasts -----------------------------------------------------------------
+
+# Counts every animation that starts (CSS animations and transitions, and Element.animate) and every
+# sound played, from before the page's own scripts run.
+COUNTERS = """
+window.__anims = 0; window.__sounds = [];
+for (const ev of ['animationstart', 'transitionstart'])
+  document.addEventListener(ev, () => { window.__anims += 1; }, true);
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.__anims += 1; return animate.apply(this, args); };
+HTMLMediaElement.prototype.play = function () { window.__sounds.push(this.src); return Promise.resolve(); };
+"""
+
+
+def play_a_few_turns(page: Page, turns: int = 3) -> None:
+    for _ in range(turns):
+        wait_my_discard(page)
+        page.locator("#hand .slot.can-discard .tile").last.click()
+        page.wait_for_timeout(400)
+    wait_my_discard(page)
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_runs_no_animation(live_server: Any, open_page: Any, motion: str) -> None:
+    page = open_page(DESKTOP, "en", reduced_motion=motion)
+    page.add_init_script(COUNTERS)
+    code = live_server.create_table("Motion", seed=11)["code"]
+    sit_and_start(page, live_server.url, code)
+    play_a_few_turns(page)
+    anims = page.evaluate("window.__anims + document.getAnimations().length")
+    if motion == "reduce":
+        assert anims == 0
+    else:
+        assert anims > 0  # the same play moves tiles when motion is welcome
+
+
+def test_sounds_play_and_the_mute_switch_is_remembered(live_server: Any, open_page: Any) -> None:
+    for name in ("draw", "discard", "claim", "win", "pay"):
+        r = live_server.get(f"/static/sounds/{name}.wav")
+        assert r.status_code == 200 and r.content[:4] == b"RIFF" and r.content[8:12] == b"WAVE"
+    page = open_page(DESKTOP, "en")
+    page.add_init_script(COUNTERS)
+    options = {**FAST_OPTIONS, "takeover_seconds": 60}
+    code = live_server.create_table("Sounds", seed=5, options=options)["code"]
+    sit_and_start(page, live_server.url, code)
+    play_a_few_turns(page, 1)
+    played = page.evaluate("window.__sounds")
+    assert any(s.endswith("/discard.wav") for s in played)
+    switch = page.locator(".sound-switch")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    expect(page.locator(".sound-switch")).to_have_attribute("aria-pressed", "false")
+    page.evaluate("window.__sounds = []")
+    play_a_few_turns(page, 1)
+    assert page.evaluate("window.__sounds") == []

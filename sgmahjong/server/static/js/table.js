@@ -13,6 +13,8 @@ import { fillResult, renderReady } from "./result.js";
 import { eventKind } from "./events.js";
 import { bonusRow, discardPool } from "./felt.js";
 import { langSwitch, t } from "./i18n.js";
+import { soundSwitch } from "./sound.js";
+import { createFeel } from "./feel.js";
 import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
 import { playerIdentity } from "./identity.js";
@@ -526,16 +528,7 @@ function onEvent(msg) {
   if (text && ["discard", "chow", "pong", "kong", "win", "payment", "drawn_game", "bonus"].includes(eventKind(e))) {
     announce(text);
   }
-  if (text && eventKind(e) === "payment") flash(text);
-}
-
-function flash(text) {
-  const felt = $("felt");
-  const el = document.createElement("div");
-  el.className = "flash";
-  el.textContent = text;
-  felt.append(el);
-  setTimeout(() => el.remove(), 3500);
+  if (state.feel) state.feel.onEvent(e);
 }
 
 // -- timers ----------------------------------------------------------------------------------------
@@ -624,7 +617,8 @@ function start() {
     opt.title = t(`botlevel.${level}`);
     $("bot-level").add(opt);
   }
-  $("header-tools").append(langSwitch());
+  $("header-tools").append(soundSwitch(), langSwitch());
+  state.feel = createFeel({ felt: $("felt"), mySeat: () => state.seat, seatName });
   $("bot-level").value = "greedy";
   $("start-btn").addEventListener("click", () => state.conn.send({ type: "start" }));
   $("leave-btn").addEventListener("click", () => {
@@ -690,6 +684,7 @@ function start() {
         deadline: performance.now() + (msg.timer.remaining_ms || 0),
       } : null;
       if (prevVersion !== msg.view.version || true) render();
+      if (state.feel) state.feel.afterRender();
       flow.afterView();
       document.body.dataset.version = String(msg.view.version);
     },

@@ -1,0 +1,118 @@
+// The table's feel: sounds for draws, discards, claims, wins and payments; motion (a discarded tile
+// travels to its pool, a claimed tile moves into the set, a "Pong!" call-out at the claiming seat);
+// instant payments as small toasts by the seats concerned. With prefers-reduced-motion nothing moves.
+//
+//   const feel = createFeel({felt, mySeat(), seatName(seat)})
+//   feel.onEvent(event)    before the view that follows is drawn: remembers where tiles come from
+//   feel.afterRender()     after each redraw: plays the motions remembered
+import { play } from "./sound.js";
+import { t } from "./i18n.js";
+import { signed } from "./dom.js";
+import { paymentAmounts, paymentReason } from "./events.js";
+
+const CALLS = { chow: "table.callout.chow", pong: "table.callout.pong", kong: "table.callout.kong", win: "table.callout.win" };
+
+export function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+export function createFeel(ctx) {
+  let pending = [];
+
+  const seatEl = (seat) => ctx.felt.querySelector(`.seat[data-seat="${seat}"]`);
+  const plateOf = (seat) => ctx.felt.querySelector(`.seat[data-seat="${seat}"] .plate`);
+  const rect = (el) => (el ? el.getBoundingClientRect() : null);
+
+  function callout(seat, key) {
+    const plate = plateOf(seat);
+    if (!plate) return;
+    const el = document.createElement("div");
+    el.className = "callout";
+    el.textContent = t(key);
+    el.setAttribute("aria-hidden", "true");
+    placeBy(el, plate);
+    ctx.felt.append(el);
+    setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
+  }
+
+  /** Put a floating element just above `anchor` (a seat's plate), inside the felt. */
+  function placeBy(el, anchor, dy = 0) {
+    const f = ctx.felt.getBoundingClientRect();
+    const r = anchor.getBoundingClientRect();
+    el.style.left = `${Math.round(r.left - f.left + r.width / 2)}px`;
+    el.style.top = `${Math.round(r.top - f.top + dy)}px`;
+  }
+
+  function payToasts(e) {
+    const amounts = paymentAmounts(e);
+    if (!amounts) return;
+    const reason = paymentReason(e.reason || e.label || e.why || e.what);
+    amounts.forEach((a, seat) => {
+      if (!a) return;
+      const plate = plateOf(seat);
+      if (!plate) return;
+      const el = document.createElement("div");
+      el.className = "pay-toast " + (a > 0 ? "gain flash" : "loss");
+      el.dataset.seat = String(seat);
+      el.textContent = a > 0 ? `${reason} ${signed(a)}` : signed(a);
+      placeBy(el, plate, plate.getBoundingClientRect().height + 4);
+      ctx.felt.append(el);
+      setTimeout(() => el.remove(), 3500);
+    });
+  }
+
+  function onEvent(e) {
+    const kind = e.kind;
+    if (kind === "draw" && e.seat === ctx.mySeat()) play("draw");
+    if (kind === "discard") {
+      play("discard");
+      const mine = e.seat === ctx.mySeat();
+      const src = mine ? document.querySelector(`#hand .tile[data-tile="${e.tile}"]`) : plateOf(e.seat);
+      pending.push({ kind: "discard", seat: e.seat, tile: e.tile, from: rect(src) });
+    }
+    if (kind === "chow" || kind === "pong" || kind === "kong") {
+      play("claim");
+      const last = ctx.felt.querySelector(".discards .tile.last");
+      pending.push({ kind: "claim", seat: e.seat, from: kind === "kong" && e.kong_kind !== "exposed" ? null : rect(last) });
+      callout(e.seat, CALLS[kind]);
+    }
+    if (kind === "win") {
+      play("win");
+      callout(e.seat, CALLS.win);
+    }
+    if (kind === "payment") {
+      play("pay");
+      payToasts(e);
+    }
+  }
+
+  function fly(el, from) {
+    if (!el || !from || reducedMotion() || !el.animate) return;
+    const to = el.getBoundingClientRect();
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    if (Math.abs(dx) + Math.abs(dy) < 2) return;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 7 }, { transform: "none", zIndex: 7 }],
+      { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
+  }
+
+  function afterRender() {
+    const todo = pending;
+    pending = [];
+    for (const m of todo) {
+      if (m.kind === "discard") {
+        const pool = ctx.felt.querySelector(`.discards[data-discards="${m.seat}"]`);
+        const tile = pool ? pool.querySelector(".tile:last-child") : null;
+        if (tile && tile.dataset.tile === m.tile) fly(tile, m.from);
+        else pending.push(m); // the view with this discard is not drawn yet
+      } else if (m.kind === "claim") {
+        const seat = seatEl(m.seat);
+        const meld = seat ? [...seat.querySelectorAll(".meld")].pop() : null;
+        if (meld) fly(meld, m.from);
+      }
+    }
+    if (pending.length > 4) pending = pending.slice(-4);
+  }
+
+  return { onEvent, afterRender };
+}
