@@ -52,13 +52,15 @@ def describe(event: Event) -> str | None:
         return f"{s} kongs {d['tile']} ({d['kong_kind']}){src}"
     if kind == "pass":
         return f"{s} passes"
+    if kind == "decision":  # a decision in a paused claim window (no-tells mode)
+        return f"{s} decides: {d['action']}"
     if kind == "window":
         asked = ", ".join(_who(x) for x in d.get("asked", []))
         texts = {"added_kong": f"{s} adds {d['tile']} to a pong (kong)",
                  "concealed_kong": f"{s} declares a concealed kong of {d['tile']}",
                  "eighth": f"{s} draws the eighth flower {d['tile']}"}
         what = texts.get(d["window_kind"], f"{s}: {d['tile']}")
-        return f"{what}; {asked} may rob it"
+        return f"{what}; {asked or 'nobody'} may rob it"
     if kind == "win":
         how = "by self-draw" if d["self_drawn"] else f"on {_who(d['shooter'])}'s tile"
         if d.get("robbed"):
