@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine, matchflow, metrics, players, replay_api
+from . import api, engine, matchflow, metrics, players, replay_api, table_bots
 from .committer import GroupCommit
 from .events import log_event, set_worker
 from .limits import AddressBuckets, TokenBucket
@@ -53,7 +53,7 @@ from .protocol import (
     validation_message,
 )
 from .settings import ServerSettings
-from .store import LeaseLost, Store, StoreError, check_url, open_store
+from .store import LeaseLost, StorageUnavailable, Store, StoreError, check_url, open_store
 from .table import Connection, Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -107,6 +107,8 @@ class TableServer:
         self.ownership = Ownership(self)
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
         self.upkeep = Upkeep(self.tables, self.settings)
+        self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
+        table_bots.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
 
     def open(self) -> None:
         inner = open_store(self.database)
@@ -136,13 +138,30 @@ class TableServer:
         them from what was stored."""
         for code, table in list(self.tables.items()):
             if table.id in table_ids:
-                log.error("table %s: closed after a storage failure", code)
+                log.error("table %s: closed after a storage failure; resumed once writes succeed", code)
                 table.close()
                 for c in list(table.conns):
                     c.closed = True
+                    c.storage_down = True
                     with contextlib.suppress(asyncio.QueueFull):
                         c.queue.put_nowait(None)
                 del self.tables[code]
+                self.down.add(code)
+
+    async def revive(self) -> None:
+        """Every ``storage_retry_seconds``: load again the tables closed by a storage failure, from
+        what was stored (their bots and timers go on; if writes still fail they close again)."""
+        while True:
+            await asyncio.sleep(self.settings.storage_retry_seconds)
+            for code in list(self.down):
+                try:
+                    if code in self.tables or self.get(code) is not None:
+                        log.info("table %s resumed after a storage failure", code)
+                    self.down.discard(code)
+                except TableElsewhere:
+                    self.down.discard(code)
+                except Exception as exc:  # reads fail too: try again later
+                    log.warning("table %s: not resumed yet (%s)", code, exc)
 
     async def committed(self) -> None:
         """Wait until every write made so far is committed (before an HTTP answer tells of it)."""
@@ -255,6 +274,9 @@ async def _json_body(request: Request) -> Any:
     return data
 
 
+STORAGE_DOWN = {"type": "error", "code": "storage", "ref": None,
+                "message": "storage unavailable, try again"}
+
 _STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403, "server_full": 503}
 
 
@@ -278,10 +300,12 @@ def create_app(
         server.open()
         server.start_tasks()
         upkeep = asyncio.get_running_loop().create_task(server.upkeep.run(server.archive))
+        revive = asyncio.get_running_loop().create_task(server.revive())
         try:
             yield
         finally:
             upkeep.cancel()
+            revive.cancel()
             server.close()
 
     page = replay_api.static_page  # a static page's handler
@@ -303,6 +327,11 @@ def create_app(
     async def metrics_page(request: Request) -> Response:
         body, content_type = metrics.exposition()
         return Response(body, media_type=content_type)
+
+    async def storage_down(request: Request, exc: Exception) -> Response:
+        log.error("storage unavailable: %s", exc)
+        return JSONResponse({"error": STORAGE_DOWN["message"], "code": "storage"}, status_code=503,
+                            headers={"Retry-After": str(max(1, round(settings.storage_retry_seconds)))})
 
     async def elsewhere(request: Request, exc: Exception) -> Response:
         metrics.REFUSALS.labels("moved").inc()
@@ -458,6 +487,10 @@ def create_app(
             if conn.evicted:  # the table moved to another worker: the client reconnects there
                 with contextlib.suppress(Exception):
                     await ws.close(code=1012)
+            elif conn.storage_down:  # its writes failed: nothing of them was sent; reconnect later
+                with contextlib.suppress(Exception):
+                    await ws.send_text(json.dumps(STORAGE_DOWN))
+                    await ws.close(code=1013, reason="storage unavailable, try again")
 
         loop = asyncio.get_running_loop()
         writer = loop.create_task(write())
@@ -508,6 +541,10 @@ def create_app(
                 except LeaseLost:  # another worker owns the table now; the lease watch hands it over
                     metrics.ERRORS.labels("lease_lost").inc()
                     conn.push(MOVED)
+                except StorageUnavailable as exc:
+                    metrics.ERRORS.labels("store").inc()
+                    log_event("store_error", table=table.code, error=str(exc))
+                    conn.push(STORAGE_DOWN)
                 except StoreError as exc:
                     metrics.ERRORS.labels("store").inc()
                     log_event("store_error", table=table.code, error=str(exc))
@@ -552,7 +589,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],
         lifespan=lifespan,
-        exception_handlers={TableElsewhere: elsewhere},
+        exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
         middleware=[Middleware(GuardMiddleware, settings=settings)],
     )
     app.state.settings = settings

@@ -40,6 +40,7 @@ class Connection:
         self.closed = False
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
         self.evicted = False  # the table moved to another worker (see ownership.py)
+        self.storage_down = False  # the table's writes failed: told so, then closed (app.py)
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or its JSON text when built once for many connections)."""

@@ -56,8 +56,9 @@ class SeatingMixin(TableBase):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         self._require_free_name(name)
         token = secrets.token_urlsafe(24)
-        self.seats[seat] = Seat(seat, "human", name, None, hash_token(token))
-        self.store.set_seat(self.id, self.seats[seat].row())
+        new = Seat(seat, "human", name, None, hash_token(token))
+        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
+        self.seats[seat] = new
         self._broadcast_table()
         return seat, token
 
@@ -97,8 +98,9 @@ class SeatingMixin(TableBase):
             seat = free[0]
         if self.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken", "add_bot")
-        self.seats[seat] = Seat(seat, "bot", f"Bot {'ESWN'[seat]} ({level})", level, None)
-        self.store.set_seat(self.id, self.seats[seat].row())
+        new = Seat(seat, "bot", f"Bot {'ESWN'[seat]} ({level})", level, None)
+        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
+        self.seats[seat] = new
         self._broadcast_table()
 
     def remove_bot(self, conn: Connection, seat: int) -> None:
@@ -106,15 +108,17 @@ class SeatingMixin(TableBase):
         self._require_status("lobby", "remove_bot")
         if self.seats[seat].kind != "bot":
             raise ProtocolError("bad_seat", f"seat {seat} has no bot", "remove_bot")
-        self.seats[seat] = Seat(seat)
-        self.store.set_seat(self.id, self.seats[seat].row())
+        new = Seat(seat)
+        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
+        self.seats[seat] = new
         self._broadcast_table()
 
     def leave(self, conn: Connection) -> None:
         seat = self._require_seated(conn, "leave")
         self._require_status("lobby", "leave")
-        self.seats[seat] = Seat(seat)
-        self.store.set_seat(self.id, self.seats[seat].row())
+        new = Seat(seat)
+        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
+        self.seats[seat] = new
         for c in self.conns:
             if c.seat == seat:
                 c.seat = None

@@ -12,9 +12,12 @@ from typing import Any
 from . import engine
 from .bot_timing import human_delay
 from .protocol import ProtocolError
+from .store import StorageUnavailable
 from .table_base import TableBase
 
 log = logging.getLogger("sgmahjong.server")
+
+STORAGE_RETRY_SECONDS = 2.0  # set from the server settings (storage_retry_seconds)
 
 
 class BotsMixin(TableBase):
@@ -51,10 +54,21 @@ class BotsMixin(TableBase):
         async with self.lock:
             if self.closed or self.status != "playing" or self.match is not match:
                 return
-            for seat in targets:
-                if self.status != "playing" or seat not in self._bot_seats():
-                    break
-                self._bot_act(seat, choices.get(seat))
+            try:
+                for seat in targets:
+                    if self.status != "playing" or seat not in self._bot_seats():
+                        break
+                    self._bot_act(seat, choices.get(seat))
+            except StorageUnavailable as exc:  # nothing of the refused action was applied
+                log.warning("table %s: bot action not stored (%s); trying again", self.code, exc)
+                self._spawn(self._after_storage_failure())
+
+    async def _after_storage_failure(self) -> None:
+        """Bots (and timers) go on after a storage failure: they decide again a while later."""
+        await asyncio.sleep(STORAGE_RETRY_SECONDS)
+        async with self.lock:
+            if not self.closed:
+                self._schedule()
 
     def _bot_delay(self, version: int) -> float:
         """A human-like pause before the bots awaited now act (:mod:`.bot_timing`)."""

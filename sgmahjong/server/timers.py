@@ -11,6 +11,7 @@ from typing import Any
 
 from . import engine
 from .protocol import ProtocolError
+from .store import StorageUnavailable
 from .table_base import TableBase
 
 log = logging.getLogger("sgmahjong.server")
@@ -97,3 +98,7 @@ class TimersMixin(TableBase):
                     self.act(seat, text, engine.hand_of(self.match).version, "timeout")
                 except ProtocolError as exc:
                     log.error("table %s: timeout action refused: %s", self.code, exc.message)
+                except StorageUnavailable as exc:  # not applied: the deadline fires again later
+                    log.warning("table %s: timeout action not stored (%s)", self.code, exc)
+                    self._spawn(self._after_storage_failure())
+                    return

@@ -22,6 +22,7 @@ from .base import (
     PlayerHandRow,
     PlayerRow,
     SeatRow,
+    StorageUnavailable,
     Store,
     StoreError,
     TableRow,
@@ -30,8 +31,8 @@ from .base import (
 
 __all__ = [
     "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "HandRow", "LeaseLost", "PlayerHandRow", "PlayerRow",
-    "SeatRow", "Store", "StoreError", "TableRow", "Write", "check_url", "database_path", "database_url",
-    "describe_url", "is_postgres", "open_store",
+    "SeatRow", "StorageUnavailable", "Store", "StoreError", "TableRow", "Write", "check_url", "database_path",
+    "database_url", "describe_url", "is_postgres", "open_store",
 ]
 
 DEFAULT_DATABASE = "data/sgmahjong.sqlite3"

@@ -16,6 +16,15 @@ class StoreError(Exception):
     """A storage failure the server reports as a clear message (never a traceback)."""
 
 
+class StorageUnavailable(StoreError):
+    """The database refused a read or write (disk full, read-only, I/O error, gone): nothing of the
+    change is applied; trying again later may succeed."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"storage unavailable, try again ({detail})")
+        self.detail = detail
+
+
 class LeaseLost(StoreError):
     """This process does not own the table (another worker does, or its database session ended), so
     it must not write to it."""
