@@ -33,9 +33,10 @@ PONG = 1
 Sets = tuple[tuple[int, int], ...]
 LocalDecomp = tuple[int, Sets]  # (pair tile or -1, sets), suit-local tile indices 0-8
 
-MEMO_LIMIT = 200_000
+MEMO_LIMIT = 50_000
 """Most entries a lazily filled memo keeps; a full memo is emptied (there are ~405k suit shapes of
-14 tiles or fewer, so this only bounds memory in a long-running process)."""
+14 tiles or fewer; play meets far fewer, so this bounds memory in a long-running process and keeps
+nearly every hit)."""
 
 
 def remember(table: dict[bytes, _V], key: bytes, value: _V) -> _V:

@@ -117,6 +117,7 @@ def honour_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
     return _suit_vec(key, mode, False)
 
 
+CONV_MAX = 20_000  # entries of the convolution memo (emptied when full)
 _conv_memo: dict[tuple[Vec, Vec], Vec] = {}
 
 
@@ -126,7 +127,7 @@ def conv(a: Vec, b: Vec) -> Vec:
     hit = _conv_memo.get(key)
     if hit is not None:
         return hit
-    if len(_conv_memo) > 200_000:
+    if len(_conv_memo) > CONV_MAX:
         _conv_memo.clear()
     out = [INF] * 10
     for i in range(5):

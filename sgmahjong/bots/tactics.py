@@ -64,6 +64,11 @@ def hand_distance(counts: Sequence[int], n_melds: int, mode: int = ef.ALL,
     return ef.distance(work, n_melds, mode)
 
 
+# Bounds of the memo tables below (each is emptied when full): they fill within a few thousand hands
+# of self-play and then hold a process's memory flat (bench/bench_soak.py), with most of the hits kept.
+MEMO_MAX = 20_000  # hands or groups in _useful_memo, _accept_memo and each group table
+DERIVED_MAX = 60_000  # entries derived from group records (_subs, _useful_of, _dists_of)
+
 _useful_memo: dict[tuple[tuple[int, ...], int, ef.Vec, int, int], tuple[int, ...]] = {}
 
 
@@ -73,7 +78,7 @@ def _useful(key: tuple[int, ...], suit: int, rest: ef.Vec, need: int, mode: int 
     hit = _useful_memo.get(mk)
     if hit is not None:
         return hit
-    if len(_useful_memo) > 200_000:
+    if len(_useful_memo) > MEMO_MAX:
         _useful_memo.clear()
     d = ef.final(ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode), rest, need)
     res = tuple([r for r, v in _adds(key, bool(suit), mode) if ef.final(v, rest, need) < d])
@@ -91,7 +96,7 @@ def useful_tiles(counts: list[int], n_melds: int, mode: int = ef.ALL) -> tuple[i
     hit = _accept_memo.get(mk)
     if hit is not None:
         return hit
-    if len(_accept_memo) > 200_000:
+    if len(_accept_memo) > MEMO_MAX:
         _accept_memo.clear()
     keys = [mk[0][0:9], mk[0][9:18], mk[0][18:27], mk[0][27:34]]
     vs = [ef.suit_vec(keys[0], mode), ef.suit_vec(keys[1], mode), ef.suit_vec(keys[2], mode),
@@ -197,7 +202,8 @@ def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
     table = _group_tables[mode]
     g = table.get(key)
     if g is None:
-        if len(table) > 200_000 or len(_useful_of) > 1_000_000 or len(_dists_of) > 1_000_000:
+        if (len(table) > MEMO_MAX or len(_useful_of) > DERIVED_MAX or len(_dists_of) > DERIVED_MAX
+                or len(_subs) > DERIVED_MAX):
             _clear_groups()
         vec = ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode)
         g = table[key] = (next(_uids), key, suit, mode, vec, tuple(r for r, c in enumerate(key) if c))

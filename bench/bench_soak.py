@@ -1,0 +1,246 @@
+"""Memory over a long run, and startup time against history size (issue 13).
+
+* ``self-play``: bot self-play in this process, printing the resident set size (RSS) and the entries of
+  every module-level memo every N hands (flat once the memos are full: each has a bound);
+* ``server``: a live server in this process (uvicorn in a thread, a temporary SQLite file) playing
+  bot tables match after match (each match's humans leave, so bots play and the finished tables leave
+  the live set), printing RSS every N hands;
+* ``startup``: how long a server takes to open a database with a few live tables and 0, then H stored
+  finished hands (written straight into the database: tables, hands and their actions).
+
+    python -m bench.bench_soak                 # all three, short
+    python -m bench.bench_soak self-play --hands 20000 --every 1000
+    python -m bench.bench_soak server --hands 2000 --every 200
+    python -m bench.bench_soak startup --finished 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def rss_mb() -> float:
+    with open(f"/proc/{os.getpid()}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+PACKAGES = ("sgmahjong.bots", "sgmahjong.analysis", "sgmahjong.game", "sgmahjong.scoring")
+
+
+def memo_entries() -> int:
+    """Entries of every module-level dict (or tuple of dicts) of the bots, analysis, game and scoring
+    packages whose name looks like a memo."""
+    total = 0
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(PACKAGES):
+            continue
+        for attr, value in vars(module).items():
+            if not attr.startswith("_") or attr.startswith("__"):
+                continue
+            tables = value if isinstance(value, tuple) else (value,)
+            total += sum(len(t) for t in tables if isinstance(t, dict))
+    return total
+
+
+# -- self-play -----------------------------------------------------------------------------------------
+
+def self_play(hands: int, every: int, level: str) -> None:
+    from sgmahjong.bots import make_bot
+    from sgmahjong.bots.arena import play_hand
+    from sgmahjong.rules import RuleSet
+
+    rules = RuleSet()
+    bots = [make_bot(level, i, rules) for i in range(4)]
+    print(f"self-play, four {level} bots: RSS every {every} hands")
+    start = time.perf_counter()
+    for n in range(1, hands + 1):
+        play_hand(rules, bots, seed=n, dealer=n % 4)
+        if n % every == 0:
+            gc.collect()
+            print(f"  {n:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
+                  f"({n / (time.perf_counter() - start):.0f} hands/s)", flush=True)
+
+
+# -- server soak ---------------------------------------------------------------------------------------
+
+def server_soak(hands: int, every: int, tables: int) -> None:
+    import httpx
+
+    from sgmahjong.server.settings import ServerSettings
+    from tests.conftest import LiveServer, free_port
+
+    fast = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0.01,
+            "takeover_seconds": 0, "bot_level": "greedy"}
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = ServerSettings(idle_table_seconds=1, sweep_seconds=0.5, table_burst=1_000_000,
+                                  tables_per_hour=1e9)
+        live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
+        live.start()
+        client = httpx.Client(base_url=live.url, timeout=30)
+        print(f"server soak: {tables} tables of bots at a time, match after match; RSS every {every} hands")
+
+        def new_table() -> str:
+            code: str = client.post("/api/tables", json={"name": "soak", "options": fast,
+                                                         "rules": {"rounds": 1}}).json()["code"]
+            token = client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
+            with live.ws(code) as ws:
+                ws.hello(token)
+                ws.send({"type": "start"})
+                ws.until("view")
+            return code
+
+        live_codes = [new_table() for _ in range(tables)]
+        played: dict[str, int] = {}
+        done_hands = 0
+        next_report = every
+        start = time.perf_counter()
+        while done_hands < hands:
+            time.sleep(0.2)
+            for i, code in enumerate(live_codes):
+                summary = client.get(f"/api/tables/{code}").json()
+                number = summary["hand_number"] - (0 if summary["status"] == "finished" else 1)
+                done_hands += max(0, number - played.get(code, 0))
+                played[code] = max(played.get(code, 0), number)
+                if summary["status"] == "finished":
+                    live_codes[i] = new_table()
+            if done_hands >= next_report:
+                gc.collect()
+                listed = client.get("/api/tables").json()["total"]
+                print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
+                      f"open tables {listed}  ({done_hands / (time.perf_counter() - start):.1f} hands/s)",
+                      flush=True)
+                next_report += every
+        client.close()
+        live.stop()
+
+
+# -- startup ---------------------------------------------------------------------------------------------
+
+def _stored_hand() -> tuple[str, str, list[tuple[int, str]], list[str]]:
+    """What one stored hand holds, in size: (seed, wall hash, 90 (seat, action), 150 event texts)."""
+    import json
+
+    actions = [(i % 4, f"discard {i % 34}") for i in range(90)]
+    events = [json.dumps({"kind": "discard", "seat": i % 4, "tile": "5p", "version": i}) for i in range(150)]
+    return "1" * 20, "0" * 64, actions, events
+
+
+def fill_history(path: str, finished_hands: int) -> None:
+    """Write ``finished_hands`` finished hands (16 to a table, finished tables) into the database."""
+    seed, wall_hash, actions, events = _stored_hand()
+    db = sqlite3.connect(path)
+    now = time.time()
+    db.execute("BEGIN")
+    table_hands = 16
+    base = db.execute("SELECT COALESCE(MAX(id), 0) FROM tables").fetchone()[0] + 1
+    for t in range((finished_hands + table_hands - 1) // table_hands):
+        tid = base + t
+        db.execute(
+            "INSERT INTO tables (id, code, name, private, rules, options, status, match_seed, created)"
+            " VALUES (?, ?, 'old', 0, '{}', '{}', 'finished', 1, ?)", (tid, f"old{tid:08d}", now))
+        db.executemany("INSERT INTO seats (table_id, seat, kind, name) VALUES (?, ?, 'bot', 'Bot')",
+                       [(tid, s) for s in range(4)])
+        n = min(table_hands, finished_hands - t * table_hands)
+        db.executemany(
+            "INSERT INTO hands (table_id, number, seed, wall_hash, started, ended, result)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'null')",
+            [(tid, h, seed, wall_hash, now, now) for h in range(1, n + 1)])
+        db.executemany(
+            "INSERT INTO actions (table_id, hand, seq, seat, action, version, source, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'bot', ?)",
+            [(tid, h, i, seat, action, i, now)
+             for h in range(1, n + 1) for i, (seat, action) in enumerate(actions)])
+        db.executemany("INSERT INTO events (table_id, hand, seq, event) VALUES (?, ?, ?, ?)",
+                       [(tid, h, i, ev) for h in range(1, n + 1) for i, ev in enumerate(events)])
+    db.execute("COMMIT")
+    db.close()
+
+
+def _live_tables(path: str, count: int) -> None:
+    """``count`` live tables: bots playing hand 1 (resumed at startup)."""
+    import asyncio
+
+    from sgmahjong.server import engine
+    from sgmahjong.server.app import CreateTable, TableServer
+
+    server = TableServer(path)
+    server.open()
+
+    async def start_all() -> None:
+        for i in range(count):
+            table = server.create(CreateTable(name=f"live {i}", options={"bot_delay": 0}))
+            table.seats = [type(table.seats[0])(s, "bot", f"Bot {s}", "greedy", None) for s in range(4)]
+            for s in table.seats:
+                server.store.set_seat(table.id, s.row())  # type: ignore[union-attr]
+            match, events = engine.start_match(table.rules, 7 + i, None)
+            hand = engine.hand_of(match)
+            server.store.start_match(  # type: ignore[union-attr]
+                table.id, 7 + i, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events])
+
+    asyncio.run(start_all())
+    server.close()
+
+
+def time_open(path: str, repeats: int = 3) -> tuple[float, int]:
+    from sgmahjong.server.app import TableServer
+
+    best = float("inf")
+    live = 0
+    for _ in range(repeats):
+        server = TableServer(path)
+        t0 = time.perf_counter()
+        server.open()
+        best = min(best, time.perf_counter() - t0)
+        live = len(server.tables)
+        server.close()
+    return best, live
+
+
+def startup(finished: int, live: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "startup.sqlite3")
+        _live_tables(path, live)
+        seconds, loaded = time_open(path)
+        print(f"startup with {live} live tables and      0 finished hands: {1000 * seconds:7.1f} ms "
+              f"({loaded} tables resumed)")
+        t0 = time.perf_counter()
+        fill_history(path, finished)
+        size = os.path.getsize(path) / 1e6
+        took = time.perf_counter() - t0
+        print(f"  (wrote {finished} finished hands in {took:.1f} s; database {size:.0f} MB)")
+        seconds, loaded = time_open(path)
+        print(f"startup with {live} live tables and {finished:>6} finished hands: {1000 * seconds:7.1f} ms "
+              f"({loaded} tables resumed)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench.bench_soak", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", nargs="?", choices=["all", "self-play", "server", "startup"], default="all")
+    parser.add_argument("--hands", type=int, default=None)
+    parser.add_argument("--every", type=int, default=None)
+    parser.add_argument("--level", default="greedy")
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--finished", type=int, default=100_000)
+    parser.add_argument("--live", type=int, default=20)
+    args = parser.parse_args(argv)
+    if args.what in ("all", "self-play"):
+        self_play(args.hands or 2000, args.every or 250, args.level)
+    if args.what in ("all", "server"):
+        server_soak(args.hands or 200, args.every or 40, args.tables)
+    if args.what in ("all", "startup"):
+        startup(args.finished, args.live)
+
+
+if __name__ == "__main__":
+    main()
