@@ -318,3 +318,33 @@ def test_sounds_play_and_the_mute_switch_is_remembered(live_server: Any, open_pa
     page.evaluate("window.__sounds = []")
     play_a_few_turns(page, 1)
     assert page.evaluate("window.__sounds") == []
+
+
+# -- how to play: the walkthrough -----------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_howto_walkthrough_uses_the_tile_art_and_the_scorer(live_server: Any, open_page: Any,
+                                                            lang: str) -> None:
+    expected = live_server.post("/api/score", {"hand": "234m 99p 56s [678p] [CCC] +4s /1f", "seat": "E",
+                                               "wind": "E", "shooter": "S"}).json()
+    page = open_page(DESKTOP, lang)
+    page.goto(live_server.url + "/how-to-play")
+    steps = page.locator("#walk-steps ol.walk > li")
+    expect(steps).to_have_count(6)  # deal, discard, chow, pong, win, tai
+    # the walkthrough comes before the reference parts of the page
+    assert page.evaluate("""() => {
+        const w = document.getElementById('walkthrough'), g = document.getElementById('gallery');
+        return !!(w.compareDocumentPosition(g) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+    # the table's own tile art
+    chow = page.locator('#walk-steps li[data-step="chow"]')
+    expect(chow.locator('.walk-set .tile[data-tile="6p"] svg')).to_have_count(1)
+    expect(page.locator('#walk-steps li[data-step="win"] .walk-hand .tile.walk-in')).to_have_attribute(
+        "data-tile", "4s")
+    # the tai are the scorer's
+    score = page.locator("#walk-score")
+    expect(score).to_have_attribute("data-tai", str(expected["tai"]))
+    for p in expected["patterns"]:
+        expect(score.locator(f'tr[data-pattern="{p["name"]}"] td.num')).to_have_text(str(p["tai"]))
+        expect(score.locator(f'tr[data-pattern="{p["name"]}"] td').first).to_have_text(
+            strings(lang)[f"pattern.{p['name']}"])
+    expect(score.locator("tr.total th.num")).to_have_text(str(expected["tai"]))
