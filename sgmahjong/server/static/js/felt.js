@@ -5,6 +5,7 @@
 import { backElement, sortTiles, tileElement } from "./tiles.js";
 import { meldsElement } from "./dom.js";
 import { myHand } from "./moves.js";
+import { t } from "./i18n.js";
 
 export const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 export const SEAT_LETTERS = ["E", "S", "W", "N"];
@@ -28,8 +29,8 @@ function namePlate(seat, sv, v, o) {
   p.className = "plate";
   const n = (v.hand_ledger || [])[seat] || 0;
   p.append(span("wind-badge", WIND_GLYPH[sv.wind] || sv.wind || ""), span("name", o.seatName(seat)));
-  if (v.dealer === seat) p.append(span("dealer", "莊 dealer"));
-  p.append(span("score", n > 0 ? `+${n}` : String(n), "this hand so far"));
+  if (v.dealer === seat) p.append(span("dealer", t("table.dealer"), t("table.dealer_title")));
+  p.append(span("score", n > 0 ? `+${n}` : String(n), t("replay.hand_so_far")));
   return p;
 }
 

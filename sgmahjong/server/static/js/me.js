@@ -3,9 +3,10 @@
 import { esc, postJSON } from "./api.js";
 import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const SEATS = ["East", "South", "West", "North"];
+const SEATS = ["E", "S", "W", "N"];
 const state = { page: 1, pages: 1, data: null };
 
 async function fetchMe(page) {
@@ -19,14 +20,14 @@ function percent(x) {
   return `${(100 * x).toFixed(1)}%`;
 }
 
-function renderTotals(t) {
+function renderTotals(tot) {
   const stats = [
-    ["hands played", String(t.hands)], ["win rate", percent(t.win_rate)],
-    ["deal-in rate", percent(t.deal_in_rate)], ["average tai of wins", t.average_win_tai.toFixed(2)],
-    ["net per hand", (t.net_per_hand > 0 ? "+" : "") + t.net_per_hand.toFixed(2)], ["net", signed(t.net)],
+    ["hands", String(tot.hands)], ["win_rate", percent(tot.win_rate)],
+    ["deal_in_rate", percent(tot.deal_in_rate)], ["average_win_tai", tot.average_win_tai.toFixed(2)],
+    ["net_per_hand", (tot.net_per_hand > 0 ? "+" : "") + tot.net_per_hand.toFixed(2)], ["net", signed(tot.net)],
   ];
-  $("totals").innerHTML = stats.map(([label, value]) =>
-    `<div class="stat" data-stat="${esc(label)}"><b>${esc(value)}</b>${esc(label)}</div>`).join("");
+  $("totals").innerHTML = stats.map(([key, value]) =>
+    `<div class="stat" data-stat="${key}"><b>${esc(value)}</b>${esc(t(`me.stat.${key}`))}</div>`).join("");
 }
 
 /** The running net over the last hands as a small SVG line chart. */
@@ -46,28 +47,29 @@ function renderChart(series) {
   const y = (v) => h - 5 - ((v - lo) / span) * (h - 10);
   const points = nets.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   el.innerHTML = `<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" ` +
-    `aria-label="Net over your last ${series.length} hands, now ${signed(nets[nets.length - 1])}">` +
+    `aria-label="${esc(t("me.chart", { n: series.length, net: signed(nets[nets.length - 1]) }))}">` +
     `<line class="zero" x1="0" x2="${w}" y1="${y(0)}" y2="${y(0)}"/>` +
     `<polyline class="line" points="${points}"/></svg>`;
 }
 
 function renderHands(hands) {
   if (!hands.length) {
-    $("hands").innerHTML = "<p class=\"muted\">No finished hands yet. Join a table from the lobby: " +
-      "the hands you play there appear here once they end.</p>";
+    $("hands").innerHTML = `<p class="muted">${esc(t("me.none"))}</p>`;
     return;
   }
   const rows = hands.map((h) => {
     const when = new Date(h.ended * 1000).toLocaleString();
     const cls = h.result === "dealt in" ? "dealt-in" : h.result;
     return `<tr data-hand="${h.hand}" data-code="${esc(h.code)}"><td>${esc(when)}</td><td>${esc(h.table)}</td>` +
-      `<td>${h.hand}</td><td>${SEATS[h.seat]}</td><td>${esc(h.preset)}</td><td class="${cls}">${esc(h.result)}</td>` +
+      `<td>${h.hand}</td><td>${esc(t(`wind.${SEATS[h.seat]}`))}</td><td>${esc(h.preset)}</td>` +
+      `<td class="${cls}" data-result="${esc(h.result)}">${esc(t(`me.result.${h.result}`))}</td>` +
       `<td class="num">${h.tai || ""}</td><td class="num net">${signed(h.net)}</td>` +
-      `<td><a href="${esc(h.replay)}?seat=${h.seat}">replay</a></td></tr>`;
+      `<td><a href="${esc(h.replay)}?seat=${h.seat}">${esc(t("me.replay"))}</a></td></tr>`;
   });
-  $("hands").innerHTML = `<div class="table-scroll"><table class="data"><thead><tr><th>date</th><th>table</th>` +
-    `<th>hand</th><th>seat</th><th>rules</th><th>result</th><th class="num">tai</th><th class="num">net</th>` +
-    `<th></th></tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
+  const head = ["date", "table", "hand", "seat", "rules", "result", "tai", "net"].map((key) =>
+    `<th${key === "tai" || key === "net" ? " class=\"num\"" : ""}>${esc(t(`me.col.${key}`))}</th>`).join("");
+  $("hands").innerHTML = `<div class="table-scroll"><table class="data"><thead><tr>${head}<th></th></tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table></div>`;
 }
 
 async function load(page) {
@@ -84,7 +86,7 @@ async function load(page) {
   renderTotals(d.totals);
   renderChart(d.series);
   renderHands(d.hands);
-  $("page-info").textContent = `page ${d.page} of ${d.pages}`;
+  $("page-info").textContent = t("me.page", { page: d.page, pages: d.pages });
   $("newer").disabled = d.page <= 1;
   $("older").disabled = d.page >= d.pages;
 }
@@ -92,7 +94,7 @@ async function load(page) {
 async function exportHistory() {
   const res = await fetch("/api/me/export", { headers: playerHeaders() });
   if (!res.ok) {
-    $("data-status").textContent = "Nothing to export yet.";
+    $("data-status").textContent = t("me.nothing");
     return;
   }
   const url = URL.createObjectURL(await res.blob());
@@ -103,17 +105,17 @@ async function exportHistory() {
   a.click();
   a.remove();
   URL.revokeObjectURL(url);
-  $("data-status").textContent = "Exported.";
+  $("data-status").textContent = t("me.exported");
 }
 
 async function deleteHistory() {
-  if (!window.confirm("Delete your history? The hands stay at their tables, but they will no longer be linked to you.")) return;
+  if (!window.confirm(t("me.confirm_delete"))) return;
   const res = await fetch("/api/me", {
     method: "DELETE", headers: { ...playerHeaders(), "Content-Type": "application/json" }, body: "{}",
   });
   const body = await res.json();
   forgetIdentity();
-  $("data-status").textContent = `Deleted ${body.deleted ?? 0} hands.`;
+  $("data-status").textContent = t("me.deleted", { n: body.deleted ?? 0 });
   $("me-name").value = "";
   await load(1);
 }
@@ -124,7 +126,7 @@ $("name-form").addEventListener("submit", async (e) => {
   try {
     const res = await postJSON("/api/players", { secret: playerIdentity().secret, name });
     rememberName(res.name);
-    $("name-saved").textContent = "Saved.";
+    $("name-saved").textContent = t("me.saved");
   } catch (err) {
     $("name-saved").textContent = err.message;
   }
@@ -134,4 +136,5 @@ $("older").addEventListener("click", () => load(state.page + 1));
 $("export-btn").addEventListener("click", exportHistory);
 $("delete-btn").addEventListener("click", deleteHistory);
 $("me-name").value = playerIdentity().name || "";
+document.title = t("me.doc_title");
 load(1);

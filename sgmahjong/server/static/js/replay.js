@@ -6,9 +6,9 @@ import { getJSON, patternNames } from "./api.js";
 import { eventText } from "./events.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
+import { langSwitch, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const WIND_NAMES = ["East", "South", "West", "North"];
 const OPEN = "all";
 
 function routeParts() {
@@ -37,7 +37,7 @@ function frame() {
 }
 
 function actionLine(f) {
-  if (f.number === 0) return "The deal";
+  if (f.number === 0) return t("replay.deal");
   return `${seatName(f.seat)}: ${f.action}`;
 }
 
@@ -51,8 +51,8 @@ function render() {
   renderFelt($("felt"), v, { bottom, open, seatName, active });
   $("prevailing").textContent = WIND_GLYPH[SEAT_LETTERS[v.prevailing || 0]];
   $("wall-count").textContent = String(v.wall_remaining);
-  $("step-status").textContent = v.phase === "ended" ? "Hand over" : v.phase === "claim" ? "Claims open" :
-    `${seatName(v.turn)}'s turn`;
+  $("step-status").textContent = v.phase === "ended" ? t("table.hand_over")
+    : v.phase === "claim" ? t("table.claims_open") : t("replay.turn", { who: seatName(v.turn) });
   $("step-number").textContent = String(state.step);
   $("step-total").textContent = String(data.frames.length - 1);
   $("slider").value = String(state.step);
@@ -99,12 +99,12 @@ async function checkWall() {
   const reveal = result.wall_reveal;
   const published = state.data.wall_hash;
   if (!reveal) {
-    el.textContent = "This hand's wall was not revealed.";
+    el.textContent = t("replay.wall_none");
     return;
   }
   const hex = await wallDigest(reveal);
   if (hex === null) {
-    el.textContent = "This browser cannot compute SHA-256 (WebCrypto needs https or localhost).";
+    el.textContent = t("replay.no_webcrypto");
     return;
   }
   const ok = hex === published;
@@ -112,14 +112,14 @@ async function checkWall() {
   el.dataset.match = ok ? "true" : "false";
   el.innerHTML = "";
   const line = document.createElement("span");
-  line.textContent = ok ? "✓ The revealed wall matches the hash published before the deal."
-    : "✗ The revealed wall does NOT match the hash published before the deal.";
+  line.textContent = ok ? t("replay.wall_ok") : t("replay.wall_bad");
   const detail = document.createElement("span");
   detail.className = "muted";
-  detail.innerHTML = `<br>published: <code></code><br>computed here: <code></code>`;
-  const codes = detail.querySelectorAll("code");
-  codes[0].textContent = published;
-  codes[1].textContent = hex;
+  for (const [label, value] of [["replay.published", published], ["replay.computed", hex]]) {
+    const code = document.createElement("code");
+    code.textContent = value;
+    detail.append(document.createElement("br"), `${t(label)} `, code);
+  }
   el.append(line, detail);
 }
 
@@ -132,7 +132,7 @@ function fmt(a, b) {
 async function loadReview() {
   const seat = Number($("review-seat").value);
   $("review-btn").disabled = true;
-  $("review-summary").textContent = "Reviewing…";
+  $("review-summary").textContent = t("replay.reviewing");
   try {
     state.review = await getJSON(`/api/tables/${encodeURIComponent(state.code)}/hands/${state.number}/review?seat=${seat}`);
   } catch (err) {
@@ -142,12 +142,19 @@ async function loadReview() {
     $("review-btn").disabled = false;
   }
   const s = state.review.summary;
-  $("review-summary").textContent = `${seatName(seat)}: ${s.decisions} decisions, agreement with the bot ` +
-    `${Math.round(100 * s.agreement)}% (${s.agreed}/${s.decisions}), ${s.flagged} flagged`;
+  $("review-summary").textContent = t("replay.summary", {
+    who: seatName(seat), n: s.decisions, pct: Math.round(100 * s.agreement), agreed: s.agreed, flagged: s.flagged,
+  });
   $("review-summary").dataset.agreement = String(s.agreement);
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>step</th><th>you</th><th>bot</th><th title=\"shanten after (you / bot)\">shanten</th>" +
-    "<th title=\"live useful tiles after (you / bot)\">useful</th></tr></thead>";
+  const head = document.createElement("tr");
+  for (const key of ["step", "you", "bot", "shanten", "useful"]) {
+    const th = document.createElement("th");
+    th.textContent = t(`replay.col.${key}`);
+    if (key === "shanten" || key === "useful") th.title = t(`replay.col.${key}_title`);
+    head.append(th);
+  }
+  table.createTHead().append(head);
   const body = document.createElement("tbody");
   for (const d of state.review.decisions) {
     const tr = document.createElement("tr");
@@ -185,14 +192,16 @@ function renderReviewMark() {
   if (!d) return;
   const el = document.createElement("span");
   el.className = "review-mark" + (d.agree ? " ok" : "");
-  el.textContent = d.agree ? `Next: ${d.player} — the bot agrees.` : `Next: ${d.player}; the bot would ${d.bot}.` +
-    (d.flagged ? ` ${d.reason}` : "");
+  el.textContent = d.agree ? t("replay.mark_agree", { move: d.player })
+    : t("replay.mark_differ", { move: d.player, bot: d.bot }) + (d.flagged ? ` ${d.reason}` : "");
   if (d.player_shanten !== null && !d.agree) {
     const more = document.createElement("span");
     more.className = "muted";
-    more.textContent = ` After it (you / bot): shanten ${fmt(d.player_shanten, d.bot_shanten)}, ` +
-      `useful tiles ${fmt(d.player_useful, d.bot_useful)}, bot's value estimate ` +
-      `${fmt(d.player_value.toFixed(2), d.bot_value.toFixed(2))}, risk ${fmt(d.player_risk.toFixed(2), d.bot_risk.toFixed(2))}.`;
+    more.textContent = " " + t("replay.mark_more", {
+      shanten: fmt(d.player_shanten, d.bot_shanten), useful: fmt(d.player_useful, d.bot_useful),
+      value: fmt(d.player_value.toFixed(2), d.bot_value.toFixed(2)),
+      risk: fmt(d.player_risk.toFixed(2), d.bot_risk.toFixed(2)),
+    });
     el.append(more);
   }
   $("step-action").after(el);
@@ -204,10 +213,10 @@ function fillSelects() {
   const pov = $("pov");
   const rev = $("review-seat");
   for (let s = 0; s < 4; s += 1) {
-    pov.append(new Option(`${WIND_NAMES[s]}: ${seatName(s)}`, String(s)));
+    pov.append(new Option(t("replay.pov_seat", { wind: t(`wind.${SEAT_LETTERS[s]}`), name: seatName(s) }), String(s)));
     rev.append(new Option(seatName(s), String(s)));
   }
-  pov.append(new Option("Every hand open", OPEN));
+  pov.append(new Option(t("replay.pov_open"), OPEN));
   pov.value = String(state.pov);
   rev.value = String(state.pov === OPEN ? 0 : state.pov);
   pov.addEventListener("change", () => {
@@ -217,19 +226,20 @@ function fillSelects() {
 }
 
 async function main() {
+  $("header-tools").append(langSwitch());
   try {
     state.data = await getJSON(`/api/tables/${encodeURIComponent(state.code)}/hands/${state.number}/replay`);
   } catch (err) {
     const el = $("replay-error");
     el.hidden = false;
-    el.textContent = `No replay: ${err.message}.`;
+    el.textContent = t("replay.none", { error: err.message });
     return;
   }
   const data = state.data;
   $("replay").hidden = false;
-  $("replay-title").textContent = `${data.name}, hand ${data.hand_number}`;
+  $("replay-title").textContent = t("replay.title", { name: data.name, n: data.hand_number });
   $("table-link").href = `/t/${encodeURIComponent(data.code)}`;
-  document.title = `Replay: ${data.name}, hand ${data.hand_number} — sgmahjong`;
+  document.title = t("replay.doc_title", { name: data.name, n: data.hand_number });
   $("slider").max = String(data.frames.length - 1);
   fillSelects();
   $("first").addEventListener("click", () => go(0));

@@ -138,6 +138,15 @@ export function fillResult(el, v, ctx) {
       `download="sgmahjong-${esc(ctx.code)}-hand-${v.hand_number}.jsonl">${t("result.download")}</a> ` +
       t("result.replay_with", { cmd: "<code>sgmahjong replay FILE</code>" });
     el.append(p);
+    if (ctx.code) {
+      const replay = document.createElement("p");
+      const a = document.createElement("a");
+      a.className = "replay-link";
+      a.href = `/replay/${encodeURIComponent(ctx.code)}/${v.hand_number}`;
+      a.textContent = t("replay.link");
+      replay.append(a);
+      el.append(replay);
+    }
   }
 
   if (ctx.canGoNext) {
