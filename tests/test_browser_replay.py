@@ -162,7 +162,9 @@ def test_my_hands_page_lists_the_history(live_server: LiveServer, browser: Brows
     # the same page in 中文
     page.goto(f"{live_server.url}/me?lang=zh")
     expect(page.locator("h1")).to_have_text("我的牌局")
-    expect(row.locator("td[data-result]")).to_have_attribute("data-result", re.compile("won|lost|dealt in|drawn"))
+    outcome = row.locator("td[data-result]")
+    expect(outcome).to_have_attribute("data-result", re.compile("won|lost|dealt in|drawn"))
+    assert not re.search("[a-z]", outcome.inner_text())  # the outcome in Chinese
     page.goto(f"{live_server.url}/me?lang=en")
     expect(row).to_be_visible()
     row.locator("a").click()
