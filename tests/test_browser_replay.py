@@ -175,3 +175,24 @@ def test_my_hands_page_lists_the_history(live_server: LiveServer, browser: Brows
     expect(page.locator("#data-status")).to_have_text("Deleted 1 hands.")
     expect(page.locator('[data-stat="hands"] b')).to_have_text("0")
     no_errors(page)
+
+
+def test_wall_check_reshuffles_the_revealed_secret(live_server: LiveServer, browser: Browser) -> None:
+    """A hand dealt from a fresh secret (no test seed): the page recomputes the wall from the revealed
+    secret (docs/wall.md) and its hash, both in the browser."""
+    code = live_server.create_table("Fresh")["code"]
+    ann, _ = seated(live_server, code, "Ann", 0)
+    with ann:
+        ann.send({"type": "start"})
+        ann.until("view")
+    wait_status(live_server, code, {"between_hands", "finished"})
+    state, _ = replay(live_server.get(f"/api/tables/{code}/hands/1/log").text)
+    reveal = (state.result or {})["wall_reveal"]
+    assert reveal["scheme"] == "sha256-ctr-v1" and len(reveal["secret"]) == 64
+    page = new_page(browser)
+    page.goto(f"{live_server.url}/replay/{code}/1")
+    check = page.locator("#wall-check")
+    expect(check).to_have_attribute("data-match", "true")
+    expect(check).to_have_attribute("data-shuffle", "true")
+    expect(check).to_contain_text("shuffles to exactly this wall")
+    no_errors(page)

@@ -7,6 +7,7 @@ import { eventText } from "./events.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
 import { langSwitch, t } from "./i18n.js";
+import { wallFromSecret } from "./wallcheck.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN = "all";
@@ -121,6 +122,16 @@ async function checkWall() {
     detail.append(document.createElement("br"), `${t(label)} `, code);
   }
   el.append(line, detail);
+  if (reveal.scheme === "sha256-ctr-v1" && reveal.secret) {
+    const wall = await wallFromSecret(reveal.secret, reveal.dealer ?? 0);
+    if (wall === null) return;
+    const same = wall.length === reveal.wall.length && wall.every((x, i) => x === reveal.wall[i]);
+    el.dataset.shuffle = same ? "true" : "false";
+    const shuffle = document.createElement("span");
+    shuffle.className = same ? "" : "bad";
+    shuffle.textContent = t(same ? "replay.shuffle_ok" : "replay.shuffle_bad");
+    el.append(document.createElement("br"), shuffle);
+  }
 }
 
 // -- the review --------------------------------------------------------------------------------------

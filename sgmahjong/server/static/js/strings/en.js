@@ -695,6 +695,8 @@ export default {
   "me.exported": "Exported.",
   "me.nothing": "Nothing to export yet.",
   "me.confirm_delete": "Delete your history? The hands stay at their tables, but they will no longer be linked to you.",
-  "me.deleted": "Deleted {n} hands."
+  "me.deleted": "Deleted {n} hands.",
+  "replay.shuffle_ok": "✓ The revealed secret shuffles to exactly this wall (docs/wall.md, sha256-ctr-v1): nobody chose it.",
+  "replay.shuffle_bad": "✗ The revealed secret does NOT shuffle to this wall."
 }
 ;

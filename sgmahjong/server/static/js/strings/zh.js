@@ -695,6 +695,8 @@ export default {
   "me.exported": "已导出。",
   "me.nothing": "还没有可导出的记录。",
   "me.confirm_delete": "删除你的记录？牌局仍留在各自的牌桌，但不再与你关联。",
-  "me.deleted": "已删除 {n} 局。"
+  "me.deleted": "已删除 {n} 局。",
+  "replay.shuffle_ok": "✓ 公开的密钥洗出的正是这副牌墙（docs/wall.md，sha256-ctr-v1）：没有人能挑选它。",
+  "replay.shuffle_bad": "✗ 公开的密钥洗不出这副牌墙！"
 }
 ;
