@@ -17,6 +17,10 @@ random legal action; between hands it sends ``next``. Measured over a window aft
 
     python -m bench.bench_server --tables 50,250,1000 --measure 20 --clients 2
 
+``--cluster N`` measures a local cluster instead (sgmahjong.localcluster: a PostgreSQL initialised in
+a temporary folder, N workers, HAProxy in front; the clients go through HAProxy); CPU and RSS are
+then the workers' sums (PostgreSQL's and HAProxy's CPU not counted).
+
 Options: ``--think`` seconds, ``--warmup``/``--measure`` seconds per step, ``--clients`` processes,
 ``--profile FILE`` (cProfile of the server over the last step's measured window; ``python -m pstats
 FILE``).
@@ -72,6 +76,11 @@ def _rss_bytes(pid: int) -> int:
         return int(f.read().split()[1]) * PAGE
 
 
+def _cpu_all(pids: list[int]) -> tuple[float, float]:
+    times = [_cpu_seconds(p) for p in pids]
+    return sum(t[0] for t in times), sum(t[1] for t in times)
+
+
 # run the CLI with SIGUSR1 starting cProfile and SIGUSR2 writing its stats (the measured window only)
 PROFILED = """
 import cProfile, signal, sys
@@ -112,6 +121,10 @@ class Server:
     def pid(self) -> int:
         return self.proc.pid
 
+    @property
+    def pids(self) -> list[int]:
+        return [self.proc.pid]
+
     def profile(self, on: bool) -> None:
         if self.profiled:
             self.proc.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
@@ -126,6 +139,29 @@ class Server:
                 self.proc.wait()
         err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
         return err
+
+
+class ClusterServer:
+    """PostgreSQL + ``workers`` ``sgmahjong serve`` processes + HAProxy (sgmahjong.localcluster)."""
+
+    def __init__(self, folder: str, workers: int) -> None:
+        from sgmahjong.localcluster import LocalCluster
+
+        self.port = _free_port()
+        self.cluster = LocalCluster(Path(folder) / f"cluster-{self.port}", workers=workers, port=self.port)
+        self.cluster.start()
+        self.url = self.cluster.url
+
+    @property
+    def pids(self) -> list[int]:
+        return [w.proc.pid for w in self.cluster.workers]
+
+    def profile(self, on: bool) -> None:
+        pass
+
+    def stop(self) -> str:
+        self.cluster.stop()
+        return ""
 
 
 # -- the players (one client process plays several tables) ------------------------------------------------
@@ -324,11 +360,11 @@ def _pct(values: list[float], p: float) -> float:
 
 
 def run_step(n_tables: int, think: float, warmup: float, measure: float, clients: int, folder: str,
-             setup_seconds: float, profile: str | None) -> dict[str, Any]:
-    server = Server(folder, profile)
+             setup_seconds: float, profile: str | None, cluster: int = 0) -> dict[str, Any]:
+    server: Server | ClusterServer = ClusterServer(folder, cluster) if cluster else Server(folder, profile)
     procs = []
     try:
-        rss0 = _rss_bytes(server.pid)
+        rss0 = sum(_rss_bytes(p) for p in server.pids)
         ctx = multiprocessing.get_context("spawn")
         start_at = time.monotonic()
         pipes = []
@@ -348,11 +384,11 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
             pipe.send(window)
         time.sleep(max(0.0, w0 - time.monotonic()))
         server.profile(True)
-        cpu0 = _cpu_seconds(server.pid)
+        cpu0 = _cpu_all(server.pids)
         time.sleep(max(0.0, window[1] - time.monotonic()))
-        cpu1 = _cpu_seconds(server.pid)
+        cpu1 = _cpu_all(server.pids)
         server.profile(False)
-        rss = _rss_bytes(server.pid)
+        rss = sum(_rss_bytes(p) for p in server.pids)
         results = []
         for pipe in pipes:
             while True:
@@ -415,13 +451,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--profile", default=None,
                    help="write the server's cProfile stats of the last step's measured window here")
     p.add_argument("--json", action="store_true", help="also print each step as a JSON line")
+    p.add_argument("--cluster", type=int, default=0, metavar="N",
+                   help="measure a local cluster of N workers (PostgreSQL + HAProxy) instead of one process")
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args([] if argv is None else argv)
     steps = [int(x) for x in args.tables.split(",") if x.strip()]
-    print(f"bench_server: one `sgmahjong serve` (SQLite), tables of 4 WebSocket players,"
+    target = (f"a cluster of {args.cluster} workers (PostgreSQL, HAProxy)" if args.cluster
+              else "one `sgmahjong serve` (SQLite)")
+    print(f"bench_server: {target}, tables of 4 WebSocket players,"
           f" think {args.think} s, {args.clients} client process(es), {os.cpu_count()} CPUs"
           " (shared: figures are noisy)")
     print(HEADER, flush=True)
@@ -429,7 +469,8 @@ def main(argv: list[str] | None = None) -> None:
         for i, n in enumerate(steps):
             setup = args.setup if args.setup is not None else 30 + n / 5
             profile = args.profile if args.profile and i == len(steps) - 1 else None
-            r = run_step(n, args.think, args.warmup, args.measure, args.clients, folder, setup, profile)
+            r = run_step(n, args.think, args.warmup, args.measure, args.clients, folder, setup, profile,
+                         args.cluster)
             print(row(r), flush=True)
             if args.json:
                 print(json.dumps(r), flush=True)
