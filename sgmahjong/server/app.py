@@ -395,6 +395,7 @@ def create_app(
         try:
             body = CreateTable.model_validate(await _json_body(request))
             table = server.create(body)
+            server.ownership.created(table)
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:

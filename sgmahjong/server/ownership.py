@@ -26,6 +26,7 @@ from .events import log_event
 
 if TYPE_CHECKING:
     from .app import TableServer
+    from .store import TableRow
     from .table import Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -61,8 +62,6 @@ class Ownership:
     def load(self, code: str) -> Table | None:
         """The table of ``code`` loaded here (claimed and resumed), None if there is no such table;
         raises :class:`TableElsewhere` if another worker holds it (and asks it to hand it over)."""
-        from .table import Table
-
         store = self.server.store
         assert store is not None
         row = store.table_by_code(code)
@@ -71,6 +70,14 @@ class Ownership:
         if not store.claim(row.id):
             store.want(row.id)
             raise TableElsewhere(code)
+        return self._open(row)
+
+    def _open(self, row: TableRow) -> Table | None:
+        from .table import Table
+
+        store = self.server.store
+        assert store is not None
+        code = row.code
         table = Table.from_rows(store, row, store.seats(row.id))
         try:
             table.resume(row.match_seed)
@@ -88,15 +95,36 @@ class Ownership:
     async def find(self, code: str) -> Table | None:
         """Like :meth:`load` but waits (up to :data:`HANDOVER_WAIT`) while another worker hands the
         table over; raises :class:`TableElsewhere` if it has not by then."""
+        try:
+            return self.server.get(code)
+        except TableElsewhere:
+            pass
+        store = self.server.store
+        assert store is not None
+        row = store.table_by_code(code)
         end = time.monotonic() + HANDOVER_WAIT
-        while True:
-            try:
-                return self.server.get(code)
-            except TableElsewhere:
-                if time.monotonic() > end:
-                    metrics.REFUSALS.labels("moved").inc()
-                    raise
+        while row is not None:  # asked for it; the holder releases it within WATCH_SECONDS
             await asyncio.sleep(0.05)
+            table = self.server.tables.get(code)  # (loaded meanwhile by another request)
+            if table is not None:
+                return table
+            if store.claim(row.id):
+                return self._open(row)
+            if time.monotonic() > end:
+                break
+        metrics.REFUSALS.labels("moved").inc()
+        raise TableElsewhere(code)
+
+    def created(self, table: Table) -> None:
+        """A table just created by ``POST /api/tables``: in a cluster, let it go at once, so that the
+        worker its code is routed to claims it on first use without a hand-over."""
+        store = self.server.store
+        if store is None or not store.shared:
+            return
+        table.close()
+        if self.server.tables.get(table.code) is table:
+            del self.server.tables[table.code]
+        store.release(table.id)
 
     # -- giving tables up ---------------------------------------------------------------------------
     async def evict(self, table: Table, reason: str) -> None:
@@ -130,11 +158,11 @@ class Ownership:
     async def watch_once(self) -> None:
         store = self.server.store
         assert store is not None
-        owned = await asyncio.to_thread(store.heartbeat)
+        owned = await asyncio.to_thread(store.heartbeat)  # a lost session empties what the store owns
         wanted = await asyncio.to_thread(store.wanted) if owned else set()
         now = time.monotonic()
         for table in list(self.server.tables.values()):
-            if table.id not in owned:
+            if not store.owns(table.id):  # now (a table may have been claimed during the awaits)
                 log_event("lease_lost", table=table.code)
                 metrics.ERRORS.labels("lease_lost").inc()
                 await self.evict(table, "lease_lost")
