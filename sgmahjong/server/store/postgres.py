@@ -12,12 +12,16 @@ reconnects owning nothing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 
+from ..metrics import STORE_WRITE
 from .base import StoreError
 from .sql import SqlStore
 
@@ -29,6 +33,12 @@ _MIGRATION_KEY = 0x53474D49  # "SGMI"
 @functools.lru_cache(maxsize=256)
 def _translate(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
+
+
+@functools.lru_cache(maxsize=256)
+def _returns_rows(sql: str) -> bool:
+    text = sql.lstrip().upper()
+    return text.startswith(("SELECT", "WITH", "VALUES")) or " RETURNING " in f" {' '.join(text.split())} "
 
 
 def redact(url: str) -> str:
@@ -46,6 +56,7 @@ class PostgresStore(SqlStore):
         self.connect_timeout = connect_timeout
         self._conn: psycopg.Connection[Any] | None = None
         self._in_tx = False
+        self._pipeline: psycopg.Pipeline | None = None
         self._migrate()
 
     def describe(self) -> str:
@@ -80,9 +91,37 @@ class PostgresStore(SqlStore):
         conn = self._connection()
         try:
             cur = conn.execute(_translate(sql), params) if params else conn.execute(sql)
+            if self._pipeline is not None:
+                if not _returns_rows(sql):
+                    return []  # queued: sent with the rest of the transaction, in one round trip
+                self._pipeline.sync()  # its rows are needed now
             return cur.fetchall() if cur.description is not None else []
         except psycopg.OperationalError as exc:
             raise self._lost(exc) from None
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[None]:
+        """A transaction in pipeline mode: its statements go in one round trip, not one each (a
+        statement whose rows are read waits for them)."""
+        with self._lock:
+            start = time.perf_counter()
+            conn = self._connection()
+            try:
+                with conn.pipeline() as pipeline:
+                    self._pipeline = pipeline
+                    self._begin()
+                    try:
+                        yield
+                    finally:
+                        self._pipeline = None
+                    self._commit()
+            except psycopg.OperationalError as exc:
+                self._in_tx = False
+                raise self._lost(exc) from None
+            except BaseException:
+                self._rollback()
+                raise
+            STORE_WRITE.observe(time.perf_counter() - start)
 
     def _begin(self) -> None:
         self._run("BEGIN")
