@@ -164,6 +164,7 @@ defaults
     timeout check 5s
     timeout tunnel 1h
     timeout http-keep-alive 10s
+    option forwardfor
     option redispatch
     retries 3
 

@@ -161,6 +161,9 @@ class Ownership:
         owned = await asyncio.to_thread(store.heartbeat)  # a lost session empties what the store owns
         wanted = await asyncio.to_thread(store.wanted) if owned else set()
         now = time.monotonic()
+        live = {t.id for t in self.server.tables.values()}
+        for table_id in store.owned() - live:  # archived or given up: no longer held
+            store.release(table_id)
         for table in list(self.server.tables.values()):
             if not store.owns(table.id):  # now (a table may have been claimed during the awaits)
                 log_event("lease_lost", table=table.code)
