@@ -204,7 +204,9 @@ class Worker:
         self.log_file = log.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sgmahjong", "serve", "--port", str(port), "--database", database],
-            env={**os.environ, **env, "SGMAHJONG_WORKER": name},
+            # HAProxy (127.0.0.1) is every client's TCP peer: not capped per address (the per-address
+            # request limits count X-Forwarded-For instead)
+            env={"SGMAHJONG_UNLIMITED_ADDRESSES": "127.0.0.1", **os.environ, **env, "SGMAHJONG_WORKER": name},
             stdout=self.log_file, stderr=subprocess.STDOUT,
         )
 
