@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from ..rules import RuleSet
 STATIC_DIR = Path(__file__).parent / "static"
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 NOT_ENDED = "the log of a hand is published when the hand ends"
+REVIEW_CACHE = 128  # reviews kept (a finished hand never changes); the oldest is dropped beyond this
 
 
 class HandNotServed(Exception):
@@ -83,6 +85,7 @@ def static_page(filename: str) -> Any:
 
 def routes(server: Any) -> list[Route]:
     """The routes of finished hands, for ``server`` (the app's TableServer)."""
+    reviews: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
 
     async def hand_log(request: Request) -> Response:
         try:
@@ -119,13 +122,20 @@ def routes(server: Any) -> list[Route]:
         try:
             table, number, text = ended_hand_log(server, request.path_params["code"],
                                                  request.path_params["number"])
-            review = await asyncio.to_thread(review_log, text, seat)
+            key = (table.id, number, seat)
+            data = reviews.get(key)
+            if data is None:
+                data = (await asyncio.to_thread(review_log, text, seat)).to_json()
+                data.update({"code": table.code, "hand_number": number, "seat": seat})
+                reviews[key] = data
+                while len(reviews) > REVIEW_CACHE:
+                    reviews.popitem(last=False)
+            else:
+                reviews.move_to_end(key)
         except HandNotServed as exc:
             return _error(exc.status, exc.message)
         except SgMahjongError as exc:
             return _error(409, str(exc))
-        data = review.to_json()
-        data.update({"code": table.code, "hand_number": number, "seat": seat})
         return JSONResponse(data)
 
     return [
