@@ -134,3 +134,27 @@ def test_compare_clear_errors(capsys: pytest.CaptureFixture[str], args: list[str
     assert main(["simulate", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_compare_stopped_by_sigterm_reports_the_walls_done() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sgmahjong", "simulate", "--compare", "greedy,random", "--others", "random",
+         "--walls", "100000", "--seed", "3", "--json", "--progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stderr is not None
+    seen = ""
+    while " walls" not in seen:  # the first progress line: some walls are done
+        ch = proc.stderr.read(1)
+        assert ch, "simulate ended before any progress"
+        seen += ch
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0
+    data = json.loads(out)
+    assert data["interrupted"] is True and 1 <= data["walls"] < 100000

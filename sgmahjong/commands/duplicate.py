@@ -83,7 +83,7 @@ def _task(job: tuple[int, int]) -> dict[str, Any]:
 def run_walls(setup: Setup, walls: int, workers: int,
               progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Every wall's figures, in wall order (one process or ``workers`` processes). Interrupted
-    (Ctrl-C) in one process, the walls played so far."""
+    (Ctrl-C, or SIGTERM from ``simulate``) in one process, the walls played so far."""
     jobs = list(enumerate(wall_seeds(setup.seed, walls)))
     results: list[dict[str, Any]] = []
     it: Iterator[dict[str, Any]]

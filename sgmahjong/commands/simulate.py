@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import random
+import signal
 import sys
 import time
 from typing import Any, TextIO
@@ -222,6 +223,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def _run_compare(args: argparse.Namespace, rules: RuleSet, budget: float | None, rounds: int | None) -> int:
     from . import duplicate
 
@@ -236,10 +241,12 @@ def _run_compare(args: argparse.Namespace, rules: RuleSet, budget: float | None,
     show = not args.no_progress and (args.progress or sys.stderr.isatty())
     progress = _Progress(args.walls, sys.stderr, show, unit="walls")
     start = time.perf_counter()
+    old = signal.signal(signal.SIGTERM, _interrupt)  # a TERM (kill PID) reports the walls done, as Ctrl-C
     try:
         results = duplicate.run_walls(setup, args.walls, args.workers, progress.update)
         progress.update(len(results), force=True)
     finally:
+        signal.signal(signal.SIGTERM, old)
         progress.close()
     data = duplicate.summarise(setup, results, time.perf_counter() - start)
     data["workers"] = args.workers
