@@ -31,13 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sgmahjong.server")
 
-#: how often a worker checks its database session, its leases and hand-over requests (seconds)
-WATCH_SECONDS = 0.2
-#: how long a request waits for a table another worker is handing over (seconds)
-HANDOVER_WAIT = 4.0
-#: a table nobody is connected to and no bot is playing is released after this long (seconds)
-IDLE_SECONDS = 300.0
-
 MOVED = {"type": "error", "code": "moved", "ref": None,
          "message": "this table moved to another server; reconnecting"}
 
@@ -93,7 +86,7 @@ class Ownership:
         return table
 
     async def find(self, code: str) -> Table | None:
-        """Like :meth:`load` but waits (up to :data:`HANDOVER_WAIT`) while another worker hands the
+        """Like :meth:`load` but waits (up to the ``handover_wait`` setting) while another worker hands the
         table over; raises :class:`TableElsewhere` if it has not by then."""
         try:
             return self.server.get(code)
@@ -102,8 +95,8 @@ class Ownership:
         store = self.server.store
         assert store is not None
         row = store.table_by_code(code)
-        end = time.monotonic() + HANDOVER_WAIT
-        while row is not None:  # asked for it; the holder releases it within WATCH_SECONDS
+        end = time.monotonic() + self.server.settings.handover_wait
+        while row is not None:  # asked for it; the holder releases it within lease_watch_seconds
             await asyncio.sleep(0.05)
             table = self.server.tables.get(code)  # (loaded meanwhile by another request)
             if table is not None:
@@ -153,7 +146,7 @@ class Ownership:
             self._idle_since.pop(table.code, None)
             return False
         since = self._idle_since.setdefault(table.code, now)
-        return now - since >= IDLE_SECONDS
+        return now - since >= self.server.settings.release_idle_seconds
 
     async def watch_once(self) -> None:
         store = self.server.store
@@ -182,7 +175,7 @@ class Ownership:
                 raise
             except Exception:
                 log.exception("the lease watch failed; retrying")
-            await asyncio.sleep(WATCH_SECONDS)
+            await asyncio.sleep(self.server.settings.lease_watch_seconds)
 
     def start(self) -> None:
         store = self.server.store

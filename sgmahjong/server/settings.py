@@ -50,6 +50,10 @@ class ServerSettings:
     idle_table_seconds: float = 600.0  # a table with no human connected for this long is closed
     sweep_seconds: float = 15.0  # how often idle and finished tables are looked for
     storage_retry_seconds: float = 2.0  # bots and timers retry after a storage failure this often
+    # -- a cluster (several workers on one PostgreSQL; see ownership.py) ---------------------------
+    lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
+    handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
+    release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
 
     def __post_init__(self) -> None:
         for f in fields(self):
