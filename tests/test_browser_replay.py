@@ -87,6 +87,8 @@ def test_replay_ends_exactly_as_the_stored_hand(live_server: LiveServer, browser
 def test_stepping_points_of_view_and_review(live_server: LiveServer, browser: Browser) -> None:
     code, _, _ = finished_hand(live_server, scripted_wall())
     page = new_page(browser)
+    csp: list[str] = []  # the page works under the site's Content-Security-Policy
+    page.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(f"{live_server.url}/replay/{code}/1?seat=1&step=2")
     expect(page.locator("#step-number")).to_have_text("2")
     # South's point of view: South's hand large at the bottom, the others face down
@@ -121,6 +123,7 @@ def test_stepping_points_of_view_and_review(live_server: LiveServer, browser: Br
     expect(page.locator("#step-number")).to_have_text(str(first["number"] - 1))
     expect(page.locator(".review-mark")).to_contain_text(first["player"])
     no_errors(page)
+    assert csp == []
 
 
 def test_replay_of_an_unfinished_hand_says_so(live_server: LiveServer, browser: Browser) -> None:
