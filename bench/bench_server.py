@@ -4,12 +4,15 @@ Each step starts a fresh server (``sgmahjong serve`` in a subprocess, 127.0.0.1,
 SQLite file), then client processes (asyncio + ``websockets``) create N tables (no bot delay, no
 timers), join four seats each, say hello with the tokens and start. Every player answers its legal
 actions after a think time (default 1.5 s): a win when offered, mostly a pass in a claim window, else a
-random legal action; between hands it sends ``next``. Measured over a window after a warm-up:
+random legal action; between hands it sends ``next``. Tables keep the default ``claim_pause`` (every
+discard waits 1 s for claims, no tells), so a table plays about one action per 2.5 s. Measured over a
+window after a warm-up:
 
 * actions/s: actions acknowledged per second (all tables),
 * CPU ms/act: the server process's CPU (``/proc/PID/stat``, user+system) per action,
 * p50/p99/max: action-to-update latency, from sending an action to receiving the first message
-  (``view`` or ``delta``) whose version reflects it,
+  (``view`` or ``delta``) that reflects it (a new version, or, for a private decision in a claim
+  window, which keeps the version, the seat's legal actions gone),
 * RSS/table: the server's resident memory over its empty baseline, per table,
 * client %: the client processes' CPU (if near 100% per process, the clients limit the figures).
 
@@ -49,6 +52,13 @@ from typing import Any
 OPTIONS = {
     "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0,
     "takeover_seconds": 3600,
+}
+# every player comes from 127.0.0.1 here, unlike real users: lift the per-address and table-creation
+# limits (sgmahjong/server/settings.py) so they do not refuse the bench's own players
+LIMITS = {
+    "SGMAHJONG_UNLIMITED_ADDRESSES": "127.0.0.1", "SGMAHJONG_MAX_CONNECTIONS_PER_ADDRESS": "100000",
+    "SGMAHJONG_MAX_CONNECTIONS": "100000", "SGMAHJONG_MAX_TABLES": "100000",
+    "SGMAHJONG_TABLE_BURST": "100000", "SGMAHJONG_TABLES_PER_HOUR": "10000000",
 }
 SETUP_CONCURRENCY = 16
 PING_SECONDS = 25  # what static/js/protocol.js sends
@@ -103,7 +113,8 @@ class Server:
         cmd += ["serve", "--port", str(self.port),
                 "--database", str(Path(folder) / f"bench-{self.port}.sqlite3")]
         self.profiled = bool(profile)
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     env={**os.environ, **LIMITS})
         end = time.monotonic() + 30
         while True:
             try:
@@ -179,7 +190,7 @@ class SeatState:
     view: dict[str, Any] | None = None
     status: str = "lobby"
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    sent: tuple[int, float] | None = None  # (version the action was sent against, when)
+    sent: tuple[int, tuple[str, ...], float] | None = None  # (version, legal actions, when) of an action
 
 
 def _merge(state: SeatState, msg: dict[str, Any]) -> None:
@@ -226,9 +237,12 @@ class Player:
             kind = msg["type"]
             if kind in ("view", "delta"):
                 _merge(st, msg)
-                if st.sent is not None and st.view is not None and st.view["version"] > st.sent[0]:
-                    if self._in_window(st.sent[1]):
-                        self.stats.latencies.append(now - st.sent[1])
+                v = st.view
+                if st.sent is not None and v is not None and (
+                    v["version"] != st.sent[0] or tuple(v.get("legal_actions") or ()) != st.sent[1]
+                ):
+                    if self._in_window(st.sent[2]):
+                        self.stats.latencies.append(now - st.sent[2])
                         self.stats.actions += 1
                     st.sent = None
                 st.changed.set()
@@ -267,7 +281,7 @@ class Player:
                     st.changed.set()
                     continue
                 acted = v["version"]
-                st.sent = (v["version"], time.monotonic())
+                st.sent = (v["version"], tuple(legal), time.monotonic())
                 await self.ws.send(json.dumps(
                     {"type": "action", "action": _choose(self.rng, legal), "version": v["version"]}
                 ))
@@ -301,7 +315,7 @@ async def _table(client: Any, base_ws: str, index: int, think: float, stats: Sta
         for s, token in enumerate(tokens):
             # like a browser: no protocol-level pings from the client, a `ping` message every 25 s
             ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression=None, proxy=None,
-                               ping_interval=None)
+                               ping_interval=None, open_timeout=120)
             sockets.append(ws)
             await ws.send(json.dumps({"type": "hello", "token": token}))
             players.append(Player(ws, s, think, stats, window, random.Random(rng.random())))
