@@ -82,10 +82,14 @@ def server_soak(hands: int, every: int, tables: int) -> None:
     fast = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0.01,
             "takeover_seconds": 0, "bot_level": "greedy"}
     with tempfile.TemporaryDirectory() as tmp:
-        settings = ServerSettings(idle_table_seconds=1, sweep_seconds=0.5, table_burst=1_000_000,
+        # the tables' one human leaves at the start: a table is closed after idle_table_seconds or
+        # finishes its match first; either way it leaves the live set and a new one is opened
+        settings = ServerSettings(idle_table_seconds=20, sweep_seconds=1, table_burst=1_000_000,
                                   tables_per_hour=1e9)
         live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
         live.start()
+        assert live._runner is not None
+        server = live._runner.server.config.app.state.server  # the TableServer, for its live set
         client = httpx.Client(base_url=live.url, timeout=30)
         print(f"server soak: {tables} tables of bots at a time, match after match; RSS every {every} hands")
 
@@ -111,14 +115,14 @@ def server_soak(hands: int, every: int, tables: int) -> None:
                 number = summary["hand_number"] - (0 if summary["status"] == "finished" else 1)
                 done_hands += max(0, number - played.get(code, 0))
                 played[code] = max(played.get(code, 0), number)
-                if summary["status"] == "finished":
+                if summary["status"] in ("finished", "closed"):
                     live_codes[i] = new_table()
             if done_hands >= next_report:
                 gc.collect()
                 listed = client.get("/api/tables").json()["total"]
                 print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
-                      f"open tables {listed}  ({done_hands / (time.perf_counter() - start):.1f} hands/s)",
-                      flush=True)
+                      f"open tables {listed}, live {len(server.tables)}  "
+                      f"({done_hands / (time.perf_counter() - start):.1f} hands/s)", flush=True)
                 next_report += every
         client.close()
         live.stop()
@@ -127,11 +131,11 @@ def server_soak(hands: int, every: int, tables: int) -> None:
 # -- startup ---------------------------------------------------------------------------------------------
 
 def _stored_hand() -> tuple[str, str, list[tuple[int, str]], list[str]]:
-    """What one stored hand holds, in size: (seed, wall hash, 90 (seat, action), 150 event texts)."""
+    """What one stored hand holds, in size: (seed, wall hash, 90 (seat, action), 30 event texts)."""
     import json
 
     actions = [(i % 4, f"discard {i % 34}") for i in range(90)]
-    events = [json.dumps({"kind": "discard", "seat": i % 4, "tile": "5p", "version": i}) for i in range(150)]
+    events = [json.dumps({"kind": "discard", "seat": i % 4, "tile": "5p", "version": i}) for i in range(30)]
     return "1" * 20, "0" * 64, actions, events
 
 
