@@ -82,16 +82,17 @@ def server_soak(hands: int, every: int, tables: int) -> None:
     fast = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0.01,
             "takeover_seconds": 0, "bot_level": "greedy"}
     with tempfile.TemporaryDirectory() as tmp:
-        # the tables' one human leaves at the start: a table is closed after idle_table_seconds or
-        # finishes its match first; either way it leaves the live set and a new one is opened
-        settings = ServerSettings(idle_table_seconds=20, sweep_seconds=1, table_burst=1_000_000,
+        # each table's one human leaves at the start: bots play its first hand, then it waits for a
+        # human, is closed after idle_table_seconds and leaves the live set; a new table replaces it
+        settings = ServerSettings(idle_table_seconds=5, sweep_seconds=0.5, table_burst=1_000_000,
                                   tables_per_hour=1e9)
         live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
         live.start()
         assert live._runner is not None
         server = live._runner.server.config.app.state.server  # the TableServer, for its live set
         client = httpx.Client(base_url=live.url, timeout=30)
-        print(f"server soak: {tables} tables of bots at a time, match after match; RSS every {every} hands")
+        print(f"server soak: {tables} tables of bots at a time, each closed after its first hand; "
+              f"RSS every {every} hands")
 
         def new_table() -> str:
             code: str = client.post("/api/tables", json={"name": "soak", "options": fast,
@@ -104,26 +105,23 @@ def server_soak(hands: int, every: int, tables: int) -> None:
             return code
 
         live_codes = [new_table() for _ in range(tables)]
-        played: dict[str, int] = {}
+        db = sqlite3.connect(live.database)
         done_hands = 0
         next_report = every
         start = time.perf_counter()
         while done_hands < hands:
-            time.sleep(0.2)
+            time.sleep(0.5)
             for i, code in enumerate(live_codes):
-                summary = client.get(f"/api/tables/{code}").json()
-                number = summary["hand_number"] - (0 if summary["status"] == "finished" else 1)
-                done_hands += max(0, number - played.get(code, 0))
-                played[code] = max(played.get(code, 0), number)
-                if summary["status"] in ("finished", "closed"):
-                    live_codes[i] = new_table()
+                if client.get(f"/api/tables/{code}").json()["status"] != "playing":
+                    live_codes[i] = new_table()  # the old one waits for its humans, then is closed
+            done_hands = db.execute("SELECT COUNT(*) FROM hands WHERE ended IS NOT NULL").fetchone()[0]
             if done_hands >= next_report:
                 gc.collect()
-                listed = client.get("/api/tables").json()["total"]
                 print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
-                      f"open tables {listed}, live {len(server.tables)}  "
+                      f"live tables {len(server.tables)}  "
                       f"({done_hands / (time.perf_counter() - start):.1f} hands/s)", flush=True)
                 next_report += every
+        db.close()
         client.close()
         live.stop()
 
