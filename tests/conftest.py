@@ -29,6 +29,14 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests check what holds, never how fast: no deadline per example and no "too slow" health
+# check, which a loaded CI machine would otherwise trip at random.
+settings.register_profile(
+    "sgmahjong", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example]
+)
+settings.load_profile("sgmahjong")
 
 FAST_OPTIONS: dict[str, Any] = {
     "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,

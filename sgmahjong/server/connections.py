@@ -159,6 +159,7 @@ class FanoutMixin(TableBase):
         conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
         self._broadcast_table()
         self._hello_extras(conn)
+        self._renew_results_delay()  # before the view, so the view shows the timer it will run
         if self.match is not None:
             self._send_view(conn)
         self._schedule_after_connection()
@@ -191,9 +192,14 @@ class FanoutMixin(TableBase):
         if self.status == "playing" and self._bot_seats():
             self._spawn(self._bots_act(engine.hand_of(self.match).version))
         elif self.status == "between_hands":
-            if self.deadline is None or self.deadline.at <= time.monotonic():
-                self._set_deadline()  # a fresh delay for whoever comes back to the results
+            self._renew_results_delay()
             self._schedule()
+
+    def _renew_results_delay(self) -> None:
+        """Between hands, a fresh delay for whoever comes back to the results (the last one ran out
+        while nobody was here)."""
+        if self.status == "between_hands" and (self.deadline is None or self.deadline.at <= time.monotonic()):
+            self._set_deadline()
 
 
 def _dumps(message: dict[str, Any]) -> str:
