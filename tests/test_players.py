@@ -150,3 +150,13 @@ def test_player_store_methods_on_both_backends(database_url: str) -> None:
         assert store.player_totals(pid)["hands"] == 0
     finally:
         store.close()
+
+
+def test_play_vs_bots_is_in_the_history(live_server: LiveServer) -> None:
+    secret = secrets.token_urlsafe(32)
+    r = live_server.post("/api/play", {"name": "Eve", "player": secret, "seed": 4, "options": FAST_OPTIONS})
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    wait_status(live_server, code, {"between_hands", "finished"})  # Eve never came: a bot played her seat
+    hands = me(live_server, secret)["hands"]
+    assert [(h["code"], h["hand"], h["seat"]) for h in hands] == [(code, 1, 0)]

@@ -436,6 +436,7 @@ def create_app(
             if (body.seed is not None or body.wall is not None) and not server.test_hooks:
                 raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
             answer = await matchflow.play_vs_bots(server, body)
+            players.link_answer(server, answer, body.player)
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -457,6 +458,7 @@ def create_app(
         try:
             body = matchflow.QuickPlay.model_validate(await _json_body(request))
             answer = await matchflow.quick_play(server, body)
+            players.link_answer(server, answer, body.player)
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:

@@ -30,6 +30,7 @@ class PlayBots(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None  # test hook
     wall: Annotated[str, Field(max_length=2000)] | None = None  # test hook
+    player: Annotated[str, Field(max_length=128)] | None = None  # the browser's identity (/me)
 
 
 class QuickPlay(BaseModel):
@@ -38,6 +39,7 @@ class QuickPlay(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Annotated[str, Field(min_length=1, max_length=100)]
+    player: Annotated[str, Field(max_length=128)] | None = None  # the browser's identity (/me)
 
 
 def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:

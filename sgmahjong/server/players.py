@@ -51,6 +51,13 @@ def link_seat(store: Any, table: Any, seat: int, secret: str | None) -> None:
     store.link_seat_player(table.id, seat, player_id_for(store, secret, table.seats[seat].name or ""))
 
 
+def link_answer(server: Any, answer: dict[str, Any], secret: str | None) -> None:
+    """After play-vs-bots or quick play seated someone (``answer``: code, seat): link the seat."""
+    table = server.tables.get(answer["code"])
+    if table is not None:
+        link_seat(server.store, table, int(answer["seat"]), secret)
+
+
 def record_hand(store: Any, table_id: int, number: int, hand: Any, kinds: list[str]) -> None:
     """Record an ended hand for the players whose seats are still theirs (human seats only)."""
     links = {seat: pid for seat, pid in store.seat_players(table_id).items() if kinds[seat] == "human"}

@@ -5,6 +5,7 @@ import { postJSON } from "./api.js";
 import { saveToken } from "./protocol.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
+import { playerIdentity } from "./identity.js";
 
 const NAME_KEY = "sgmahjong:name";
 const $ = (id) => document.getElementById(id);
@@ -32,7 +33,7 @@ async function go(path) {
   }
   for (const b of [$("play-bots"), $("quick-play")]) b.disabled = true;
   try {
-    const res = await postJSON(path, { name });
+    const res = await postJSON(path, { name, player: playerIdentity().secret });
     saveToken(res.code, res.token);
     location.assign(res.url);
   } catch (err) {
