@@ -348,3 +348,68 @@ def test_howto_walkthrough_uses_the_tile_art_and_the_scorer(live_server: Any, op
         expect(score.locator(f'tr[data-pattern="{p["name"]}"] td').first).to_have_text(
             strings(lang)[f"pattern.{p['name']}"])
     expect(score.locator("tr.total th.num")).to_have_text(str(expected["tai"]))
+
+
+# -- contrast ------------------------------------------------------------------------------------------
+
+# WCAG 2 contrast of every visible text against the first opaque background behind it (texts over a
+# gradient or picture, i.e. the felt's, are measured against the felt's darkest colour stop).
+CONTRAST = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  const blend = (top, under) => {
+    const a = top[3] ?? 1;
+    return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a));
+  };
+  const bgOf = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      const c = rgb(cs.backgroundColor);
+      if (cs.backgroundImage !== 'none' && !(c.length === 4 && c[3] === 0)) {
+        const stops = (cs.backgroundImage.match(/rgba?\\([^)]*\\)/g) || []).map(rgb);
+        if (stops.length) { layers.push(stops.sort((a, b) => lum(b) - lum(a))[0]); break; }
+      }
+      if (c.length >= 3 && (c.length === 3 || c[3] > 0)) {
+        layers.push(c);
+        if (c.length === 3 || c[3] === 1) break;
+      }
+    }
+    let out = [255, 255, 255];
+    for (const l of layers.reverse()) out = blend(l, out);
+    return out;
+  };
+  const bad = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || !el.checkVisibility()) continue;
+    if (el.closest('.tile, svg, .sr-only, .skip-link')) continue;
+    const cs = getComputedStyle(el);
+    if (parseFloat(cs.opacity) < 1) continue;
+    const fg = rgb(cs.color), bg = bgOf(el);
+    const l1 = lum(blend(fg, bg)), l2 = lum(bg);
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    const size = parseFloat(cs.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) bad.push(`${n.textContent.trim().slice(0, 30)}: ${ratio.toFixed(2)}`);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_contrast_meets_wcag_aa(live_server: Any, open_page: Any, scheme: str) -> None:
+    page = open_page(DESKTOP, "en", color_scheme=scheme)
+    for path in PAGES:
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate(CONTRAST) == [], (scheme, path)
+    code = live_server.create_table("Contrast")["code"]
+    page.goto(f"{live_server.url}/t/{code}")
+    expect(page.locator("#seating")).to_be_visible()
+    assert page.evaluate(CONTRAST) == [], (scheme, "seating")
+    sit_and_start(page, live_server.url, code)
+    wait_my_discard(page)
+    assert page.evaluate(CONTRAST) == [], (scheme, "table")

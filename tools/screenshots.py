@@ -5,7 +5,7 @@
 Starts a server on a free port with a temporary database, seats one player ("Ann") with three bots at
 a table with a fixed seed, and saves the lobby, the reference pages and the table (seating and in play)
 at 1366x768 and at 360 px, in English and 中文. With --readme it saves only the README's four pictures
-(docs/table-{desktop,phone}-{en,zh}.png) into OUTDIR.
+(docs/table-{desktop,phone}-{en,zh}.png) into OUTDIR, reduced to 256 colours (Pillow) to stay small.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+PHONE = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1}
 
 
@@ -55,6 +55,15 @@ def play_until_my_turn(page: Page) -> None:
     page.wait_for_timeout(600)
 
 
+def shrink(path: Path) -> None:
+    """256 colours, no dithering: the pictures stay sharp and small (a README picture <= 300 KB)."""
+    from PIL import Image
+
+    im = Image.open(path).convert("RGB")
+    small = im.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
@@ -77,7 +86,12 @@ def main() -> None:
                     if not readme:
                         page.screenshot(path=str(out / f"seating-{label}-{lang}.png"), full_page=True)
                     play_until_my_turn(page)
-                    page.screenshot(path=str(out / f"table-{label}-{lang}.png"), full_page=not readme)
+                    page.evaluate("window.scrollTo(0, 0)")
+                    page.wait_for_timeout(200)
+                    shot = out / f"table-{label}-{lang}.png"
+                    page.screenshot(path=str(shot), full_page=not readme)
+                    if readme:
+                        shrink(shot)
                     page.context.close()
             if not readme:
                 page = page_for(browser, DESKTOP, "en", dark=True)

@@ -37,14 +37,21 @@ export function play(name) {
   if (p && p.catch) p.catch(() => {});
 }
 
-/** The mute switch: a 40 px button showing 🔊 / 🔇, aria-pressed when the sound is on. */
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const ICON_ON = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}` +
+  '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none" ' +
+  'stroke-linecap="round"/></svg>';
+const ICON_OFF = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}` +
+  '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+
+/** The mute switch: a 40 px button with a speaker icon, aria-pressed when the sound is on. */
 export function soundSwitch() {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "sound-switch secondary";
   const show = () => {
     const on = soundOn();
-    b.textContent = on ? "🔊" : "🔇";
+    b.innerHTML = on ? ICON_ON : ICON_OFF;
     b.setAttribute("aria-pressed", on ? "true" : "false");
     b.setAttribute("aria-label", t("sound.label"));
     b.title = on ? t("sound.on") : t("sound.off");
