@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # name -> module under sgmahjong.commands exposing add_arguments(parser) and run(args) -> int
 COMMANDS: dict[str, str] = {
@@ -17,6 +18,17 @@ COMMANDS: dict[str, str] = {
     "serve": "start the web server",
     "cluster": "run a local cluster: PostgreSQL, several servers and HAProxy (make cluster)",
 }
+
+
+def read_log(file: str) -> str:
+    """The text of a hand's log file, or a :class:`CliError` saying why it cannot be read."""
+    path = Path(file)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {exc}") from None
 
 
 class CliError(Exception):

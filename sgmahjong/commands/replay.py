@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
-from ..cli import CliError
+from ..cli import read_log
 from ..game.events import Event
 from ..game.log import replay
 from ..game.wall import verify_commitment
@@ -78,13 +77,7 @@ def describe(event: Event) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {path}: {exc}") from None
+    text = read_log(args.file)
     state, events = replay(text)
     wall_hash = state.wall_hash
     for ev in events:

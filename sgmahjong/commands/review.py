@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from ..cli import CliError
+from ..cli import read_log
 from ..review import SEATS, review_log, review_text
 
 
@@ -26,13 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {path}: {exc}") from None
+    text = read_log(args.file)
     review = review_log(text, args.seat)
     if args.json:
         print(json.dumps(review.to_json(), sort_keys=True))
