@@ -181,12 +181,16 @@ class TableServer:
         if self.store is not None:
             self.store.close()
 
+    def allow_test_hooks(self, seed: int | None, wall: str | None) -> None:
+        """Refuse a fixed seed or stacked wall unless this server runs with test hooks."""
+        if (seed is not None or wall is not None) and not self.test_hooks:
+            raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
+
     def create(self, body: CreateTable) -> Table:
         assert self.store is not None
         if len(self.tables) >= self.settings.max_tables:
             raise ProtocolError("server_full", "the server holds as many tables as it can; try again later")
-        if (body.seed is not None or body.wall is not None) and not self.test_hooks:
-            raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
+        self.allow_test_hooks(body.seed, body.wall)
         name = " ".join(body.name.split())
         if not name or not name.isprintable():
             raise ProtocolError("invalid", "a table needs a name of printable text")
@@ -433,8 +437,7 @@ def create_app(
             return refused
         try:
             body = matchflow.PlayBots.model_validate(await _json_body(request))
-            if (body.seed is not None or body.wall is not None) and not server.test_hooks:
-                raise ProtocolError("invalid", "seed and wall are test hooks (set SGMAHJONG_TEST_HOOKS=1)")
+            server.allow_test_hooks(body.seed, body.wall)
             answer = await matchflow.play_vs_bots(server, body)
             players.link_answer(server, answer, body.player)
         except ValidationError as exc:
