@@ -15,11 +15,13 @@ from sgmahjong.bots import make_bot
 from sgmahjong.bots.beginner import BeginnerBot
 from sgmahjong.bots.determinise import knowledge, sample_state, table
 from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot
-from sgmahjong.bots.forward import fast_policy, perceive_state, playout
+from sgmahjong.bots.forward import fast_policy, perceive_state, playout, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.perception import perceive
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game.testing import deal, expose
 from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import Tile
 
 RULES = RuleSet()
 
@@ -267,3 +269,60 @@ def test_beginner_loses_to_greedy() -> None:
     data = simulate(["beginner", "greedy", "greedy", "greedy"], 80, 3, RULES)
     levels = {s["level"]: s for s in data["levels"]}
     assert levels["beginner"]["net_per_hand"] < 0 < levels["greedy"]["net_per_hand"]
+
+
+def test_quick_policy_plays_legal_moves_and_always_wins() -> None:
+    """At every decision of some hands the quick playout policy answers with a legal action, and
+    takes a win whenever one is offered; quick playouts end with a zero-sum ledger, and a seat wins
+    almost every one (the cheap ``fast_policy`` opponents rarely did)."""
+    checked = wins = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal checked, wins
+        a = quick_policy(state, seat, legal)
+        assert a in legal
+        if any(x.kind == "win" for x in legal):
+            assert a.kind == "win"
+            wins += 1
+        checked += 1
+
+    for seed in (3, 4, 5):
+        _play(seed, check)
+    assert checked > 100
+    won = 0
+    for seed in range(12):
+        state, _ = new_hand(RULES, seed=seed, dealer=seed % 4)
+        end = playout(state, [quick_policy] * 4)
+        assert end is not None and end.ended and sum(end.ledger) == 0
+        won += (end.result or {}).get("winner") is not None
+    assert won >= 9
+
+
+def test_quick_policy_folds_against_a_shown_threat() -> None:
+    """Far from winning, the quick policy discards a tile the opponent showing three sets has
+    discarded (safe against it) instead of its least useful tile; without the threat it plays for
+    efficiency."""
+    state = deal(E="147m 258p 369s ESWC 5m", S="123m 456p 789s E P")
+    before = state
+    state = expose(state, 1, ("[123m]", 3), ("[456p]", 3), ("[789s]", 3))
+    seats = list(state.seats)
+    seats[1] = dataclasses.replace(seats[1], discards=(Tile(4),))  # 5m in S's pool
+    state = dataclasses.replace(state, seats=tuple(seats))
+    legal = legal_actions(state, 0)
+    assert quick_policy(state, 0, legal).tile == Tile(4)
+    calm = quick_policy(before, 0, legal_actions(before, 0))
+    assert calm.kind == "discard" and calm.tile != Tile(4)
+
+
+def test_candidates_clearly_behind_are_dropped() -> None:
+    """Once a candidate is not ahead of strong's choice by ELIMINATE_Z standard errors it gets no
+    more playouts: with fixed rounds the search often stops before them, keeping strong's choice."""
+    stopped = 0
+    for view, legal in _decision_points(6):
+        bot = ExpertBot(4, RULES, budget_ms=None, max_rounds=40)
+        strong = make_bot("strong", 4, RULES).choose(view, legal)
+        action = bot.choose(view, legal)
+        if bot.stats.rounds < 40:
+            stopped += 1
+            assert action == strong and not bot.stats.overruled
+    assert stopped >= 1

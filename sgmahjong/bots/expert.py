@@ -31,17 +31,20 @@ from ..game import apply, legal_actions
 from ..rules import RuleSet
 from .base import A, Bot, View
 from .determinise import InconsistentViewError, knowledge, sample_state, table
-from .forward import Policy, fast_policy, perceiving, playout
+from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
 from .perception import perceive
 from .strong import StrongBot
 
 BUDGET_MS = 100.0  # default time budget per decision
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
-Z = 1.0  # standard errors of the paired difference needed to overrule strong
-MIN_ROUNDS = 4  # ... and at least this many complete deals
-ROLLOUTS = ("mixed", "fast", "greedy")  # greedy for the bot, fast for the others / fast / greedy
-ROLLOUT = "mixed"
+Z = 2.0  # standard errors of the paired difference needed to overrule strong
+MIN_ROUNDS = 8  # ... and at least this many complete deals
+ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
+ELIMINATE_Z = 1.0  # ... once its mean is not ahead of strong's by this many standard errors
+ROLLOUTS = ("quick", "mixed", "fast", "greedy")  # quick for all / greedy for the bot, fast for the
+# others / fast for all / greedy for all
+ROLLOUT = "quick"
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
 
@@ -62,18 +65,19 @@ class ExpertBot(Bot):
     level = "expert"
 
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
-                 max_rounds: int | None = None, candidates: int = CANDIDATES, z: float = Z,
-                 rollout: str = ROLLOUT, clock: Callable[[], float] = time.perf_counter) -> None:
+                 max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
+                 rollout: str | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
         self.budget = None if budget_ms is None else budget_ms / 1000.0
         self.max_rounds = max_rounds
-        self.candidates = candidates
-        self.z = z
+        self.candidates = CANDIDATES if candidates is None else candidates
+        self.z = Z if z is None else z
         self.clock = clock
         self.strong = StrongBot(seed, rules)
         self._greedy = [GreedyBot(seed * 4 + s, rules) for s in range(4)]
+        rollout = ROLLOUT if rollout is None else rollout
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
         self.rollout = rollout
@@ -84,6 +88,8 @@ class ExpertBot(Bot):
         greedy = [perceiving(g.decide_perceived) for g in self._greedy]
         if self.rollout == "greedy":
             return greedy
+        if self.rollout == "quick":
+            return [quick_policy] * 4
         out: list[Policy] = [fast_policy] * 4
         if self.rollout == "mixed":
             out[me] = greedy[me]
@@ -133,6 +139,7 @@ class ExpertBot(Bot):
         n = len(cands)
         sums = [0.0] * n
         squares = [0.0] * n
+        alive = list(range(n))  # strong's choice and the candidates not yet ruled out
         rounds = tries = 0
         limit = math.inf if self.max_rounds is None else 2 * self.max_rounds + 8
         while (self.max_rounds is None or rounds < self.max_rounds) and tries < limit and not spent():
@@ -142,9 +149,10 @@ class ExpertBot(Bot):
             if state is None:
                 break
             mine = {(a.kind, a.tile): a for a in legal_actions(state, me)}
-            results: list[float] = []
+            results: dict[int, float] = {}
             cut = False
-            for a in cands:
+            for i in alive:
+                a = cands[i]
                 act = mine.get((a.kind, a.tile))
                 if act is None:
                     break
@@ -155,13 +163,17 @@ class ExpertBot(Bot):
                 if end is None:
                     cut = True
                     break
-                results.append(float(end.ledger[me]))
+                results[i] = float(end.ledger[me])
             else:
                 rounds += 1
-                for i in range(1, n):
+                for i in alive[1:]:
                     d = results[i] - results[0]
                     sums[i] += d
                     squares[i] += d * d
+                if rounds >= ELIMINATE_AFTER:
+                    alive = [0, *(i for i in alive[1:] if _ahead(sums[i], squares[i], rounds, ELIMINATE_Z))]
+                    if len(alive) == 1:
+                        break
                 continue
             if cut:
                 break
@@ -170,11 +182,24 @@ class ExpertBot(Bot):
         if rounds < max(2, MIN_ROUNDS):
             return base
         best, best_mean = 0, 0.0
-        for i in range(1, n):
-            mean = sums[i] / rounds
-            var = max(0.0, squares[i] / rounds - mean * mean) * rounds / (rounds - 1)
-            se = math.sqrt(var / rounds)
+        for i in alive[1:]:
+            mean, se = _mean_se(sums[i], squares[i], rounds)
             if mean > best_mean and mean > self.z * se:
                 best, best_mean = i, mean
         stats.overruled = best != 0
         return cands[best]
+
+
+def _ahead(total: float, squares: float, n: int, z: float) -> bool:
+    """Whether a candidate may still be ahead: its mean difference plus ``z`` standard errors is > 0."""
+    mean, se = _mean_se(total, squares, n)
+    return mean + z * se > 0
+
+
+def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean of ``n`` paired differences and its standard error, from their sum and sum of squares."""
+    mean = total / n
+    if n < 2:
+        return mean, math.inf
+    var = max(0.0, squares / n - mean * mean) * n / (n - 1)
+    return mean, math.sqrt(var / n)

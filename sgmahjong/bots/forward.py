@@ -15,7 +15,9 @@ from ..game import apply, awaiting, legal_actions
 from ..game.actions import Action
 from ..game.state import CLAIM, ENDED, HandState
 from ..tiles import NUM_PLAYING
+from . import efficiency as ef
 from .perception import Perception, SeatSeen
+from .tactics import discard_distances
 
 Policy = Callable[[HandState, int, Sequence[Action]], Action]
 
@@ -148,3 +150,124 @@ def fast_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
             if sc < best_score:
                 best, best_score = a, sc
     return best
+
+
+# -- quick_policy: wins about as often as greedy, defends like a person, a fraction of the cost ------
+QUICK_THREAT_SETS = 3  # an opponent showing this many sets is treated as waiting
+QUICK_LATE_WALL = 24  # ... or two sets once fewer tiles than this are left
+QUICK_FOLD_DIST = 3  # the quick policy folds (discards safe tiles) when this far from winning
+
+
+def _threats(state: HandState, seat: int) -> list[int]:
+    """Opponents a cautious player would fear: many sets shown, or two late in the hand."""
+    late = state.wall_remaining < QUICK_LATE_WALL
+    out = []
+    for i, st in enumerate(state.seats):
+        if i == seat:
+            continue
+        n = len(st.melds)
+        if n >= QUICK_THREAT_SETS or (late and n >= 2):
+            out.append(i)
+    return out
+
+
+def _danger(state: HandState, threats: Sequence[int], t: int, seen: Sequence[int]) -> int:
+    """A rough danger of discarding ``t`` to the ``threats``: 0 for a tile in every threat's pool,
+    low for honours mostly seen, high for middle suit tiles."""
+    d = 0
+    for i in threats:
+        if t in state.seats[i].discards:
+            continue
+        if t >= 27:
+            d += (0, 1, 3, 6, 6)[4 - min(4, seen[t])] if seen[t] < 4 else 0
+        else:
+            rank = t % 9
+            d += 4 if rank in (0, 8) else (5 if rank in (1, 7) else 7)
+    return d
+
+
+def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
+    """A cheap but realistic playout policy: always win; discard to the lowest distance (tile
+    efficiency without the acceptance count; ties by copies and neighbours), folding to tiles the
+    threatening opponents discarded when far from winning against a shown threat; kong when it keeps
+    the distance; pong or chow when it brings the hand closer."""
+    st = state.seats[seat]
+    counts = [0] * NUM_PLAYING
+    for t in st.concealed:
+        counts[t] += 1
+    n = len(st.melds)
+    discard: Action | None = None
+    passing: Action | None = None
+    for a in legal:
+        k = a.kind
+        if k == "win":
+            return a
+        if k == "discard" and discard is None:
+            discard = a
+        elif k == "pass":
+            passing = a
+    if discard is None:  # a claim window: claim if it brings the hand closer
+        w = state.window
+        if w is None:
+            return passing if passing is not None else legal[0]
+        tile = int(w.tile)
+        d0 = ef.distance(counts, n)
+        best, best_d = passing, d0
+        for a in legal:
+            if a.kind == "kong":
+                work = list(counts)
+                work[tile] -= 3
+                if work[tile] >= 0 and ef.distance(work, n + 1) <= d0:
+                    return a
+            elif a.kind in ("pong", "chow"):
+                remove: tuple[int, ...]
+                if a.kind == "pong":
+                    remove = (tile, tile)
+                else:
+                    lo = int(a.tile) if a.tile is not None else tile
+                    remove = tuple(x for x in (lo, lo + 1, lo + 2) if x != tile)
+                work = list(counts)
+                for x in remove:
+                    work[x] -= 1
+                if min(work) < 0:
+                    continue
+                dd = discard_distances(work, n + 1)
+                d = min(dd.values()) if dd else 99
+                if d < best_d:
+                    best, best_d = a, d
+        return best if best is not None else legal[0]
+    dd = discard_distances(counts, n)
+    best_d = min(dd.values())
+    for a in legal:
+        if a.kind == "kong" and a.tile is not None:
+            kt = int(a.tile)
+            work = list(counts)
+            if work[kt] >= 4:
+                work[kt] -= 4
+            elif work[kt] >= 1:
+                work[kt] -= 1
+                if ef.distance(work, n) <= best_d:
+                    return a
+                continue
+            else:
+                continue
+            if ef.distance(work, n + 1) <= best_d:
+                return a
+    threats = _threats(state, seat) if best_d >= QUICK_FOLD_DIST else []
+    value = frozenset((27 + (seat - state.dealer) % 4, 27 + state.prevailing, 31, 32, 33))
+    if threats:
+        seen = [0] * NUM_PLAYING
+        for s2 in state.seats:
+            for t in s2.discards:
+                seen[t] += 1
+            for m in s2.melds:
+                for t in m.meld.tiles:
+                    seen[t] += 1
+        key = {t: (_danger(state, threats, t, seen), dd[t]) for t in dd}
+    else:
+        key = {t: (0 if d == best_d else 1, _keep_score(counts, t, value)) for t, d in dd.items()}
+    best_t = min(key, key=key.__getitem__)
+    for a in legal:
+        if a.kind == "discard" and a.tile == best_t:
+            return a
+    return discard
