@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ExpertBot
-from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving
+from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
@@ -59,7 +59,7 @@ def _timed_playout(state: HandState, policies: Sequence[Policy], parts: dict[str
             t2 = t3 = t1
         else:
             pol = policies[seat]
-            if pol is fast_policy:
+            if pol is fast_policy or pol is quick_policy:  # no perception
                 t2 = t1
                 action = pol(state, seat, legal)
             else:
@@ -144,6 +144,7 @@ def main() -> None:
     rules = RuleSet()
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]
+    _playouts(rules, tables, "quick", [quick_policy] * 4)  # the expert's rollouts
     _playouts(rules, tables, "fast", [fast_policy] * 4)
     _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
     _playouts(rules, tables, "greedy", greedy)

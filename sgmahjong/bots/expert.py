@@ -6,13 +6,19 @@ At each decision with a real choice the bot
    most ``candidates`` discards, every kong; in a claim window every legal answer);
 2. repeatedly deals the tiles it cannot see at random, consistently with its view
    (:mod:`.determinise`), and plays the imagined hand to its end once per candidate with fast
-   policies (:mod:`.forward`; ``rollout``: ``mixed`` = ``greedy`` for itself and the very cheap
-   ``fast_policy`` for the others, ``fast`` or ``greedy`` for all four), every candidate on the same
-   deal and with the same policy seeds (common random numbers: the paired differences are far less
-   noisy);
-3. keeps ``strong``'s choice unless another candidate's mean result in payment units (the hand
-   ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` standard errors
-   of the paired difference, over at least ``MIN_ROUNDS`` deals.
+   policies (:mod:`.forward`; ``rollout``: ``quick`` (default) = :func:`~.forward.quick_policy` for all
+   four seats, a cheap policy that wins about as often as ``greedy`` and folds to tiles a shown threat
+   discarded, so the risk of dealing in shows in the playouts; ``mixed`` = ``greedy`` for itself and
+   the very cheap ``fast_policy`` (which rarely wins) for the others; ``fast`` or ``greedy`` for all
+   four), every candidate on the same deal and with the same policy seeds (common random numbers: the
+   paired differences are far less noisy);
+3. drops a candidate, from ``ELIMINATE_AFTER`` deals on, once its mean paired difference to
+   ``strong``'s choice plus ``ELIMINATE_Z`` standard errors is not above 0 (the remaining deals go to
+   the candidates still in doubt; with none left the search ends and ``strong``'s choice stands);
+4. keeps ``strong``'s choice unless another candidate's mean result in payment units (the hand
+   ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` (default 2)
+   standard errors of the paired difference, over at least ``MIN_ROUNDS`` deals: where the search
+   is unsure the bot plays exactly as ``strong``.
 
 The search stops when the time budget (``budget_ms``, checked after every playout decision with
 ``clock``) is spent or after ``max_rounds`` deals; a deal cut short by the budget is dropped. With no

@@ -17,7 +17,7 @@ from ..game.state import CLAIM, ENDED, HandState
 from ..tiles import NUM_PLAYING
 from . import efficiency as ef
 from .perception import Perception, SeatSeen
-from .tactics import discard_distances
+from .tactics import discard_table
 
 Policy = Callable[[HandState, int, Sequence[Action]], Action]
 
@@ -186,6 +186,12 @@ def _danger(state: HandState, threats: Sequence[int], t: int, seen: Sequence[int
     return d
 
 
+def _distances(counts: list[int], n_melds: int) -> dict[int, int]:
+    """The hand's distance after each discard (the memoised tables of :func:`tactics.discard_table`,
+    without the acceptance count)."""
+    return discard_table(counts, n_melds, (), False, limit=-1)[0]
+
+
 def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """A cheap but realistic playout policy: always win; discard to the lowest distance (tile
     efficiency without the acceptance count; ties by copies and neighbours), folding to tiles the
@@ -231,12 +237,12 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
                     work[x] -= 1
                 if min(work) < 0:
                     continue
-                dd = discard_distances(work, n + 1)
+                dd = _distances(work, n + 1)
                 d = min(dd.values()) if dd else 99
                 if d < best_d:
                     best, best_d = a, d
         return best if best is not None else legal[0]
-    dd = discard_distances(counts, n)
+    dd = _distances(counts, n)
     best_d = min(dd.values())
     for a in legal:
         if a.kind == "kong" and a.tile is not None:
@@ -263,10 +269,15 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
             for m in s2.melds:
                 for t in m.meld.tiles:
                     seen[t] += 1
-        key = {t: (_danger(state, threats, t, seen), dd[t]) for t in dd}
+        key = {x: (_danger(state, threats, x, seen), dd[x]) for x in dd}
+        best_t = min(key, key=key.__getitem__)
     else:
-        key = {t: (0 if d == best_d else 1, _keep_score(counts, t, value)) for t, d in dd.items()}
-    best_t = min(key, key=key.__getitem__)
+        best_t, best_k = -1, 1 << 30
+        for x, d in dd.items():
+            if d == best_d:
+                sc = _keep_score(counts, x, value)
+                if sc < best_k:
+                    best_t, best_k = x, sc
     for a in legal:
         if a.kind == "discard" and a.tile == best_t:
             return a
