@@ -8,7 +8,9 @@ random legal action; between hands it sends ``next``. Tables keep the default ``
 discard waits 1 s for claims, no tells), so a table plays about one action per 2.5 s. Measured over a
 window after a warm-up:
 
-* actions/s: actions acknowledged per second (all tables),
+* actions/s: the players' actions acknowledged per second (all tables),
+* steps/s: actions the server applied per second (its ``/metrics``): the players' and the table's own
+  steps (closing each claim window after its pause),
 * CPU ms/act: the server process's CPU (``/proc/PID/stat``, user+system) per action,
 * p50/p99/max: action-to-update latency, from sending an action to receiving the first message
   (``view`` or ``delta``) that reflects it (a new version, or, for a private decision in a claim
@@ -136,6 +138,10 @@ class Server:
     def pids(self) -> list[int]:
         return [self.proc.pid]
 
+    @property
+    def metrics_urls(self) -> list[str]:
+        return [self.url]
+
     def profile(self, on: bool) -> None:
         if self.profiled:
             self.proc.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
@@ -166,6 +172,10 @@ class ClusterServer:
     @property
     def pids(self) -> list[int]:
         return [w.proc.pid for w in self.cluster.workers]
+
+    @property
+    def metrics_urls(self) -> list[str]:
+        return [w.url for w in self.cluster.workers]
 
     def profile(self, on: bool) -> None:
         pass
@@ -373,6 +383,18 @@ def _pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
 
 
+def _applied(urls: list[str]) -> float:
+    """Actions the servers applied so far (``sgmahjong_actions_applied_total`` of each ``/metrics``):
+    the players' actions and the table's own steps (closing a claim window, timeouts, bots)."""
+    total = 0.0
+    for url in urls:
+        with urllib.request.urlopen(url + "/metrics", timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith("sgmahjong_actions_applied_total{"):
+                    total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
 def run_step(n_tables: int, think: float, warmup: float, measure: float, clients: int, folder: str,
              setup_seconds: float, profile: str | None, cluster: int = 0) -> dict[str, Any]:
     server: Server | ClusterServer = ClusterServer(folder, cluster) if cluster else Server(folder, profile)
@@ -399,8 +421,10 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         time.sleep(max(0.0, w0 - time.monotonic()))
         server.profile(True)
         cpu0 = _cpu_all(server.pids)
+        steps0 = _applied(server.metrics_urls)
         time.sleep(max(0.0, window[1] - time.monotonic()))
         cpu1 = _cpu_all(server.pids)
+        steps1 = _applied(server.metrics_urls)
         server.profile(False)
         rss = sum(_rss_bytes(p) for p in server.pids)
         results = []
@@ -428,6 +452,7 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         "tables": n_tables,
         "actions_per_s": actions / measure,
         "cpu_ms_per_action": 1000 * cpu / actions if actions else float("nan"),
+        "steps_per_s": (steps1 - steps0) / measure,
         "server_cpu_pct": 100 * cpu / measure,
         "sys_cpu_pct": 100 * (cpu1[1] - cpu0[1]) / measure,
         "p50": 1000 * _pct(lat, 50), "p99": 1000 * _pct(lat, 99),
@@ -440,13 +465,14 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
     }
 
 
-HEADER = (f"{'tables':>7} {'act/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'sys%':>5}"
+HEADER = (f"{'tables':>7} {'act/s':>7} {'steps/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'sys%':>5}"
           f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'RSS KB/tbl':>10} {'client%':>7} {'setup s':>7}"
           f" {'hands':>5} {'errors':>6}")
 
 
 def row(r: dict[str, Any]) -> str:
-    return (f"{r['tables']:>7} {r['actions_per_s']:>7.0f} {r['cpu_ms_per_action']:>10.3f}"
+    return (f"{r['tables']:>7} {r['actions_per_s']:>7.0f} {r['steps_per_s']:>7.0f}"
+            f" {r['cpu_ms_per_action']:>10.3f}"
             f" {r['server_cpu_pct']:>8.1f} {r['sys_cpu_pct']:>5.1f}"
             f" {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f}"
             f" {r['rss_kb_per_table']:>10.0f} {r['client_cpu_pct']:>7.0f} {r['setup_s']:>7.1f}"

@@ -115,3 +115,32 @@ def test_cached_waits_and_claim_windows_match_a_brute_force_check(rules: RuleSet
         windows, wins = windows + n, wins + w
     assert windows > 100
     assert wins > 5
+
+
+@pytest.mark.parametrize("pause_windows", [False, True], ids=["plain", "no_tells"])
+def test_seat_views_give_the_same_views_and_reuse_unchanged_seats(pause_windows: bool) -> None:
+    """The server's cache of seat entries (SeatViews) builds, at every version of random hands, the
+    same view for every viewer as a fresh ``player_view`` (so no stale entry is ever reused), and most
+    seats, unchanged by an action, keep the very same entry object (what makes the deltas cheap)."""
+    from sgmahjong.game import SeatViews
+
+    reused = rebuilt = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        cache = SeatViews()
+        state, _ = new_hand(RuleSet(), seed=seed, pause_windows=pause_windows)
+        before: dict[int | None, list[object]] = {}
+        while True:
+            for viewer in (None, 0, 1, 2, 3):
+                view = player_view(state, viewer, seat_views=cache)
+                assert view == player_view(state, viewer)
+                old = before.get(viewer)
+                if old is not None:
+                    for a, b in zip(old, view["seats"], strict=True):
+                        reused += a is b
+                        rebuilt += a is not b
+                before[viewer] = view["seats"]
+            if state.ended:
+                break
+            state, _ = apply(state, random_action(state, rng, win_bias=0.3))
+    assert reused > rebuilt > 0, (reused, rebuilt)  # an action changes one or two of the four seats

@@ -104,7 +104,7 @@ def test_a_message_waits_for_the_commit_of_the_writes_before_it(tmp_path: Path) 
         for _ in range(20):
             await asyncio.sleep(0)
         assert sent[-1] == '{"type":"delta","n":1}'
-        conn.queue.put_nowait(None)
+        conn.finish()
         await writer
 
     asyncio.run(main())
@@ -131,13 +131,13 @@ def test_a_failed_write_closes_only_its_table(tmp_path: Path) -> None:
         store.add_action(*_action(bad, 0))  # the same seq again: the database refuses it
         conn.push({"type": "delta"})
 
-        def close(ids: set[int]) -> None:
+        def close(ids: set[int]) -> None:  # as the server's _storage_failed does
             failed.append(ids)
-            conn.closed = True
+            conn.closed = conn.storage_down = True
 
         store.on_failed = close
         await store.wait(store.submitted)
-        conn.queue.put_nowait(None)
+        conn.finish()
         await writer
 
     asyncio.run(main())

@@ -12,7 +12,7 @@ from .engine import apply, awaiting, legal_actions, new_hand
 from .events import Event, redact_event
 from .match import MatchState, apply_match, match_view, new_match, next_hand, standings
 from .state import HandState, SeatState, SetRec, Window
-from .view import player_view
+from .view import SeatViews, player_view
 
 __all__ = [
     "Action",
@@ -21,6 +21,7 @@ __all__ = [
     "IllegalActionError",
     "MatchState",
     "SeatState",
+    "SeatViews",
     "SetRec",
     "Window",
     "apply",

@@ -12,7 +12,7 @@ from .actions import Action, IllegalActionError
 from .engine import apply, new_hand
 from .events import Event
 from .state import HandState
-from .view import player_view
+from .view import SeatViews, player_view
 
 _WINDS = "ESWN"
 
@@ -117,9 +117,10 @@ def standings(ledger: tuple[int, ...] | list[int]) -> list[dict[str, int]]:
     return [{"seat": s, "amount": ledger[s], "rank": r + 1} for r, s in enumerate(order)]
 
 
-def match_view(match: MatchState, seat: int | None, *, private_awaiting: bool = True) -> dict[str, Any]:
+def match_view(match: MatchState, seat: int | None, *, private_awaiting: bool = True,
+               seat_views: SeatViews | None = None) -> dict[str, Any]:
     """``player_view`` plus the match: round, hand number, ledger, standings when finished."""
-    view = player_view(match.hand, seat, private_awaiting=private_awaiting)
+    view = player_view(match.hand, seat, private_awaiting=private_awaiting, seat_views=seat_views)
     view.update({
         "round": match.round,
         "round_wind": _WINDS[match.round],

@@ -31,8 +31,10 @@ def _meld_view(m: SetRec) -> dict[str, Any]:
 
 
 def _seat_view(state: HandState, i: int, st: SeatState, viewer: int | None) -> dict[str, Any]:
-    own = viewer == i
-    ended = state.phase == ENDED
+    return _seat_entry(state.dealer, state.phase == ENDED, i, st, viewer == i)
+
+
+def _seat_entry(dealer: int, ended: bool, i: int, st: SeatState, own: bool) -> dict[str, Any]:
     concealed: list[str] | None = None
     drawn = st.drawn
     if own or ended:
@@ -41,7 +43,7 @@ def _seat_view(state: HandState, i: int, st: SeatState, viewer: int | None) -> d
             concealed.remove(_NOTATION[drawn])
     return {
         "seat": i,
-        "wind": _WINDS[(i - state.dealer) % 4],
+        "wind": _WINDS[(i - dealer) % 4],
         "concealed": concealed,
         "concealed_count": len(st.concealed),
         "drawn": _NOTATION[drawn] if own and not ended and drawn is not None else None,
@@ -49,6 +51,43 @@ def _seat_view(state: HandState, i: int, st: SeatState, viewer: int | None) -> d
         "bonus": list(map(_note, st.bonus)),
         "discards": list(map(_note, st.discards)),
     }
+
+
+class SeatViews:
+    """The seat entries of one table's views, kept from one version to the next: a seat whose state
+    object did not change (the engine shares unchanged seats between versions) keeps the very same
+    entry objects. So after a change the four viewers' views cost only the changed seats' entries,
+    and a delta finds an unchanged seat by identity. Bounded: two entries (as others see the seat, as
+    its owner sees it) for each of the four seats. The entries are shared between views: read-only."""
+
+    __slots__ = ("_keys", "_own", "_public")
+
+    def __init__(self) -> None:
+        self._keys: list[tuple[SeatState, int, bool] | None] = [None] * 4
+        self._public: list[dict[str, Any] | None] = [None] * 4
+        self._own: list[dict[str, Any] | None] = [None] * 4
+
+    def entry(self, state: HandState, i: int, own: bool) -> dict[str, Any]:
+        st = state.seats[i]
+        ended = state.phase == ENDED
+        key = self._keys[i]
+        if key is None or key[1] != state.dealer or key[2] != ended or not _shows_same(key[0], st):
+            self._public[i] = self._own[i] = None
+        self._keys[i] = (st, state.dealer, ended)
+        if ended and not own:  # at the end every hand is open: one entry for all
+            own = True
+        cache = self._own if own else self._public
+        out = cache[i]
+        if out is None:
+            out = cache[i] = _seat_entry(state.dealer, ended, i, st, own)
+        return out
+
+
+def _shows_same(a: SeatState, b: SeatState) -> bool:
+    """Whether two versions of a seat show the same: the same tile tuples (shared, not copied, by a
+    version that leaves them alone, e.g. when only the seat's cached waits changed), the same drawn."""
+    return a is b or (a.concealed is b.concealed and a.drawn == b.drawn and a.melds is b.melds
+                      and a.bonus is b.bonus and a.discards is b.discards)
 
 
 def _action_texts(actions: list[Action]) -> list[str]:
@@ -71,13 +110,15 @@ def _visible_awaiting(state: HandState, seat: int | None) -> list[int]:
     return seats
 
 
-def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = True) -> dict[str, Any]:
+def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = True,
+                seat_views: SeatViews | None = None) -> dict[str, Any]:
     """The JSON-able view of ``seat`` (``None`` = spectator): own concealed tiles (and drawn tile),
     everyone's sets, bonus tiles, discards and tile counts, and nothing else.
 
     ``awaiting`` lists the awaited seats, but in a claim window only the viewer (the full list would
     tell which seats may claim, hence hold a pair or a wait). ``private_awaiting=False`` shows the
-    full list (for replays and tests; the engine itself has it from :func:`awaiting`)."""
+    full list (for replays and tests; the engine itself has it from :func:`awaiting`).
+    ``seat_views`` (the server's, one per table) reuses the seat entries of unchanged seats."""
     st_phase = state.phase
     phase = "ended" if st_phase == ENDED else ("claim" if st_phase == CLAIM else "turn")
     last = None
@@ -97,7 +138,8 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
         "wall_remaining": max(0, state.wall_remaining),
         "wall_hash": state.wall_hash,
         "awaiting": _visible_awaiting(state, seat) if private_awaiting else awaiting(state),
-        "seats": [_seat_view(state, i, st, seat) for i, st in enumerate(state.seats)],
+        "seats": ([_seat_view(state, i, st, seat) for i, st in enumerate(state.seats)] if seat_views is None
+                  else [seat_views.entry(state, i, i == seat) for i in range(len(state.seats))]),
         "last_discard": last,
         "window": window,
         "legal_actions": _action_texts(legal_actions(state, seat)) if seat is not None else [],

@@ -143,8 +143,7 @@ class TableServer:
                 for c in list(table.conns):
                     c.closed = True
                     c.storage_down = True
-                    with contextlib.suppress(asyncio.QueueFull):
-                        c.queue.put_nowait(None)
+                    c.finish()
                 del self.tables[code]
                 self.down.add(code)
 
@@ -564,8 +563,7 @@ def create_app(
             metrics.SOCKETS.dec()
             async with table.lock:
                 table.disconnect(conn)
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.queue.put_nowait(None)
+            conn.finish()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
             writer.cancel()

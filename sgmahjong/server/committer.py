@@ -49,7 +49,7 @@ class GroupCommit:
         self._pending: list[Write] = []
         self._plock = threading.Lock()  # _pending and submitted
         self._wlock = threading.Lock()  # one batch written at a time, in order
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._waiters: list[tuple[int, Callable[[], None]]] = []  # called once that many are committed
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -139,12 +139,11 @@ class GroupCommit:
         self.committed = max(self.committed, upto)
         if self._waiters:
             keep = []
-            for seq, fut in self._waiters:
+            for seq, release in self._waiters:
                 if seq <= self.committed:
-                    if not fut.done():
-                        fut.set_result(None)
+                    release()
                 else:
-                    keep.append((seq, fut))
+                    keep.append((seq, release))
             self._waiters = keep
 
     async def _run(self) -> None:
@@ -168,12 +167,24 @@ class GroupCommit:
         with self._wlock:  # a batch being written by the committer thread has landed
             pass
 
+    def on_commit(self, seq: int, release: Callable[[], None]) -> None:
+        """Call ``release`` (in the event loop) once the first ``seq`` writes are committed."""
+        if seq <= self.committed:
+            release()
+        else:
+            self._waiters.append((seq, release))
+
     async def wait(self, seq: int) -> None:
         """Return once the first ``seq`` writes are committed."""
         if seq <= self.committed:
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append((seq, fut))
+
+        def release() -> None:
+            if not fut.done():
+                fut.set_result(None)
+
+        self._waiters.append((seq, release))
         await fut
 
     def close(self) -> None:

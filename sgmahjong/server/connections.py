@@ -10,10 +10,12 @@ queued on every connection that gets it. A connection whose view would change in
 from __future__ import annotations
 
 import asyncio
-import json
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from . import engine
 from .deltas import view_delta
@@ -24,49 +26,81 @@ if TYPE_CHECKING:
     from .committer import GroupCommit
 
 
-class Connection:
-    """One WebSocket of one browser tab: outbound messages go through a queue drained by a writer.
+MAX_PENDING = 1000  # messages queued for one connection at most (a client that reads nothing is dropped)
 
-    With group commit (``fence``, a :class:`~.committer.GroupCommit`), each message waits in the
-    queue until every write queued before it is committed: a client is told nothing the database
-    does not have."""
+
+class Connection:
+    """One WebSocket of one browser tab: outbound messages wait in a queue drained by its writer.
+
+    With group commit (``fence``, a :class:`~.committer.GroupCommit`), each message waits until every
+    write queued before it is committed: a client is told nothing the database does not have. The
+    writer is woken once per batch of messages that may go (not once per message): a message pushed
+    while its writes are uncommitted is released by the fence's commit."""
 
     def __init__(self, send: Callable[[str], Awaitable[Any]], fence: GroupCommit | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
-        self.queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=1000)
         self._send = send
         self.fence = fence
-        self.closed = False
+        self.closed = False  # nothing more is queued (the socket went, the client was dropped, ...)
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
         self.evicted = False  # the table moved to another worker (see ownership.py)
         self.storage_down = False  # the table's writes failed: told so, then closed (app.py)
+        self._pending: deque[tuple[str, int]] = deque()  # (text, writes to be committed before it)
+        self._wake = asyncio.Event()
+        self._armed = False  # the fence will wake the writer at its next commit
+        self._ending = False  # finish(): send what is queued, then stop
+        self._dropped = False  # nothing more is sent: the socket failed, or the client read nothing
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or its JSON text when built once for many connections)."""
-        if self.closed:
+        if self.closed or self._ending:
+            return
+        if len(self._pending) >= MAX_PENDING:  # a client that reads nothing: stop feeding it
+            self.closed = self._dropped = True
+            self._wake.set()
             return
         text = message if isinstance(message, str) else _dumps(message)
-        try:
-            self.queue.put_nowait((text, self.fence.submitted if self.fence is not None else 0))
-        except asyncio.QueueFull:  # a client that reads nothing: stop feeding it
-            self.closed = True
+        fence = self.fence
+        seq = fence.submitted if fence is not None else 0
+        self._pending.append((text, seq))
+        if fence is None or seq <= fence.committed:
+            self._wake.set()
+        elif not self._armed:
+            self._armed = True
+            fence.on_commit(seq, self._released)
+
+    def _released(self) -> None:
+        self._armed = False
+        self._wake.set()
+
+    def finish(self) -> None:
+        """No more messages: the writer sends what is queued (once committed) and returns."""
+        self._ending = True
+        self._wake.set()
 
     async def writer(self) -> None:
+        """Send the queued messages in order, each once its writes are committed; return after
+        :meth:`finish` (what was queued before it is sent first), or at once when the client is
+        dropped or the table's writes failed (``storage_down``: none of its messages may go)."""
         fence = self.fence
+        pending = self._pending
         while True:
-            item = await self.queue.get()
-            if item is None:
-                return
-            text, seq = item
-            if fence is not None and seq > fence.committed:
-                await fence.wait(seq)
-                if self.closed:  # e.g. the table's writes failed: none of this may be sent
-                    return
-            try:
-                await self._send(text)
-            except Exception:  # the socket went away; the reader will notice
-                self.closed = True
+            await self._wake.wait()
+            self._wake.clear()
+            while pending and not self._dropped and not self.storage_down:
+                text, seq = pending[0]
+                if fence is not None and seq > fence.committed:
+                    if not self._armed:
+                        self._armed = True
+                        fence.on_commit(seq, self._released)
+                    break
+                pending.popleft()
+                try:
+                    await self._send(text)
+                except Exception:  # the socket went away; the reader will notice
+                    self.closed = self._dropped = True
+            if self._dropped or self.storage_down or (self._ending and not pending):
                 return
 
 
@@ -87,7 +121,7 @@ class FanoutMixin(TableBase):
         return {
             "type": "view",
             "status": self.status,
-            "view": engine.view(self.match, seat),
+            "view": engine.view(self.match, seat, self.seat_views),
             "timer": self.deadline.to_json(seat) if self.deadline else None,
         }
 
@@ -113,7 +147,7 @@ class FanoutMixin(TableBase):
                 viewers.setdefault(c.seat, []).append(c)
         built: list[tuple[dict[str, Any], str]] = []  # distinct messages and their text
         for viewer, conns in viewers.items():
-            view = engine.view(self.match, viewer)
+            view = engine.view(self.match, viewer, self.seat_views)
             redacted = [e for e in (engine.redact(ev, viewer) for ev in events) if e is not None]
             timer = self.deadline.to_json(viewer) if self.deadline else None
             per_base: dict[int, str | None] = {}
@@ -203,4 +237,5 @@ class FanoutMixin(TableBase):
 
 
 def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (orjson: the fan-out serialises every message it sends)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

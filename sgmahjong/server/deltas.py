@@ -26,7 +26,9 @@ def view_delta(old: View, new: View) -> View | None:
                 if before != value:
                     return None
                 continue
-            seats = {str(i): s for i, (b, s) in enumerate(zip(before, value, strict=True)) if b != s}
+            # an unchanged seat is usually the very same entry (game.view.SeatViews): identity first
+            seats = {str(i): s for i, (b, s) in enumerate(zip(before, value, strict=True))
+                     if b is not s and b != s}
             if seats:
                 out["seats"] = seats
         elif key not in old or old[key] != value:

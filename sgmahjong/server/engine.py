@@ -103,8 +103,9 @@ def phase(match: Match) -> str:
     return str(match.hand.phase)
 
 
-def view(match: Match, seat: int | None) -> dict[str, Any]:
-    result: dict[str, Any] = game.match_view(match, seat)
+def view(match: Match, seat: int | None, seat_views: game.SeatViews | None = None) -> dict[str, Any]:
+    """The seat's view (``seat_views``: the table's cache of seat entries, see game.view.SeatViews)."""
+    result: dict[str, Any] = game.match_view(match, seat, seat_views=seat_views)
     return result
 
 

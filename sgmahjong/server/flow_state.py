@@ -13,6 +13,8 @@ class FlowState:
     rematch_code: str | None = None  # the new table once everyone agreed
     hint_ready: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # seat -> (key, part)
     hint_sent: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> last hints sent
+    # seat -> (hand number, the seat's tile tuples) when its last hints were sent without waits
+    hint_same: dict[int, tuple[Any, ...]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         return {"votes": sorted(self.rematch_votes), "code": self.rematch_code}

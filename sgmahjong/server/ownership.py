@@ -130,8 +130,7 @@ class Ownership:
             for conn in list(table.conns):
                 conn.push(MOVED)
                 conn.evicted = True
-                with contextlib.suppress(asyncio.QueueFull):
-                    conn.queue.put_nowait(None)
+                conn.finish()
             if self.server.tables.get(table.code) is table:
                 del self.server.tables[table.code]
             with contextlib.suppress(Exception):

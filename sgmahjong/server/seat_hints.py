@@ -58,15 +58,29 @@ class HintsMixin(TableBase):
         return out
 
     def _push_hints(self) -> None:
-        """After a change: each connected human seat whose hints changed is sent them."""
+        """After a change: each connected human seat whose hints changed is sent them. A seat whose
+        tiles did not change and whose hand is not ready is skipped at once (without waits its hints
+        do not depend on the other seats' tiles)."""
         seats = {c.seat for c in self.conns if c.seat is not None and c.hello}
+        if not seats or self.match is None:
+            return
+        hand = engine.hand_of(self.match)
         for seat in seats:
             if self.seats[seat].kind != "human":
+                continue
+            st = hand.seats[seat]
+            same = (self.hand_number, hand.ended, st.concealed, st.drawn, st.melds, st.bonus)
+            if self.flow.hint_same.get(seat) == same:
                 continue
             data = self._hints_for(seat)
             if data is None:
                 self.flow.hint_sent.pop(seat, None)
+                self.flow.hint_same.pop(seat, None)
                 continue
+            if data["waits"]:
+                self.flow.hint_same.pop(seat, None)
+            else:
+                self.flow.hint_same[seat] = same
             compare = {k: v for k, v in data.items() if k != "version"}
             if self.flow.hint_sent.get(seat) == compare:
                 continue

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SgMahjongError
+from ..game import SeatViews
 from ..rules import RuleSet
 from . import engine, players
 from .claim_pause import PauseMixin
@@ -68,6 +69,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
     _pause_at: float = 0.0  # when its pause ends (time.monotonic())
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
+    seat_views: SeatViews = field(default_factory=SeatViews)  # seat entries kept between versions
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     # -- construction ------------------------------------------------------------------------------

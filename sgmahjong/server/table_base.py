@@ -11,6 +11,7 @@ from .options import TableOptions
 from .store import Store
 
 if TYPE_CHECKING:
+    from ..game import SeatViews
     from .connections import Connection
     from .flow_state import FlowState
     from .seats import Seat
@@ -38,6 +39,7 @@ class TableBase:
     away_since: dict[int, float]
     closed: bool
     flow: FlowState
+    seat_views: SeatViews
     _timer: asyncio.Task[None] | None
     _bots: dict[tuple[int, str], Any]
     _thinking: int | None
