@@ -305,7 +305,16 @@ class Player:
 
 
 async def _post(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    r = await client.post(path, json=body)
+    import httpx
+
+    for attempt in range(5):  # a kept-alive connection the server closed meanwhile: send it again
+        try:
+            r = await client.post(path, json=body)
+            break
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
     if r.status_code not in (200, 201):
         raise RuntimeError(f"{path}: {r.status_code} {r.text}")
     result: dict[str, Any] = r.json()

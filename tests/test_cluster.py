@@ -194,6 +194,17 @@ def test_a_table_created_on_one_worker_opens_on_the_one_it_is_routed_to(cluster:
     assert "sgmahjong_live_tables 1.0" in metrics
 
 
+def test_quick_play_pairs_players_who_reach_different_workers(cluster: LocalCluster) -> None:
+    """Quick play finds the waiting table in the database, not only among its own worker's tables:
+    two players whose requests reach different workers sit at one table."""
+    a, b = cluster.workers
+    first = httpx.post(a.url + "/api/quick", json={"name": "Ann"}, timeout=10).json()
+    second = httpx.post(b.url + "/api/quick", json={"name": "Bo"}, timeout=10).json()
+    assert first["code"] == second["code"] and first["seat"] != second["seat"]
+    summary = httpx.get(f"{cluster.url}/api/tables/{first['code']}", timeout=10).json()
+    assert sorted(s["name"] for s in summary["seats"] if s["kind"] == "human") == ["Ann", "Bo"]
+
+
 def test_the_deploy_config_is_the_generated_one_and_haproxy_accepts_it() -> None:
     import subprocess
 

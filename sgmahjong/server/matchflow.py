@@ -5,10 +5,12 @@ readable and tells its connections where the new one is)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .ownership import TableElsewhere
 from .protocol import BotLevel, ProtocolError
 from .seats import Seat
 
@@ -66,16 +68,21 @@ async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
     return _seat_answer(table, seat, token)
 
 
-def _waiting(server: TableServer) -> list[Table]:
-    """Public tables in their lobby with a human seated and a seat free: most players first, then
-    the oldest."""
-    tables = [
-        t for t in server.tables.values()
-        if not t.private and not t.closed and t.status == "lobby"
-        and any(s.kind == "human" for s in t.seats) and any(s.kind == "empty" for s in t.seats)
-    ]
-    tables.sort(key=lambda t: (-sum(s.kind != "empty" for s in t.seats), t.id))
-    return tables
+QUICK_CANDIDATES = 20  # waiting tables quick play tries before it opens a new one
+
+
+async def _waiting(server: TableServer) -> AsyncIterator[Table]:
+    """Public tables in their lobby with a human seated and a seat free, fewest free seats first, then
+    the oldest: read from the store, so in a cluster a table served by another worker is found too
+    (and handed over here to be joined)."""
+    assert server.store is not None
+    for row in server.store.waiting_tables(QUICK_CANDIDATES):
+        try:
+            table = await server.find(row.code)
+        except TableElsewhere:  # not handed over in time: try the next
+            continue
+        if table is not None and not table.private and not table.closed and table.status == "lobby":
+            yield table
 
 
 async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
@@ -85,7 +92,7 @@ async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
 
     name = clean_name(body.name)
     async with server.quick_lock:
-        for table in _waiting(server):
+        async for table in _waiting(server):
             async with table.lock:
                 try:
                     seat, token = table.join(name, None)

@@ -187,6 +187,11 @@ class Store(abc.ABC):
         """The tables neither finished nor closed, oldest first (what a restart resumes)."""
 
     @abc.abstractmethod
+    def waiting_tables(self, limit: int) -> list[TableRow]:
+        """Quick play's candidates: public tables in their lobby with a human seated and a seat free,
+        those with the fewest free seats first, then the oldest; at most ``limit``."""
+
+    @abc.abstractmethod
     def open_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
         """The lobby's list: public tables in the lobby or in play (those in the lobby first, newest
         first), ``limit`` of them from ``offset``; and how many there are in all."""

@@ -234,6 +234,17 @@ class SqlStore(Store):
         )
         return [_table_row(r) for r in rows], total
 
+    def waiting_tables(self, limit: int) -> list[TableRow]:
+        def seats(kind: str) -> str:
+            return f"(SELECT COUNT(*) FROM seats WHERE seats.table_id = tables.id AND seats.kind = '{kind}')"
+
+        rows = self._read(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE private = 0 AND status = 'lobby'"
+            f" AND {seats('human')} > 0 AND {seats('empty')} > 0 ORDER BY {seats('empty')}, id LIMIT ?",
+            (limit,),
+        )
+        return [_table_row(r) for r in rows]
+
     def table_by_code(self, code: str) -> TableRow | None:
         rows = self._read(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = ?", (code,))
         return _table_row(rows[0]) if rows else None
