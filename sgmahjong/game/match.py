@@ -111,6 +111,44 @@ def next_hand(match: MatchState, *, secret: str | None = None) -> tuple[MatchSta
                    history=history), events
 
 
+#: the version of :func:`match_snapshot`'s layout (a snapshot of another version is not used)
+SNAPSHOT_VERSION = 1
+
+
+def match_snapshot(match: MatchState) -> dict[str, Any]:
+    """What rebuilds ``match`` at the start of its current hand, besides the rules, the match seed
+    and the hand's own secret (stored with the hand): round, dealer, hand number, the ledger of the
+    finished hands and their history. JSON-ready; :func:`match_from_snapshot` is its inverse.
+    Only a match whose current hand has just been dealt (no action yet) is rebuilt exactly."""
+    return {
+        "v": SNAPSHOT_VERSION,
+        "round": match.round,
+        "dealer": match.dealer,
+        "hand_number": match.hand_number,
+        "ledger": list(match.ledger),
+        "history": [dict(h) for h in match.history],
+        "pause_windows": match.pause_windows,
+    }
+
+
+def match_from_snapshot(rules: RuleSet, snapshot: dict[str, Any], *, seed: int, secret: str | None = None,
+                        ) -> tuple[MatchState, list[Event]]:
+    """The match at the start of the hand of ``snapshot`` (see :func:`match_snapshot`), its hand dealt
+    again from ``secret`` (the hand's stored secret) or, without one, from the match ``seed``; and
+    the hand's opening events. Raises ``ValueError`` for a snapshot of another layout."""
+    if snapshot.get("v") != SNAPSHOT_VERSION:
+        raise ValueError(f"a match snapshot of layout {snapshot.get('v')!r}, not {SNAPSHOT_VERSION}")
+    number = int(snapshot["hand_number"])
+    rnd, dealer = int(snapshot["round"]), int(snapshot["dealer"])
+    pause = bool(snapshot["pause_windows"])
+    hand, events = new_hand(rules, seed=secret if secret is not None else hand_seed(seed, number),
+                            dealer=dealer, prevailing=rnd, pause_windows=pause)
+    ledger = tuple(int(x) for x in snapshot["ledger"])
+    history = tuple(dict(h) for h in snapshot["history"])
+    return MatchState(rules=rules, seed=seed, hand=hand, round=rnd, dealer=dealer, hand_number=number,
+                      ledger=ledger, history=history, pause_windows=pause), events
+
+
 def standings(ledger: tuple[int, ...] | list[int]) -> list[dict[str, int]]:
     """Seats ranked by their money, best first (ties by seat)."""
     order = sorted(range(4), key=lambda s: (-ledger[s], s))

@@ -59,6 +59,19 @@ def next_hand(match: Match, secret: str | None = None) -> tuple[Match, list[Even
     return game.next_hand(match, secret=secret)
 
 
+def snapshot(match: Match) -> dict[str, Any]:
+    """The match's state at the start of its current hand (stored with the hand; see ``resume_match``)."""
+    result: dict[str, Any] = game.match_snapshot(match)
+    return result
+
+
+def resume_match(rules: RuleSet, snap: dict[str, Any], seed: int, secret: str | None,
+                 ) -> tuple[Match, list[Event]]:
+    """The match at the start of a stored hand: the hand's ``snap`` (from :func:`snapshot`), the match
+    ``seed`` and the hand's own ``secret`` (None: the hand's seed derives from the match seed)."""
+    return game.match_from_snapshot(rules, snap, seed=seed, secret=secret)
+
+
 def hand_of(match: Match) -> Any:
     return match.hand
 

@@ -85,13 +85,20 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         return table
 
     def resume(self, match_seed: int | None) -> None:
-        """Rebuild the match by replaying every stored hand's actions (after a restart)."""
+        """Rebuild the match after a restart: from the latest hand stored with a snapshot of the match at
+        its start (``store.last_snapshot``), replaying only that hand's actions and those of any later
+        hand; hands stored without one (before migration 0006) are replayed from the match's first hand."""
         if self.status == "lobby" or match_seed is None:
             return
-        for h in self.store.hands(self.id):
+        point = self.store.last_snapshot(self.id)
+        since = point[0] if point is not None else 1
+        stored: list[dict[str, Any]] = []
+        for h in self.store.hands(self.id, since):
             secret = engine.stored_secret(h.seed)  # each hand's own secret (old hands: None)
             stored = self.store.events(self.id, h.number)
-            if h.number == 1:
+            if point is not None and h.number == point[0]:
+                self.match, _ = engine.resume_match(self.rules, point[1], match_seed, secret)
+            elif h.number == 1:
                 wall = engine.parse_wall(self.first_wall) if self.first_wall else None
                 paused = bool(stored and stored[0].get("pause_windows"))  # older matches: not paused
                 self.match, _ = engine.start_match(self.rules, match_seed, wall, secret, pause_windows=paused)
@@ -194,7 +201,8 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         number = self.hand_number + 1
         hand = engine.hand_of(match)
         self.store.add_hand(
-            self.id, number, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events]
+            self.id, number, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events],
+            engine.snapshot(match),
         )
         self.match, self.hand_number, self.action_seq, self.event_seq = match, number, 0, len(events)
         self.status = "playing"

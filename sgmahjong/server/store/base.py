@@ -217,16 +217,22 @@ class Store(abc.ABC):
     # -- hands, actions, events ---------------------------------------------------------------------
     @abc.abstractmethod
     def add_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
-                 events: list[dict[str, Any]]) -> None:
+                 events: list[dict[str, Any]], snapshot: dict[str, Any] | None = None) -> None:
         """Record a new hand with its seed: the hand secret (revealed when it ends), or an integer seed
-        derived from the match seed (test tables, old matches)."""
+        derived from the match seed (test tables, old matches); and ``snapshot``, the match's state at
+        the hand's start (``game.match_snapshot``), from which a restart rebuilds the match."""
 
     @abc.abstractmethod
     def end_hand(self, table_id: int, number: int, result: Any, status: str) -> None:
         """Record a hand's result and the table's new status (between_hands or finished)."""
 
     @abc.abstractmethod
-    def hands(self, table_id: int) -> list[HandRow]: ...
+    def hands(self, table_id: int, since: int = 1) -> list[HandRow]:
+        """The table's hands numbered ``since`` or later, in order."""
+
+    @abc.abstractmethod
+    def last_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The number and match snapshot of the table's latest hand stored with one (None: none is)."""
 
     @abc.abstractmethod
     def add_action(

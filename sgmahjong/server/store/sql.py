@@ -290,21 +290,23 @@ class SqlStore(Store):
 
     # -- hands, actions, events ---------------------------------------------------------------------
     def add_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
-                 events: list[dict[str, Any]]) -> None:
+                 events: list[dict[str, Any]], snapshot: dict[str, Any] | None = None) -> None:
         with self._tx():
-            self._w_add_hand(table_id, number, seed, wall_hash, events)
+            self._w_add_hand(table_id, number, seed, wall_hash, events, snapshot)
 
     def _w_add_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
-                    events: list[dict[str, Any]]) -> None:
+                    events: list[dict[str, Any]], snapshot: dict[str, Any] | None = None) -> None:
         self._guard(table_id)
         self._run("UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
-        self._insert_hand(table_id, number, seed, wall_hash, events)
+        self._insert_hand(table_id, number, seed, wall_hash, events, snapshot)
 
     def _insert_hand(self, table_id: int, number: int, seed: int | str, wall_hash: str,
-                     events: list[dict[str, Any]]) -> None:
+                     events: list[dict[str, Any]], snapshot: dict[str, Any] | None = None) -> None:
         self._run(
-            "INSERT INTO hands (table_id, number, seed, wall_hash, started) VALUES (?, ?, ?, ?, ?)",
-            (table_id, number, str(seed), wall_hash, time.time()),
+            "INSERT INTO hands (table_id, number, seed, wall_hash, started, snapshot)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, number, str(seed), wall_hash, time.time(),
+             None if snapshot is None else json.dumps(snapshot)),
         )
         self._insert_events(table_id, number, events, 0)
 
@@ -320,11 +322,21 @@ class SqlStore(Store):
         )
         self._run("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
-    def hands(self, table_id: int) -> list[HandRow]:
+    def hands(self, table_id: int, since: int = 1) -> list[HandRow]:
         rows = self._read(
-            "SELECT number, seed, wall_hash, ended FROM hands WHERE table_id = ? ORDER BY number", (table_id,)
+            "SELECT number, seed, wall_hash, ended FROM hands WHERE table_id = ? AND number >= ?"
+            " ORDER BY number",
+            (table_id, since),
         )
         return [HandRow(*r) for r in rows]
+
+    def last_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
+        rows = self._read(
+            "SELECT number, snapshot FROM hands WHERE table_id = ? AND snapshot IS NOT NULL"
+            " ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        )
+        return (int(rows[0][0]), json.loads(rows[0][1])) if rows else None
 
     def add_action(
         self, table_id: int, hand: int, seq: int, seat: int, action: str, version: int, source: str,
