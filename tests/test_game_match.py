@@ -12,13 +12,11 @@ from hypothesis import strategies as st
 from sgmahjong.game import (
     IllegalActionError,
     apply_match,
-    match_from_snapshot,
-    match_snapshot,
     match_view,
     new_match,
     next_hand,
 )
-from sgmahjong.game.match import next_dealer
+from sgmahjong.game.match import match_from_snapshot, match_snapshot, next_dealer
 from sgmahjong.game.testing import random_action
 from sgmahjong.rules import RuleSet
 

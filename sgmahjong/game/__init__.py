@@ -10,16 +10,7 @@ from .actions import Action, IllegalActionError, format_action, parse_action
 from .claims import closable
 from .engine import apply, awaiting, legal_actions, new_hand
 from .events import Event, redact_event
-from .match import (
-    MatchState,
-    apply_match,
-    match_from_snapshot,
-    match_snapshot,
-    match_view,
-    new_match,
-    next_hand,
-    standings,
-)
+from .match import MatchState, apply_match, match_view, new_match, next_hand, standings
 from .state import HandState, SeatState, SetRec, Window
 from .view import SeatViews, player_view
 
@@ -39,8 +30,6 @@ __all__ = [
     "closable",
     "format_action",
     "legal_actions",
-    "match_from_snapshot",
-    "match_snapshot",
     "match_view",
     "new_hand",
     "new_match",

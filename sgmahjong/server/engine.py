@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import game
 from ..errors import SgMahjongError
+from ..game.match import match_from_snapshot, match_snapshot
 from ..notation import parse_tiles
 from ..rules import RuleSet
 from ..tiles import Tile, full_set
@@ -61,7 +62,7 @@ def next_hand(match: Match, secret: str | None = None) -> tuple[Match, list[Even
 
 def snapshot(match: Match) -> dict[str, Any]:
     """The match's state at the start of its current hand (stored with the hand; see ``resume_match``)."""
-    result: dict[str, Any] = game.match_snapshot(match)
+    result: dict[str, Any] = match_snapshot(match)
     return result
 
 
@@ -69,7 +70,7 @@ def resume_match(rules: RuleSet, snap: dict[str, Any], seed: int, secret: str | 
                  ) -> tuple[Match, list[Event]]:
     """The match at the start of a stored hand: the hand's ``snap`` (from :func:`snapshot`), the match
     ``seed`` and the hand's own ``secret`` (None: the hand's seed derives from the match seed)."""
-    return game.match_from_snapshot(rules, snap, seed=seed, secret=secret)
+    return match_from_snapshot(rules, snap, seed=seed, secret=secret)
 
 
 def hand_of(match: Match) -> Any:
