@@ -6,12 +6,14 @@
   bot tables match after match (each match's humans leave, so bots play and the finished tables leave
   the live set), printing RSS every N hands;
 * ``startup``: how long a server takes to open a database with a few live tables and 0, then H stored
-  finished hands (written straight into the database: tables, hands and their actions).
+  finished hands (written straight into the database: tables, hands and their actions); and how long
+  one live table takes to resume in hand 1 and in hand D of a long match (from its last hand's
+  snapshot), and the deep one without snapshots (every hand replayed, as before migration 0006).
 
     python -m bench.bench_soak                 # all three, short
     python -m bench.bench_soak self-play --hands 20000 --every 1000
     python -m bench.bench_soak server --hands 2000 --every 200
-    python -m bench.bench_soak startup --finished 100000
+    python -m bench.bench_soak startup --finished 100000 --deep 50
 """
 
 from __future__ import annotations
@@ -193,6 +195,100 @@ def _live_tables(path: str, count: int) -> None:
     server.close()
 
 
+def deep_table(path: str, hands: int, seed: int = 1) -> tuple[int, int]:
+    """One live table of four bots deep into a long match: ``hands`` hands stored as a live table stores
+    them (each hand's secret, snapshot, actions and events; random play, nobody winning so that the
+    match lasts), the last one a few actions in. Returns the table's id and the actions stored."""
+    import random
+
+    from sgmahjong.game import format_action
+    from sgmahjong.game.testing import random_action
+    from sgmahjong.rules import RuleSet
+    from sgmahjong.server import engine
+    from sgmahjong.server.store import SeatRow, Write, open_store
+
+    store = open_store(path)
+    rng = random.Random(seed)
+    rules = RuleSet()
+    tid = store.create_table(f"deep{seed:04d}", "deep", False, rules.to_dict(), {"bot_delay": 0})
+    for s in range(4):
+        store.set_seat(tid, SeatRow(s, "bot", f"Bot {s}", "greedy", None))
+    match, events = engine.start_match(rules, seed, None, engine.fresh_secret(), pause_windows=True)
+    hand = engine.hand_of(match)
+    store.start_match(tid, seed, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events])
+    number, stored = 1, 0
+    while True:
+        ops: list[Write] = []
+        seq, event_seq = 0, len(events)
+        while not match.hand.ended and (number < hands or seq < 30):
+            action = random_action(match.hand, rng, win_bias=0.0)
+            version = match.hand.version
+            match, events = engine.apply(match, action.seat, format_action(action))
+            ops.append(Write("add_action", (tid, number, seq, action.seat, format_action(action), version,
+                                            "bot", [engine.full_event(e) for e in events], event_seq)))
+            seq += 1
+            event_seq += len(events)
+        stored += seq
+        if number >= hands:
+            store.write_batch(ops)
+            break
+        status = "between_hands"
+        ops.append(Write("end_hand", (tid, number, engine.view(match, None).get("result"), status)))
+        match, events = engine.next_hand(match, engine.fresh_secret())
+        if engine.finished(match):
+            raise SystemExit(f"the match of seed {seed} ended at hand {number}; try another seed")
+        number += 1
+        hand = engine.hand_of(match)
+        ops.append(Write("add_hand", (tid, number, hand.seed, hand.wall_hash,
+                                      [engine.full_event(e) for e in events], engine.snapshot(match))))
+        store.write_batch(ops)
+    store.close()
+    return tid, stored
+
+
+def time_resume(path: str, table_id: int, repeats: int = 5) -> float:
+    """The best time of rebuilding one table's match from the database (``Table.resume``)."""
+    from sgmahjong.server.store import open_store
+    from sgmahjong.server.table import Table
+
+    store = open_store(path)
+    (row,) = store.tables(table_id)
+    seats = store.seats(table_id)
+    best = float("inf")
+    for _ in range(repeats):
+        table = Table.from_rows(store, row, seats)
+        t0 = time.perf_counter()
+        table.resume(row.match_seed)
+        best = min(best, time.perf_counter() - t0)
+    store.close()
+    return best
+
+
+def deep_resume(hands: int) -> None:
+    """A table at hand 1 and one at hand ``hands``, each resumed from its last hand's snapshot; and the
+    deep one as a table stored before snapshots (migration 0006) is, replaying every hand."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "deep.sqlite3")
+        shallow, _ = deep_table(path, 1, seed=2)
+        seed = 1
+        while True:
+            try:
+                deep, actions = deep_table(path, hands, seed=seed)
+                break
+            except SystemExit:
+                seed += 1
+        one, many = time_resume(path, shallow), time_resume(path, deep)
+        db = sqlite3.connect(path)
+        db.execute("UPDATE hands SET snapshot = NULL WHERE table_id = ?", (deep,))
+        db.commit()
+        db.close()
+        replay = time_resume(path, deep, repeats=2)
+        print(f"resume a live table in hand 1:            {1000 * one:7.1f} ms")
+        print(f"resume a live table in hand {hands:>3} (snapshot): {1000 * many:7.1f} ms")
+        print(f"  the same without snapshots (pre-0006):  {1000 * replay:7.1f} ms  "
+              f"(replays all {actions} actions of its {hands} hands)")
+
+
 def time_open(path: str, repeats: int = 3) -> tuple[float, int]:
     from sgmahjong.server.app import TableServer
 
@@ -208,7 +304,7 @@ def time_open(path: str, repeats: int = 3) -> tuple[float, int]:
     return best, live
 
 
-def startup(finished: int, live: int) -> None:
+def startup(finished: int, live: int, deep: int = 50) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "startup.sqlite3")
         _live_tables(path, live)
@@ -223,6 +319,7 @@ def startup(finished: int, live: int) -> None:
         seconds, loaded = time_open(path)
         print(f"startup with {live} live tables and {finished:>6} finished hands: {1000 * seconds:7.1f} ms "
               f"({loaded} tables resumed)")
+    deep_resume(deep)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -235,13 +332,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--finished", type=int, default=100_000)
     parser.add_argument("--live", type=int, default=20)
+    parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
         server_soak(args.hands or 200, args.every or 40, args.tables)
     if args.what in ("all", "startup"):
-        startup(args.finished, args.live)
+        startup(args.finished, args.live, args.deep)
 
 
 if __name__ == "__main__":
