@@ -8,6 +8,11 @@ closes, so another worker can claim its tables at once). Every write to a table 
 process holds it, and since every write goes through the very session that holds the lock, a worker
 whose session was lost (and with it its locks) can no longer write: its next statement fails, and it
 reconnects owning nothing.
+
+A failure that is not the SQL's fault (the server unreachable, shut down or restarting, the session
+terminated, disk full or out of resources: ``psycopg.OperationalError`` and a lost connection) is
+:class:`~.base.StorageUnavailable` with a one-line reason; nothing of the transaction is kept, and the
+next statement reconnects. Errors of the SQL itself (constraints, syntax) stay psycopg's own.
 """
 
 from __future__ import annotations
@@ -22,12 +27,24 @@ from typing import Any
 import psycopg
 
 from ..metrics import STORE_WRITE
-from .base import StoreError
+from .base import StorageUnavailable
 from .sql import SqlStore
 
 #: first key of the advisory locks (the second is the table id): "SG"
 LOCK_SPACE = 0x5347
 _MIGRATION_KEY = 0x53474D49  # "SGMI"
+
+
+#: a failure of the database or of the session, not of the SQL: the server gone or shutting down,
+#: the connection lost, disk full (class 53), a read-only standby (25006)
+_UNAVAILABLE = (psycopg.OperationalError, psycopg.InterfaceError, psycopg.errors.ReadOnlySqlTransaction)
+
+
+def reason(exc: BaseException) -> str:
+    """A psycopg error in one line: its SQLSTATE (if any) and the first line of its message."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0].strip()
+    state = getattr(getattr(exc, "diag", None), "sqlstate", None) or getattr(exc, "sqlstate", None)
+    return f"{text} [{state}]" if state else text
 
 
 @functools.lru_cache(maxsize=256)
@@ -72,20 +89,36 @@ class PostgresStore(SqlStore):
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed:
             if self._in_tx:
-                raise StoreError("the database session was lost during a transaction")
+                raise StorageUnavailable("the database session was lost during a transaction")
             try:
                 self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
-            except psycopg.OperationalError as exc:
-                raise StoreError(f"cannot reach the database ({redact(self.url)}): {exc}".strip()) from None
+            except psycopg.Error as exc:
+                where = redact(self.url)
+                raise StorageUnavailable(f"cannot reach the database ({where}): {reason(exc)}") from None
         return self._conn
 
-    def _lost(self, exc: Exception) -> StoreError:
+    def _alive(self) -> bool:
+        conn = self._conn
+        return (conn is not None and not conn.closed and not conn.broken
+                and conn.pgconn.status == psycopg.pq.ConnStatus.OK)
+
+    def _unavailable(self, exc: Exception) -> StorageUnavailable:
+        """A failure of the database, not of the SQL. If the session is gone (or may be: a client-side
+        error, a connection exception 08xxx, a shutdown 57P0x), so are its advisory locks: this process
+        owns nothing now, and the next statement reconnects."""
+        state = getattr(exc, "sqlstate", None)
+        if self._alive() and state is not None and not state.startswith(("08", "57P")):
+            return StorageUnavailable(f"the database refused the write: {reason(exc)}")
+        return self._lost(exc)
+
+    def _lost(self, exc: Exception) -> StorageUnavailable:
         """The session is gone: so are its advisory locks, so this process owns nothing now."""
         if self._conn is not None:
-            self._conn.close()
+            with contextlib.suppress(Exception):
+                self._conn.close()
         self._conn = None
         self._epochs.clear()
-        return StoreError(f"the database session was lost: {exc}".strip())
+        return StorageUnavailable(f"the database session was lost: {reason(exc)}")
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         conn = self._connection()
@@ -96,8 +129,8 @@ class PostgresStore(SqlStore):
                     return []  # queued: sent with the rest of the transaction, in one round trip
                 self._pipeline.sync()  # its rows are needed now
             return cur.fetchall() if cur.description is not None else []
-        except psycopg.OperationalError as exc:
-            raise self._lost(exc) from None
+        except _UNAVAILABLE as exc:
+            raise self._unavailable(exc) from None
 
     @contextlib.contextmanager
     def _tx(self) -> Iterator[None]:
@@ -109,15 +142,16 @@ class PostgresStore(SqlStore):
             try:
                 with conn.pipeline() as pipeline:
                     self._pipeline = pipeline
-                    self._begin()
-                    try:
+                    try:  # (a BEGIN that fails must not leave the dead pipeline to the next statement)
+                        self._begin()
                         yield
                     finally:
                         self._pipeline = None
                     self._commit()
-            except psycopg.OperationalError as exc:
-                self._in_tx = False
-                raise self._lost(exc) from None
+            except _UNAVAILABLE as exc:
+                error = self._unavailable(exc)
+                self._rollback()
+                raise error from None
             except BaseException:
                 self._rollback()
                 raise
@@ -133,8 +167,9 @@ class PostgresStore(SqlStore):
 
     def _rollback(self) -> None:
         self._in_tx = False
-        if self._conn is not None and not self._conn.closed:
+        if self._alive():
             try:
+                assert self._conn is not None
                 self._conn.execute("ROLLBACK")
             except psycopg.Error as exc:
                 self._lost(exc)
