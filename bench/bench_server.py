@@ -16,7 +16,11 @@ window after a warm-up:
   (``view`` or ``delta``) that reflects it (a new version, or, for a private decision in a claim
   window, which keeps the version, the seat's legal actions gone),
 * RSS/table: the server's resident memory over its empty baseline, per table,
-* client %: the client processes' CPU (if near 100% per process, the clients limit the figures).
+* srv p99: the server's own part of that latency (its ``sgmahjong_action_update_seconds`` histogram:
+  message received to every seat's update queued; the bucket bound), the rest is waiting for the
+  commit, the sockets and the clients,
+* client %: the client processes' CPU over the window, per process (near 100%: the clients limit the
+  figures).
 
 ``make bench`` runs a small default (20 and 100 tables, short windows). The big run::
 
@@ -392,16 +396,32 @@ def _pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
 
 
-def _applied(urls: list[str]) -> float:
-    """Actions the servers applied so far (``sgmahjong_actions_applied_total`` of each ``/metrics``):
-    the players' actions and the table's own steps (closing a claim window, timeouts, bots)."""
+def _scrape(urls: list[str]) -> tuple[float, dict[float, float]]:
+    """From each server's ``/metrics``: the actions applied so far (``sgmahjong_actions_applied_total``:
+    the players' actions and the table's own steps, e.g. closing a claim window) and the cumulative
+    buckets of the server-side action latency (``sgmahjong_action_update_seconds``: from a message
+    received to every seat's update queued), summed over the servers."""
     total = 0.0
+    buckets: dict[float, float] = {}
     for url in urls:
         with urllib.request.urlopen(url + "/metrics", timeout=10) as r:
             for line in r.read().decode().splitlines():
                 if line.startswith("sgmahjong_actions_applied_total{"):
                     total += float(line.rsplit(" ", 1)[1])
-    return total
+                elif line.startswith("sgmahjong_action_update_seconds_bucket{"):
+                    le = line.split('le="', 1)[1].split('"', 1)[0]
+                    bound = float("inf") if le == "+Inf" else float(le)
+                    buckets[bound] = buckets.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+    return total, buckets
+
+
+def _bucket_pct(before: dict[float, float], after: dict[float, float], p: float) -> float:
+    """The upper bound (ms) of the histogram bucket holding the ``p``-th percentile of the window."""
+    counts = sorted((b, after.get(b, 0.0) - before.get(b, 0.0)) for b in after)
+    total = counts[-1][1] if counts else 0.0
+    if total <= 0:
+        return float("nan")
+    return next(1000 * b for b, c in counts if c >= p / 100 * total)
 
 
 def run_step(n_tables: int, think: float, warmup: float, measure: float, clients: int, folder: str,
@@ -430,10 +450,12 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         time.sleep(max(0.0, w0 - time.monotonic()))
         server.profile(True)
         cpu0 = _cpu_all(server.pids)
-        steps0 = _applied(server.metrics_urls)
+        ccpu0 = _cpu_all([p.pid for p in procs if p.pid is not None])
+        steps0, hist0 = _scrape(server.metrics_urls)
         time.sleep(max(0.0, window[1] - time.monotonic()))
         cpu1 = _cpu_all(server.pids)
-        steps1 = _applied(server.metrics_urls)
+        ccpu1 = _cpu_all([p.pid for p in procs if p.pid is not None])
+        steps1, hist1 = _scrape(server.metrics_urls)
         server.profile(False)
         rss = sum(_rss_bytes(p) for p in server.pids)
         results = []
@@ -445,7 +467,6 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
                 if isinstance(got, dict):
                     results.append(got)
                     break
-        total = time.monotonic() - start_at
     finally:
         for p in procs:
             p.join(timeout=10)
@@ -467,7 +488,8 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         "p50": 1000 * _pct(lat, 50), "p99": 1000 * _pct(lat, 99),
         "max": 1000 * max(lat, default=float("nan")),
         "rss_kb_per_table": (rss - rss0) / 1024 / n_tables,
-        "client_cpu_pct": 100 * sum(r["cpu"] for r in results) / total / clients,
+        "client_cpu_pct": 100 * (sum(ccpu1) - sum(ccpu0)) / measure / clients,
+        "server_p99_ms": _bucket_pct(hist0, hist1, 99),
         "setup_s": setup_wall,
         "errors": sum(r["errors"] for r in results),
         "hands": sum(r["hands"] for r in results),
@@ -475,7 +497,8 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
 
 
 HEADER = (f"{'tables':>7} {'act/s':>7} {'steps/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'sys%':>5}"
-          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'RSS KB/tbl':>10} {'client%':>7} {'setup s':>7}"
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'srv p99':>7} {'RSS KB/tbl':>10} {'client%':>7}"
+          f" {'setup s':>7}"
           f" {'hands':>5} {'errors':>6}")
 
 
@@ -483,7 +506,7 @@ def row(r: dict[str, Any]) -> str:
     return (f"{r['tables']:>7} {r['actions_per_s']:>7.0f} {r['steps_per_s']:>7.0f}"
             f" {r['cpu_ms_per_action']:>10.3f}"
             f" {r['server_cpu_pct']:>8.1f} {r['sys_cpu_pct']:>5.1f}"
-            f" {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f}"
+            f" {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f} {r['server_p99_ms']:>7.1f}"
             f" {r['rss_kb_per_table']:>10.0f} {r['client_cpu_pct']:>7.0f} {r['setup_s']:>7.1f}"
             f" {r['hands']:>5} {r['errors']:>6}")
 
