@@ -19,6 +19,7 @@ import orjson
 
 from . import engine
 from .deltas import view_delta
+from .metrics import SEND_DELAY
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .table_base import TableBase
 
@@ -46,7 +47,8 @@ class Connection:
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
         self.evicted = False  # the table moved to another worker (see ownership.py)
         self.storage_down = False  # the table's writes failed: told so, then closed (app.py)
-        self._pending: deque[tuple[str, int]] = deque()  # (text, writes to be committed before it)
+        # (text, writes to be committed before it, when it was queued)
+        self._pending: deque[tuple[str, int, float]] = deque()
         self._wake = asyncio.Event()
         self._armed = False  # the fence will wake the writer at its next commit
         self._ending = False  # finish(): send what is queued, then stop
@@ -63,7 +65,7 @@ class Connection:
         text = message if isinstance(message, str) else _dumps(message)
         fence = self.fence
         seq = fence.submitted if fence is not None else 0
-        self._pending.append((text, seq))
+        self._pending.append((text, seq, time.perf_counter()))
         if fence is None or seq <= fence.committed:
             self._wake.set()
         elif not self._armed:
@@ -89,13 +91,14 @@ class Connection:
             await self._wake.wait()
             self._wake.clear()
             while pending and not self._dropped and not self.storage_down:
-                text, seq = pending[0]
+                text, seq, queued = pending[0]
                 if fence is not None and seq > fence.committed:
                     if not self._armed:
                         self._armed = True
                         fence.on_commit(seq, self._released)
                     break
                 pending.popleft()
+                SEND_DELAY.observe(time.perf_counter() - queued)
                 try:
                     await self._send(text)
                 except Exception:  # the socket went away; the reader will notice

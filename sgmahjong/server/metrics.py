@@ -18,6 +18,11 @@ ACTION_LATENCY = Histogram(
     "From an action message received to every seat's update queued",
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+SEND_DELAY = Histogram(
+    "sgmahjong_send_delay_seconds",
+    "From a message queued for a connection to its socket write (waiting for its writes' commit)",
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
 STORE_WRITE = Histogram(
     "sgmahjong_store_write_seconds",
     "One store transaction (a write or a batch of writes), begin to commit",
