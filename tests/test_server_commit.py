@@ -145,3 +145,30 @@ def test_a_failed_write_closes_only_its_table(tmp_path: Path) -> None:
     assert sent == []  # its message was never sent
     assert [a.seq for a in store.actions(good, 1)] == [0]
     store.close()
+
+
+def test_on_postgresql_a_write_for_a_table_held_elsewhere_is_refused_when_queued(postgres_url: str) -> None:
+    """In a cluster, group commit keeps the lease rule: the worker that holds a table gets its writes
+    committed; another worker's write to it raises LeaseLost at once, before anything is queued."""
+    from sgmahjong.server.store import LeaseLost
+
+    a = GroupCommit(open_store(postgres_url, worker="wa"))
+    b = GroupCommit(open_store(postgres_url, worker="wb"))
+    (table_id,) = _tables(a, 1)
+    assert a.claim(table_id) and not b.claim(table_id)
+
+    async def main() -> None:
+        a.add_action(*_action(table_id, 0))
+        try:
+            b.add_action(*_action(table_id, 1))
+        except LeaseLost:
+            pass
+        else:
+            raise AssertionError("a write by a worker without the lease was queued")
+        assert b.submitted == 0
+        await a.wait(a.submitted)
+
+    asyncio.run(main())
+    assert [x.seq for x in b.actions(table_id, 1)] == [0]
+    a.close()
+    b.close()

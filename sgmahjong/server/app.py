@@ -112,11 +112,10 @@ class TableServer:
 
     def open(self) -> None:
         inner = open_store(self.database)
-        if inner.shared:  # several workers: a write's LeaseLost must reach its sender, so write through
-            self.store = inner
-        else:
-            self.commits = GroupCommit(inner, on_failed=self._storage_failed)
-            self.store = cast(Store, self.commits)
+        # group commit for both backends; in a cluster a write to a table this worker no longer
+        # holds raises LeaseLost to its sender when it is queued (GroupCommit checks the lease)
+        self.commits = GroupCommit(inner, on_failed=self._storage_failed)
+        self.store = cast(Store, self.commits)
         set_worker(self.store.worker)
         log_event("worker_started", database=self.store.describe(), shared=self.store.shared)
         if self.store.shared:

@@ -1,5 +1,8 @@
 """Group commit: the writes of many tables committed together, off the event loop, and nothing a
-client is sent before the writes queued ahead of it are committed.
+client is sent before the writes queued ahead of it are committed. Used with both backends: in a
+cluster (PostgreSQL), a write for a table this worker does not hold raises ``LeaseLost`` when it is
+queued, and a lease lost later makes its batch fail for that table (``on_failed``: closed, nothing of
+it sent; clients reconnect to the new owner).
 
 :class:`GroupCommit` stands in for the :class:`~.store.Store` the tables use. A batchable write
 (``add_action``, ``set_seat``, ... : ``store.BATCHABLE``) is queued and returns at once; a committer
@@ -28,11 +31,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .store import Store
-from .store.base import BATCHABLE, Write
+from .store.base import BATCHABLE, LeaseLost, Write
 
 log = logging.getLogger("sgmahjong.server")
 
 MAX_BATCH = 5000  # writes in one transaction at most (the rest go in the next)
+LEASE_READS = frozenset({"owns", "owned"})
 
 
 class GroupCommit:
@@ -65,6 +69,8 @@ class GroupCommit:
             def queue(*args: Any, **kwargs: Any) -> None:
                 self._queue(Write(name, args, tuple(kwargs.items())))
             fn: Callable[..., Any] = queue
+        elif name in LEASE_READS:  # what this worker holds, in memory: nothing to commit first
+            fn = attr
         else:
             def call(*args: Any, **kwargs: Any) -> Any:
                 self.flush()
@@ -74,6 +80,9 @@ class GroupCommit:
         return fn
 
     def _queue(self, write: Write) -> None:
+        table_id = int(write.args[0])
+        if not self.inner.owns(table_id):  # the sender learns at once (the batch would refuse it)
+            raise LeaseLost(table_id)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
