@@ -169,7 +169,8 @@ class ClusterServer:
         from sgmahjong.localcluster import LocalCluster
 
         self.port = _free_port()
-        self.cluster = LocalCluster(Path(folder) / f"cluster-{self.port}", workers=workers, port=self.port)
+        self.cluster = LocalCluster(Path(folder) / f"cluster-{self.port}", workers=workers, port=self.port,
+                                    env=LIMITS)
         self.cluster.start()
         self.url = self.cluster.url
 
