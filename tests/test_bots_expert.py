@@ -326,3 +326,18 @@ def test_candidates_clearly_behind_are_dropped() -> None:
             stopped += 1
             assert action == strong and not bot.stats.overruled
     assert stopped >= 1
+
+
+def test_the_overrule_statistics() -> None:
+    """Mean and standard error of paired differences from their sums; a candidate stays in the search
+    only while its mean plus z standard errors is above 0 (identical results drop it)."""
+    from sgmahjong.bots.expert import _ahead, _mean_se
+
+    xs = [3.0, -1.0, 2.0, 0.0]
+    mean, se = _mean_se(sum(xs), sum(x * x for x in xs), len(xs))
+    assert mean == pytest.approx(1.0)
+    assert se == pytest.approx((sum((x - 1.0) ** 2 for x in xs) / 3 / 4) ** 0.5)
+    assert _mean_se(2.0, 4.0, 1)[1] == float("inf")
+    assert not _ahead(0.0, 0.0, 8, 1.0)  # the same result on every deal
+    assert _ahead(sum(xs), sum(x * x for x in xs), 4, 1.0)
+    assert not _ahead(-8.0, 16.0, 4, 1.0)  # always 2 behind
