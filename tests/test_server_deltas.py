@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sgmahjong.game import SeatViews
 from sgmahjong.rules import RuleSet
 from sgmahjong.server import engine
 from sgmahjong.server.deltas import ClientViews, merge_delta, view_delta
@@ -20,7 +21,8 @@ def _played_views(seed: int, steps: int) -> list[dict[int | None, dict[str, Any]
     """Every viewer's view after each of ``steps`` random legal actions of a seeded match."""
     rng = random.Random(seed)
     match, _ = engine.start_match(RuleSet(), seed, None)
-    out = [{v: engine.view(match, v) for v in VIEWERS}]
+    cache = SeatViews()  # as a table builds its views: unchanged seat entries are shared
+    out = [{v: engine.view(match, v, cache) for v in VIEWERS}]
     for _ in range(steps):
         if engine.hand_of(match).ended:
             if engine.finished(match):
@@ -29,7 +31,7 @@ def _played_views(seed: int, steps: int) -> list[dict[int | None, dict[str, Any]
         else:
             seat = rng.choice(engine.awaiting(match))
             match, _ = engine.apply(match, seat, rng.choice(engine.legal_texts(match, seat)))
-        out.append({v: engine.view(match, v) for v in VIEWERS})
+        out.append({v: engine.view(match, v, cache) for v in VIEWERS})
     return out
 
 
@@ -37,6 +39,7 @@ def _played_views(seed: int, steps: int) -> list[dict[int | None, dict[str, Any]
 @given(seed=st.integers(0, 2**31), gap=st.integers(1, 5))
 def test_merging_the_delta_gives_the_new_view(seed: int, gap: int) -> None:
     views = _played_views(seed, 150)
+    sent = resent = 0
     for i in range(len(views) - gap):
         for v in VIEWERS:
             old, new = views[i][v], views[i + gap][v]
@@ -44,12 +47,16 @@ def test_merging_the_delta_gives_the_new_view(seed: int, gap: int) -> None:
             assert delta is not None
             assert merge_delta(old, delta) == new
             assert view_delta(new, new) == {}
-            # only what changed is sent: every key of the delta differs from the old view
+            # only what changed is sent: every other key of the delta differs from the old view; a
+            # seat entry is sent when it is not the very entry the old view had (it was rebuilt,
+            # because the seat's tiles changed): rarely one that came back to what it was
             for key, value in delta.items():
                 if key == "seats":
-                    assert all(old["seats"][int(i)] != s for i, s in value.items())
+                    sent += len(value)
+                    resent += sum(old["seats"][int(i)] == s for i, s in value.items())
                 else:
                     assert old.get(key) != value
+    assert resent <= 0.05 * sent + 2, (resent, sent)
 
 
 def test_a_lost_key_or_reshaped_seats_has_no_delta() -> None:

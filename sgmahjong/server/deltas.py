@@ -15,25 +15,31 @@ View = dict[str, Any]
 
 def view_delta(old: View, new: View) -> View | None:
     """The delta from ``old`` to ``new`` (empty when equal); None when ``new`` lost a key of ``old``
-    or its seats do not line up."""
+    or its seats do not line up. A seat entry is taken as unchanged only when it is the very same
+    object (the table's views share unchanged entries: game.view.SeatViews); any other entry is sent
+    whole, which is always correct (merging it gives the same view)."""
     if len(old) > len(new) and any(k not in new for k in old):
         return None
     out: View = {}
+    get = old.get
     for key, value in new.items():
+        before = get(key, _MISSING)
+        if before is value:
+            continue
         if key == "seats":
-            before = old.get("seats")
             if not isinstance(value, list) or not isinstance(before, list) or len(before) != len(value):
                 if before != value:
                     return None
                 continue
-            # an unchanged seat is usually the very same entry (game.view.SeatViews): identity first
-            seats = {str(i): s for i, (b, s) in enumerate(zip(before, value, strict=True))
-                     if b is not s and b != s}
+            seats = {str(i): s for i, (b, s) in enumerate(zip(before, value, strict=True)) if b is not s}
             if seats:
                 out["seats"] = seats
-        elif key not in old or old[key] != value:
+        elif before != value:
             out[key] = value
     return out
+
+
+_MISSING = object()
 
 
 def merge_delta(view: View, delta: View) -> View:
