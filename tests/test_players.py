@@ -137,8 +137,8 @@ def test_player_store_methods_on_both_backends(database_url: str) -> None:
         for hand, (won, net) in enumerate([(True, 8), (False, -4), (False, 0)], start=1):
             row = PlayerHandRow(table_id, hand, 2, 100.0 + hand, won, dealt_in=net < 0, drawn=net == 0,
                                 tai=3 if won else 1, net=net)
-            store.add_player_hands({2: pid}, {2: row})
-            store.add_player_hands({2: pid}, {2: row})  # recorded once
+            store.add_player_hands(row.table_id, {2: pid}, {2: row})
+            store.add_player_hands(row.table_id, {2: pid}, {2: row})  # recorded once
         assert store.player_totals(pid) == {"hands": 3, "wins": 1, "deal_ins": 1, "win_tai": 3, "net": 4,
                                             "tables": 1}
         newest = store.player_hands(pid, 2)

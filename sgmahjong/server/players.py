@@ -49,6 +49,7 @@ def player_id_for(store: Any, secret: str | None, name: str) -> int | None:
 def link_seat(store: Any, table: Any, seat: int, secret: str | None) -> None:
     """A seat just taken: whose it is (the browser identity's player, or nobody's)."""
     store.link_seat_player(table.id, seat, player_id_for(store, secret, table.seats[seat].name or ""))
+    table.player_links = None  # read again at the next hand's end
 
 
 def link_answer(server: Any, answer: dict[str, Any], secret: str | None) -> None:
@@ -58,9 +59,14 @@ def link_answer(server: Any, answer: dict[str, Any], secret: str | None) -> None
         link_seat(server.store, table, int(answer["seat"]), secret)
 
 
-def record_hand(store: Any, table_id: int, number: int, hand: Any, kinds: list[str]) -> None:
-    """Record an ended hand for the players whose seats are still theirs (human seats only)."""
-    links = {seat: pid for seat, pid in store.seat_players(table_id).items() if kinds[seat] == "human"}
+def record_hand(store: Any, table: Any, number: int, hand: Any, kinds: list[str]) -> None:
+    """Record an ended hand for the players whose seats are still theirs (human seats only). The
+    table keeps its seats' players (``player_links``, read once, again after a seat is linked), so a
+    hand's end reads nothing and its write is group-committed with the hand's other writes."""
+    if table.player_links is None:
+        table.player_links = store.seat_players(table.id)
+    table_id = table.id
+    links = {seat: pid for seat, pid in table.player_links.items() if kinds[seat] == "human"}
     if not links:
         return
     result = hand.result or {}
@@ -75,7 +81,7 @@ def record_hand(store: Any, table_id: int, number: int, hand: Any, kinds: list[s
         )
         for seat in links
     }
-    store.add_player_hands(links, rows)
+    store.add_player_hands(table_id, links, rows)
 
 
 def preset_of(rules: dict[str, Any] | None) -> str:

@@ -70,6 +70,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
     seat_views: SeatViews = field(default_factory=SeatViews)  # seat entries kept between versions
+    player_links: dict[int, int] | None = None  # seat -> player id (players.py), None: not read yet
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     # -- construction ------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         if record:
             result = engine.view(self.match, None).get("result")
             self.store.end_hand(self.id, self.hand_number, result, self.status)
-            players.record_hand(self.store, self.id, self.hand_number, engine.hand_of(self.match),
+            players.record_hand(self.store, self, self.hand_number, engine.hand_of(self.match),
                                 [s.kind for s in self.seats])
         if self.status == "finished":
             if record:

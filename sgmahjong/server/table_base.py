@@ -40,6 +40,7 @@ class TableBase:
     closed: bool
     flow: FlowState
     seat_views: SeatViews
+    player_links: dict[int, int] | None
     _timer: asyncio.Task[None] | None
     _bots: dict[tuple[int, str], Any]
     _thinking: int | None

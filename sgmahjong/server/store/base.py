@@ -116,6 +116,7 @@ class Write:
 #: the write methods a batch may hold (every write that returns nothing)
 BATCHABLE = frozenset({
     "set_status", "start_match", "set_seat", "add_hand", "end_hand", "add_action", "add_events",
+    "add_player_hands",
 })
 
 
@@ -268,8 +269,10 @@ class Store(abc.ABC):
         """seat -> player id of the table's seats that are a player's."""
 
     @abc.abstractmethod
-    def add_player_hands(self, player_ids: dict[int, int], row_of_seat: dict[int, PlayerHandRow]) -> None:
-        """Record an ended hand for the players (seat -> player id) of its seats, in one transaction."""
+    def add_player_hands(self, table_id: int, player_ids: dict[int, int],
+                         row_of_seat: dict[int, PlayerHandRow]) -> None:
+        """Record an ended hand of table ``table_id`` for the players (seat -> player id) of its seats,
+        in one transaction (batchable: the server group-commits it with the hand's other writes)."""
 
     @abc.abstractmethod
     def player_hands(self, player_id: int, limit: int, offset: int = 0, *, newest_first: bool = True,

@@ -423,18 +423,23 @@ class SqlStore(Store):
         rows = self._read("SELECT seat, player_id FROM seat_players WHERE table_id = ?", (table_id,))
         return {int(r[0]): int(r[1]) for r in rows}
 
-    def add_player_hands(self, player_ids: dict[int, int], row_of_seat: dict[int, PlayerHandRow]) -> None:
+    def add_player_hands(self, table_id: int, player_ids: dict[int, int],
+                         row_of_seat: dict[int, PlayerHandRow]) -> None:
         with self._tx():
-            for seat, pid in player_ids.items():
-                r = row_of_seat[seat]
-                self._guard(r.table_id)
-                self._run(
-                    "INSERT INTO player_hands (player_id, table_id, hand, seat, ended, won, dealt_in, drawn,"
-                    " tai, net) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (player_id, table_id, hand) DO NOTHING",
-                    (pid, r.table_id, r.hand, r.seat, r.ended, int(r.won), int(r.dealt_in), int(r.drawn),
-                     r.tai, r.net),
-                )
+            self._w_add_player_hands(table_id, player_ids, row_of_seat)
+
+    def _w_add_player_hands(self, table_id: int, player_ids: dict[int, int],
+                            row_of_seat: dict[int, PlayerHandRow]) -> None:
+        self._guard(table_id)
+        for seat, pid in player_ids.items():
+            r = row_of_seat[seat]
+            self._run(
+                "INSERT INTO player_hands (player_id, table_id, hand, seat, ended, won, dealt_in, drawn,"
+                " tai, net) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (player_id, table_id, hand) DO NOTHING",
+                (pid, table_id, r.hand, r.seat, r.ended, int(r.won), int(r.dealt_in), int(r.drawn),
+                 r.tai, r.net),
+            )
 
     def player_hands(self, player_id: int, limit: int, offset: int = 0, *, newest_first: bool = True,
                      ) -> list[PlayerHandRow]:
