@@ -33,6 +33,16 @@ USEFUL_MARGIN = 4  # at least this many fewer live useful tiles at the same shan
 USEFUL_SHARE = 0.2  # ... and at least this share of the bot's: "clearly" fewer
 RISK_RATIO = 1.5  # a deal-in tile rated this much riskier than the bot's choice is flagged
 
+REASON_CODES: dict[str, tuple[str, ...]] = {
+    # code: the names of its params (``tile`` the player's, ``bot_tile`` the bot's choice)
+    "broke_ready": ("tile", "bot_tile", "shanten", "bot_useful"),
+    "further_from_ready": ("tile", "bot_tile", "shanten", "bot_shanten"),
+    "fewer_useful": ("tile", "bot_tile", "shanten", "useful", "bot_useful"),
+    "dealt_in": ("tile", "bot_tile", "winner", "risk", "bot_risk"),
+    "passed_up_win": (),
+    "undeclared_self_drawn": (),
+}
+
 
 class ReviewError(SgMahjongError):
     """A log that cannot be reviewed (unreadable, or the hand has not ended)."""
@@ -62,6 +72,10 @@ class Decision:
     dealt_in: bool = False
     flagged: bool = False
     reason: str | None = None
+    # the reason for a program (the pages say it in their language): one of REASON_CODES, with the
+    # values it names in reason_params (tiles in notation, seats 0-3, shanten as above)
+    reason_code: str | None = None
+    reason_params: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -112,6 +126,11 @@ def _away(shanten: int) -> str:
     return f"{shanten} tile{'s' if shanten > 1 else ''} from ready"
 
 
+def _code(d: Decision, code: str, **params: Any) -> None:
+    assert set(params) == set(REASON_CODES[code]), code
+    d.reason_code, d.reason_params = code, params
+
+
 def _measure(d: Decision, p: Perception, rules: RuleSet, player_tile: int, bot_tile: int) -> None:
     live = [p.live(t) for t in range(34)]
     d.player_shanten, d.player_useful = _after(p, live, player_tile)
@@ -136,13 +155,16 @@ def _judge_discard(d: Decision, tile: str, bot_tile: str) -> None:
         if bs == 0:
             d.reason = (f"Discarding {tile} broke a ready hand (now {_away(ps)}); "
                         f"discarding {bot_tile} kept it ready with {bu} live winning tiles.")
+            _code(d, "broke_ready", tile=tile, bot_tile=bot_tile, shanten=ps, bot_useful=bu)
         else:
             d.reason = (f"Discarding {tile} leaves the hand {_away(ps)}; "
                         f"discarding {bot_tile} would leave it {_away(bs)}.")
+            _code(d, "further_from_ready", tile=tile, bot_tile=bot_tile, shanten=ps, bot_shanten=bs)
     elif ps == bs and bu - pu >= max(USEFUL_MARGIN, USEFUL_SHARE * bu):
         d.flagged = True
         d.reason = (f"{tile} and {bot_tile} both leave the hand {_away(ps)}, but after {bot_tile} "
                     f"{bu} live tiles improve it, after {tile} only {pu}.")
+        _code(d, "fewer_useful", tile=tile, bot_tile=bot_tile, shanten=ps, useful=pu, bot_useful=bu)
 
 
 def _judge_deal_in(d: Decision, tile: str, bot_tile: str, winner: int) -> None:
@@ -152,6 +174,7 @@ def _judge_deal_in(d: Decision, tile: str, bot_tile: str, winner: int) -> None:
     d.flagged = True
     d.reason = (f"{tile} dealt in to {SEATS[winner]}; the defence rated it riskier "
                 f"(expected loss {pr:.2f}) than {bot_tile} ({br:.2f}).")
+    _code(d, "dealt_in", tile=tile, bot_tile=bot_tile, winner=winner, risk=pr, bot_risk=br)
 
 
 def _decide(bot: Bot, state: HandState, action: Action, number: int, legal: Sequence[Action],
@@ -165,6 +188,7 @@ def _decide(bot: Bot, state: HandState, action: Action, number: int, legal: Sequ
     if not d.agree and any(a.kind == "win" for a in legal) and action.kind != "win":
         d.flagged = True
         d.reason = "You passed up a win." if phase == "claim" else "You did not declare your self-drawn win."
+        _code(d, "passed_up_win" if phase == "claim" else "undeclared_self_drawn")
         return d, None
     if action.kind == "discard" and choice.kind == "discard" and action.tile is not None \
             and choice.tile is not None:

@@ -63,9 +63,11 @@ def test_options_reach_the_scorer(capsys: pytest.CaptureFixture[str]) -> None:
 def test_not_a_win_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     d = run_json(capsys, "123m456m789p1288s +3s", "--shooter", "N")
     assert d["valid"] is False and d["reason"] == "scores 0 tai; the minimum is 1"
+    assert d["reason_code"] == "under_min" and d["reason_params"] == {"tai": 0, "min": 1}
     assert "payments" not in d
     d = run_json(capsys, "123m456m789p1288s +9s")
     assert d["valid"] is False and d["reason"].startswith("not a winning hand")
+    assert d["reason_code"] == "not_sets_and_pair" and d["reason_params"] == {}
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,3 +100,57 @@ def test_cli_review_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert out[-1].startswith("Seat E:") and "agreement with the strong bot 100%" in out[-1]
     assert main(["review", str(tmp_path / "missing.jsonl"), "--seat", "E"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_each_flag_has_a_reason_code_with_its_params() -> None:
+    from sgmahjong.review import REASON_CODES, Decision, _judge_deal_in, _judge_discard
+
+    def disc(ps: int, pu: int, bs: int, bu: int) -> Decision:
+        d = Decision(5, 0, "turn", ["discard 1m", "discard 9p"], "discard 1m", "discard 9p", False,
+                     player_shanten=ps, player_useful=pu, bot_shanten=bs, bot_useful=bu)
+        _judge_discard(d, "1m", "9p")
+        return d
+
+    cases = [
+        (disc(1, 20, 0, 8), "broke_ready", {"tile": "1m", "bot_tile": "9p", "shanten": 1, "bot_useful": 8}),
+        (disc(2, 20, 1, 8), "further_from_ready",
+         {"tile": "1m", "bot_tile": "9p", "shanten": 2, "bot_shanten": 1}),
+        (disc(1, 4, 1, 20), "fewer_useful",
+         {"tile": "1m", "bot_tile": "9p", "shanten": 1, "useful": 4, "bot_useful": 20}),
+    ]
+    d = Decision(9, 0, "turn", [], "discard 1m", "discard 9p", False, player_risk=3.5, bot_risk=0.5)
+    _judge_deal_in(d, "1m", "9p", 2)
+    cases.append((d, "dealt_in", {"tile": "1m", "bot_tile": "9p", "winner": 2, "risk": 3.5, "bot_risk": 0.5}))
+    for d, code, params in cases:
+        assert d.flagged and d.reason and d.reason_code == code and d.reason_params == params
+        assert set(params) == set(REASON_CODES[code])
+        assert d.to_json()["reason_code"] == code and d.to_json()["reason_params"] == params
+    # close enough: not flagged, no code
+    assert disc(1, 18, 1, 20).reason_code is None and not disc(1, 18, 1, 20).flagged
+
+
+@pytest.mark.parametrize("phase,code", [("claim", "passed_up_win"), ("turn", "undeclared_self_drawn")])
+def test_a_win_passed_up_is_flagged_with_its_code(phase: str, code: str) -> None:
+    passed: dict[str, int] = {}
+
+    def tamper(state: HandState, seat: int, legal: Sequence[Action], choice: Action) -> Action:
+        if seat != 0 or passed or choice.kind != "win":
+            return choice
+        if (state.phase == "claim") != (phase == "claim"):
+            return choice
+        other = [a for a in legal if a.kind in ("pass", "discard")]
+        if not other:
+            return choice
+        passed["version"] = state.version + 1
+        return other[0]
+
+    log = ""
+    for seed in range(1, 200):
+        passed.clear()
+        log = bot_hand_log(RULES, _bots(["strong"] * 4, seed), seed=seed, tamper=tamper)
+        if passed:
+            break
+    assert passed, f"some seeded hand lets seat E win ({phase})"
+    review = review_log(log, 0)
+    flagged = [d for d in review.decisions if d.flagged and d.reason_code == code]
+    assert flagged and flagged[0].reason_params == {} and flagged[0].reason

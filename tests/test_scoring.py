@@ -415,3 +415,26 @@ def test_pattern_reference_follows_the_rules() -> None:
     assert ref13["big_three_dragons"]["tai"] == 10 and ref13["thirteen_wonders"]["tai"] == 13
     assert ref13["pure_terminals"]["tai"] == 13 and "pure_green" in ref13
     assert "declare_four_winds" not in ref13
+
+
+def test_each_reason_has_its_code_and_params() -> None:
+    from sgmahjong.scoring.context import REASON_CODES
+
+    def check(r: ScoreResult, code: str, params: dict[str, int | str]) -> None:
+        assert not r.valid and r.reason is not None
+        assert r.reason_code == code and r.reason_params == params
+        assert set(r.reason_params) == set(REASON_CODES[code])
+
+    check(score(parse_hand("123m456m789p1288s"), WinContext(), RuleSet()), "no_winning_tile", {})
+    check(sc("123m456m789p1288s +9s"), "not_sets_and_pair", {})
+    check(sc("123m456m789p1288s +3s"), "under_min", {"tai": 0, "min": 1})
+    check(sc("123m456m789p1288s +3s", rules=RuleSet(min_tai=2, limit=5)), "under_min", {"tai": 0, "min": 2})
+    r = sc("12m456m789p234s55s +3m", robbed_kong=True)
+    check(r, "under_min_extras", {"tai": 0, "min": 1})
+    assert r.tai == 1  # the additional point is scored but does not count toward the minimum
+    check(score_special("declare_four_winds", RuleSet(declare_four_winds=False)), "rule_off",
+          {"rule": "declare_four_winds"})
+    # a win has neither
+    ok = sc("123m456m789p4588s +6s")
+    assert ok.valid and ok.reason is None and ok.reason_code is None and ok.reason_params == {}
+    assert score_special("eight_flowers", RuleSet()).reason_code is None

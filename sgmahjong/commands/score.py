@@ -131,6 +131,9 @@ def result_json(result: ScoreResult, rules: RuleSet, payments: list[int] | None)
     }
     if result.reason is not None:
         out["reason"] = result.reason
+    if result.reason_code is not None:
+        out["reason_code"] = result.reason_code
+        out["reason_params"] = dict(result.reason_params)
     if payments is not None:
         out["payments"] = {SEAT_NAMES[i]: payments[i] for i in range(4)}
     return out

@@ -131,7 +131,8 @@ def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     together (a robbed kong that is self-drawn, a heavenly hand for a non-dealer...)."""
     check_context(hand, ctx)
     if hand.winning_tile is None:
-        return ScoreResult(False, 0, False, reason="not a winning hand: there is no winning tile")
+        return ScoreResult(False, 0, False, reason="not a winning hand: there is no winning tile",
+                           reason_code="no_winning_tile")
     h = HandFacts(hand, ctx, rules)
     readings: list[Arrangement]
     if h.thirteen:
@@ -140,7 +141,8 @@ def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
         decs = decompositions(h.concealed_counts)
         if not decs:
             return ScoreResult(False, 0, False, reason="not a winning hand: the tiles do not form "
-                               "four sets and a pair (nor thirteen wonders)")
+                               "four sets and a pair (nor thirteen wonders)",
+                               reason_code="not_sets_and_pair")
         readings = arrangements(h, decs)
     hand_level, dec_level = _patterns_for(rules)
     base: list[_Entry] = []
@@ -175,8 +177,11 @@ def score(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     at_limit = total >= rules.limit
     if toward_min < min_tai:
         reason = f"scores {toward_min} tai; the minimum is {min_tai}"
+        code = "under_min"
         if toward_min != total:
             reason = (f"scores {toward_min} tai without additional points (which do not count "
                       f"toward the minimum); the minimum is {min_tai}")
-        return ScoreResult(False, total, at_limit, pats, reason, h.thirteen)
+            code = "under_min_extras"
+        return ScoreResult(False, total, at_limit, pats, reason, h.thirteen, code,
+                           {"tai": toward_min, "min": min_tai})
     return ScoreResult(True, total, at_limit, pats, None, h.thirteen)

@@ -51,6 +51,7 @@ def score_special(kind: str, rules: RuleSet) -> ScoreResult:
         raise InvalidHandError(
             f"unknown special win {kind!r}; one of {', '.join(SPECIAL_WINS)}") from None
     if not getattr(rules, s.option):
-        return ScoreResult(False, 0, False, reason=f"rule {s.option} is off")
+        return ScoreResult(False, 0, False, reason=f"rule {s.option} is off", reason_code="rule_off",
+                           reason_params={"rule": s.option})
     tai = rules.limit if s.value is None else min(s.value, rules.limit)
     return ScoreResult(True, tai, tai >= rules.limit, (PatternScore(s.id, tai),))
