@@ -224,7 +224,7 @@ def test_result_panel_paths(live_server: Any, page: Page) -> None:
     """
     out = _module_call(page, "result.js", script, bao)
     assert out["h"] == "Ann wins on Bo's discard: 5 tai (limit)"
-    assert out["liable"] == "Bo pays for all (包): bao dragons"
+    assert out["liable"] == "Bo pays for all (包): fed the third dragon set"
     assert out["melds"] == 3 and out["next"] and out["kind"] is None
     flowers = {**base, "result": {**bao["result"], "hand": None, "kind": "eight_flowers", "liable": None,
                                   "patterns": [], "self_drawn": True, "shooter": None}}

@@ -2,7 +2,7 @@
 // server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
 import "./site-header.js";
 import { esc, getJSON, optionControls, patternNames, postJSON, presetName } from "./api.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { parseHand } from "./notation.js";
 import { sortTiles, tileElement } from "./tiles.js";
@@ -19,7 +19,7 @@ function preview() {
   try {
     hand = parseHand($("hand").value);
   } catch (err) {
-    el.textContent = err.message;
+    el.textContent = err.key ? t(err.key, err.params) : err.message;
     return;
   }
   const add = (tiles, cls) => {
@@ -74,15 +74,26 @@ async function calculate(ev) {
     const res = await postJSON("/api/score", body);
     render(res);
   } catch (err) {
-    out.innerHTML = `<p class="error" id="calc-error">${esc(err.message)}</p>`;
+    out.innerHTML = `<p class="error" id="calc-error">${esc(err.code ? errorText(err) : err.message)}</p>`;
   }
+}
+
+/** Why the hand is not a win, in the page's language (the server's English text for a code we do not know). */
+export function reasonText(res) {
+  const code = res.reason_code;
+  if (!code || !has(`calc.reason.${code}`)) return res.reason || "";
+  const params = { ...(res.reason_params || {}) };
+  if (code === "rule_off" && params.rule) {
+    params.rule = has(`optname.${params.rule}`) ? t(`optname.${params.rule}`) : params.rule;
+  }
+  return t(`calc.reason.${code}`, params);
 }
 
 function render(res) {
   const out = $("calc-result");
   const patterns = res.patterns || [];
   const head = res.valid === false
-    ? `<h2 class="error">${esc(t("calc.not_a_win", { reason: res.reason || "" }))}</h2>`
+    ? `<h2 class="error">${esc(t("calc.not_a_win", { reason: reasonText(res) }))}</h2>`
     : `<h2>${esc(t("calc.tai", { tai: res.tai, limit: res.limit ? t("result.limit") : "" }))}</h2>`;
   let html = head;
   if (patterns.length) {

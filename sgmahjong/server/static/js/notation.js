@@ -32,13 +32,23 @@ export function parseTiles(text) {
       out.push(ch);
       continue;
     }
-    throw new Error(`unknown tile character ${ch}`);
+    throw notationError(`unknown tile character ${ch}`, "calc.bad_tile", { ch });
   }
-  if (digits.length) throw new Error(`digits ${digits.join("")} have no suit letter`);
+  if (digits.length) {
+    throw notationError(`digits ${digits.join("")} have no suit letter`, "calc.no_suit", { digits: digits.join("") });
+  }
   return out;
 }
 
 /** The parts of a hand string. */
+/** An Error with the English message and the strings key (+ params) that says it in the page's language. */
+function notationError(message, key, params) {
+  const err = new Error(message);
+  err.key = key;
+  err.params = params;
+  return err;
+}
+
 export function parseHand(text) {
   const hand = { concealed: [], melds: [], winning: null, bonus: [] };
   let rest = text;

@@ -6,7 +6,8 @@ import { getJSON, patternNames } from "./api.js";
 import { eventText } from "./events.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
-import { langSwitch, t } from "./i18n.js";
+import { has, langSwitch, t } from "./i18n.js";
+import { tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,16 +31,26 @@ const state = {
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.data && state.data.seats[seat];
-  return s && s.name ? s.name : `Seat ${seat + 1}`;
+  return s && s.name ? s.name : t("table.seat_n", { n: seat + 1 });
 }
 
 function frame() {
   return state.data.frames[state.step];
 }
 
+/** An action's canonical text ("discard 5p", "chow 345p", "pass": format_action) in the page's language;
+ * tiles stay in notation, as in the table log. */
+function moveText(text) {
+  const [kind, tile] = String(text || "").split(" ", 2);
+  if (tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`, { tile });
+  if (!tile && has(`replay.act.${kind}_bare`)) return t(`replay.act.${kind}_bare`);
+  if (!tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`);
+  return String(text || "");
+}
+
 function actionLine(f) {
   if (f.number === 0) return t("replay.deal");
-  return `${seatName(f.seat)}: ${f.action}`;
+  return t("replay.action", { who: seatName(f.seat), move: moveText(f.action) });
 }
 
 function render() {
@@ -136,6 +147,29 @@ async function checkWall() {
 
 // -- the review --------------------------------------------------------------------------------------
 
+/** "ready", "complete" or "N tiles from ready" for a shanten number. */
+function awayText(shanten) {
+  const n = Number(shanten);
+  if (n <= 0) return t(n === 0 ? "replay.away.ready" : "replay.away.complete");
+  return n === 1 ? t("replay.away.one") : t("replay.away.n", { n });
+}
+
+/** A flagged decision's reason in the page's language (the server's English for a code we do not know). */
+function reasonText(d) {
+  const code = d.reason_code;
+  if (!code || !has(`replay.reason.${code}`)) return d.reason || "";
+  const p = d.reason_params || {};
+  const params = { ...p };
+  if (p.tile) params.tile = tileName(p.tile);
+  if (p.bot_tile) params.bot_tile = tileName(p.bot_tile);
+  if (p.shanten !== undefined) params.away = awayText(p.shanten);
+  if (p.bot_shanten !== undefined) params.bot_away = awayText(p.bot_shanten);
+  if (p.winner !== undefined) params.winner = seatName(p.winner);
+  if (typeof p.risk === "number") params.risk = p.risk.toFixed(2);
+  if (typeof p.bot_risk === "number") params.bot_risk = p.bot_risk.toFixed(2);
+  return t(`replay.reason.${code}`, params);
+}
+
 function fmt(a, b) {
   return a === null || a === undefined ? "" : `${a} / ${b}`;
 }
@@ -171,7 +205,7 @@ async function loadReview() {
     const tr = document.createElement("tr");
     tr.dataset.step = String(d.number - 1);
     tr.className = d.flagged ? "flagged" : d.agree ? "" : "differ";
-    for (const text of [String(d.number), d.player, d.bot, fmt(d.player_shanten, d.bot_shanten), fmt(d.player_useful, d.bot_useful)]) {
+    for (const text of [String(d.number), moveText(d.player), moveText(d.bot), fmt(d.player_shanten, d.bot_shanten), fmt(d.player_useful, d.bot_useful)]) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
@@ -186,7 +220,7 @@ async function loadReview() {
       const why = document.createElement("tr");
       why.className = "reason flagged";
       why.innerHTML = "<td></td><td colspan=\"4\"></td>";
-      why.lastChild.textContent = d.reason;
+      why.lastChild.textContent = reasonText(d);
       body.append(why);
     }
   }
@@ -203,8 +237,8 @@ function renderReviewMark() {
   if (!d) return;
   const el = document.createElement("span");
   el.className = "review-mark" + (d.agree ? " ok" : "");
-  el.textContent = d.agree ? t("replay.mark_agree", { move: d.player })
-    : t("replay.mark_differ", { move: d.player, bot: d.bot }) + (d.flagged ? ` ${d.reason}` : "");
+  el.textContent = d.agree ? t("replay.mark_agree", { move: moveText(d.player) })
+    : t("replay.mark_differ", { move: moveText(d.player), bot: moveText(d.bot) }) + (d.flagged ? ` ${reasonText(d)}` : "");
   if (d.player_shanten !== null && !d.agree) {
     const more = document.createElement("span");
     more.className = "muted";

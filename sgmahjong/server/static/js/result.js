@@ -5,7 +5,13 @@ import { parseHand } from "./notation.js";
 import { ACTION_KEYS } from "./keys.js";
 import { esc } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
+
+/** The 包 rule that made a seat liable (bao.py's names), in the page's language. */
+export function liableReason(reason) {
+  const r = String(reason);
+  return has(`result.bao.${r}`) ? t(`result.bao.${r}`) : r.replaceAll("_", " ");
+}
 
 /**
  * Fill `el` with the result of the hand in view `v`.
@@ -30,7 +36,7 @@ export function fillResult(el, v, ctx) {
     const p = document.createElement("p");
     p.className = "liable";
     p.textContent = r.liable_reason
-      ? t("result.pays_all_why", { who: ctx.seatName(r.liable), why: String(r.liable_reason).replaceAll("_", " ") })
+      ? t("result.pays_all_why", { who: ctx.seatName(r.liable), why: liableReason(r.liable_reason) })
       : t("result.pays_all", { who: ctx.seatName(r.liable) });
     el.append(p);
   }
