@@ -208,3 +208,34 @@ def test_the_server_plays_and_resumes_on_each_backend(database_url: str) -> None
             assert (resumed["version"], resumed["awaiting"]) == (view["version"], view["awaiting"])
     finally:
         server.stop()
+
+
+def test_sqlite_commits_leave_the_write_back_to_the_checkpointer(tmp_path: Path) -> None:
+    """A commit never writes the WAL back (its fsync would hold up every waiting message); the
+    checkpointer thread does, within a few seconds, and closing the store leaves the file whole."""
+    import time as _time
+
+    from sgmahjong.server.store import sqlite as sqlite_store
+
+    path = tmp_path / "db.sqlite3"
+    store = open_store(str(path))
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0  # type: ignore[attr-defined]
+    store.create_table("Chk00001", "t", False, {}, {})
+
+    def in_file() -> int:  # the tables as the database file itself has them, without the WAL
+        db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+        finally:
+            db.close()
+
+    end = _time.monotonic() + 10 * sqlite_store.CHECKPOINT_SECONDS
+    while in_file() == 0 and _time.monotonic() < end:
+        _time.sleep(0.1)
+    assert in_file() == 1
+    store.create_table("Chk00002", "u", False, {}, {})
+    store.close()
+    wal = Path(str(path) + "-wal")
+    assert in_file() == 2 and (not wal.exists() or wal.stat().st_size == 0)
