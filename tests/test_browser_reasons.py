@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.conftest import LiveServer
 from tests.test_browser import scripted_wall
-from tests.test_browser_look import ENGLISH, strings
+from tests.test_browser_look import ENGLISH, english_left, strings
 from tests.test_browser_replay import finished_hand
 
 expect.set_options(timeout=15_000)
@@ -140,3 +140,9 @@ def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, lang_page
     first.click()
     expect(page.locator(".review-mark")).to_contain_text(texts[0])
     expect(page.locator("#step-action")).not_to_contain_text("discard")
+    # nothing else of the replay page is English: the bots are named as on the table page
+    kept = [east, "sgmahjong", "Replayed", "Home", "End", "English reason 6"]
+    expect(page.locator('#pov option[value="1"]')).to_contain_text(fill(zh["table.bot_name"], wind="南",
+                                                                          level=zh["bot.greedy"]))
+    left = english_left(page, kept)
+    assert not left, "\n".join(left)

@@ -1,6 +1,6 @@
 // /me: this browser's player — display name, totals, net over time, the hands (newest first, with a
 // link to each replay), export and delete. Data: GET /api/me (X-Player header), POST /api/players.
-import { esc, postJSON } from "./api.js";
+import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
 import { t } from "./i18n.js";
@@ -61,7 +61,7 @@ function renderHands(hands) {
     const when = new Date(h.ended * 1000).toLocaleString();
     const cls = h.result === "dealt in" ? "dealt-in" : h.result;
     return `<tr data-hand="${h.hand}" data-code="${esc(h.code)}"><td>${esc(when)}</td><td>${esc(h.table)}</td>` +
-      `<td>${h.hand}</td><td>${esc(t(`wind.${SEATS[h.seat]}`))}</td><td>${esc(h.preset)}</td>` +
+      `<td>${h.hand}</td><td>${esc(t(`wind.${SEATS[h.seat]}`))}</td><td>${esc(presetName(h.preset))}</td>` +
       `<td class="${cls}" data-result="${esc(h.result)}">${esc(t(`me.result.${h.result}`))}</td>` +
       `<td class="num">${h.tai || ""}</td><td class="num net">${signed(h.net)}</td>` +
       `<td><a href="${esc(h.replay)}?seat=${h.seat}">${esc(t("me.replay"))}</a></td></tr>`;

@@ -31,6 +31,9 @@ const state = {
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.data && state.data.seats[seat];
+  if (s && s.kind === "bot") {  // as the table page names its bots, in the page's language
+    return t("table.bot_name", { wind: t(`wind.${SEAT_LETTERS[seat]}`), level: t(`bot.${s.bot_level || "greedy"}`) });
+  }
   return s && s.name ? s.name : t("table.seat_n", { n: seat + 1 });
 }
 
