@@ -401,25 +401,29 @@ def _pct(values: list[float], p: float) -> float:
 
 def _scrape(urls: list[str]) -> tuple[float, dict[float, float], dict[float, float]]:
     """From each server's ``/metrics``: the actions applied so far (``sgmahjong_actions_applied_total``:
-    the players' actions and the table's own steps, e.g. closing a claim window) and the cumulative
+    the players' actions and the table's own steps, e.g. closing a claim window), and the cumulative
     buckets of the server-side action latency (``sgmahjong_action_update_seconds``: from a message
     received to every seat's update queued) and of the send delay (``sgmahjong_send_delay_seconds``:
     a message queued to its socket write, i.e. waiting for its writes' commit), summed over the
-    servers."""
+    servers. A server that does not answer gives no figures (NaN), the step goes on."""
     total = 0.0
     buckets: dict[float, float] = {}
     sends: dict[float, float] = {}
     for url in urls:
-        with urllib.request.urlopen(url + "/metrics", timeout=10) as r:
-            for line in r.read().decode().splitlines():
-                if line.startswith("sgmahjong_actions_applied_total{"):
-                    total += float(line.rsplit(" ", 1)[1])
-                elif line.startswith(("sgmahjong_action_update_seconds_bucket{",
-                                      "sgmahjong_send_delay_seconds_bucket{")):
-                    le = line.split('le="', 1)[1].split('"', 1)[0]
-                    bound = float("inf") if le == "+Inf" else float(le)
-                    into = buckets if line.startswith("sgmahjong_action") else sends
-                    into[bound] = into.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+        try:
+            with urllib.request.urlopen(url + "/metrics", timeout=60) as r:
+                text = r.read().decode()
+        except OSError as exc:
+            print(f"bench_server: {url}/metrics did not answer ({exc})", file=sys.stderr)
+            return float("nan"), {}, {}
+        for line in text.splitlines():
+            if line.startswith("sgmahjong_actions_applied_total{"):
+                total += float(line.rsplit(" ", 1)[1])
+            elif line.startswith(("sgmahjong_action_update_seconds_bucket{", "sgmahjong_send_delay_seconds_bucket{")):
+                le = line.split('le="', 1)[1].split('"', 1)[0]
+                bound = float("inf") if le == "+Inf" else float(le)
+                into = buckets if line.startswith("sgmahjong_action") else sends
+                into[bound] = into.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
     return total, buckets, sends
 
 
@@ -469,7 +473,7 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         results = []
         for pipe in pipes:
             while True:
-                if not pipe.poll(120):
+                if not pipe.poll(300):
                     raise RuntimeError("a bench client did not answer")
                 got = pipe.recv()
                 if isinstance(got, dict):
