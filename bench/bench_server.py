@@ -399,6 +399,9 @@ def _pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
 
 
+HISTOGRAMS = ("sgmahjong_action_update_seconds_bucket{", "sgmahjong_send_delay_seconds_bucket{")
+
+
 def _scrape(urls: list[str]) -> tuple[float, dict[float, float], dict[float, float]]:
     """From each server's ``/metrics``: the actions applied so far (``sgmahjong_actions_applied_total``:
     the players' actions and the table's own steps, e.g. closing a claim window), and the cumulative
@@ -419,7 +422,7 @@ def _scrape(urls: list[str]) -> tuple[float, dict[float, float], dict[float, flo
         for line in text.splitlines():
             if line.startswith("sgmahjong_actions_applied_total{"):
                 total += float(line.rsplit(" ", 1)[1])
-            elif line.startswith(("sgmahjong_action_update_seconds_bucket{", "sgmahjong_send_delay_seconds_bucket{")):
+            elif line.startswith(HISTOGRAMS):
                 le = line.split('le="', 1)[1].split('"', 1)[0]
                 bound = float("inf") if le == "+Inf" else float(le)
                 into = buckets if line.startswith("sgmahjong_action") else sends
