@@ -27,9 +27,12 @@ def tune_gc() -> None:
     ones (every table's states): with the default thresholds the collector runs hundreds of times a
     second and its full collections pause every table. Young collections are made rarer, and what
     exists after start-up (modules, settings) is left out of every collection."""
+    from ..server.metrics import track_gc
+
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_THRESHOLDS[0], GC_THRESHOLDS[1], GC_THRESHOLDS[2])
+    track_gc()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -32,6 +32,31 @@ REFUSALS = Counter("sgmahjong_refusals_total", "Messages and requests refused, b
 ERRORS = Counter("sgmahjong_errors_total", "Errors by kind (server, store, lease_lost)", ["kind"])
 
 
+GC_PAUSE = Histogram(
+    "sgmahjong_gc_pause_seconds",
+    "Garbage-collector passes (they pause every table), by generation",
+    ["generation"],
+    buckets=(0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+
+
+def track_gc() -> None:
+    """Time every garbage-collector pass into ``sgmahjong_gc_pause_seconds`` (``sgmahjong serve``)."""
+    import gc
+    import time
+
+    children = [GC_PAUSE.labels(str(g)) for g in range(3)]
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            children[min(2, info.get("generation", 0))].observe(time.perf_counter() - started[0])
+
+    gc.callbacks.append(callback)
+
+
 def track_live_tables(count: Callable[[], int]) -> None:
     LIVE_TABLES.set_function(lambda: float(count()))
 
