@@ -38,7 +38,7 @@ def test_metrics_count_actions_latency_writes_refusals_and_sockets(live_server: 
         ws.settle()
     after = live_server.get("/metrics").text
     for name in ('sgmahjong_actions_applied_total{source="human"}', "sgmahjong_action_update_seconds_count",
-                 "sgmahjong_send_delay_seconds_count",
+                 "sgmahjong_send_delay_seconds_count", "sgmahjong_loop_lag_seconds_count",
                  "sgmahjong_store_write_seconds_count", 'sgmahjong_refusals_total{code="stale"}'):
         assert _value(after, name) > _value(before, name), name
     assert 'sgmahjong_errors_total' in after and "sgmahjong_action_update_seconds_bucket" in after

@@ -303,11 +303,13 @@ def create_app(
         server.start_tasks()
         upkeep = asyncio.get_running_loop().create_task(server.upkeep.run(server.archive))
         revive = asyncio.get_running_loop().create_task(server.revive())
+        lag = asyncio.get_running_loop().create_task(metrics.watch_loop_lag())
         try:
             yield
         finally:
             upkeep.cancel()
             revive.cancel()
+            lag.cancel()
             server.close()
 
     page = replay_api.static_page  # a static page's handler

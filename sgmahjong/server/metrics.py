@@ -57,6 +57,24 @@ def track_gc() -> None:
     gc.callbacks.append(callback)
 
 
+LOOP_LAG = Histogram(
+    "sgmahjong_loop_lag_seconds",
+    "How late the event loop runs a task that sleeps 0.1 s (every table waits as long)",
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+
+
+async def watch_loop_lag(period: float = 0.1) -> None:
+    """Measure the event loop's lateness into ``sgmahjong_loop_lag_seconds``, forever."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(period)
+        LOOP_LAG.observe(max(0.0, loop.time() - start - period))
+
+
 def track_live_tables(count: Callable[[], int]) -> None:
     LIVE_TABLES.set_function(lambda: float(count()))
 
