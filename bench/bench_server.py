@@ -19,6 +19,8 @@ window after a warm-up:
 * srv p99: the server's own part of that latency (its ``sgmahjong_action_update_seconds`` histogram:
   message received to every seat's update queued; the bucket bound), the rest is waiting for the
   commit, the sockets and the clients,
+* gc max: the longest garbage-collector pass in the window (``sgmahjong_gc_pause_seconds``, the
+  bucket bound; it pauses every table),
 * send p99: how long messages waited between being queued and their socket write (the commit wait;
   ``sgmahjong_send_delay_seconds``, the bucket bound),
 * client %: the client processes' CPU over the window, per process (near 100%: the clients limit the
@@ -399,35 +401,39 @@ def _pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
 
 
-HISTOGRAMS = ("sgmahjong_action_update_seconds_bucket{", "sgmahjong_send_delay_seconds_bucket{")
+HISTOGRAMS = ("sgmahjong_action_update_seconds_bucket{", "sgmahjong_send_delay_seconds_bucket{",
+              "sgmahjong_gc_pause_seconds_bucket{")
 
 
-def _scrape(urls: list[str]) -> tuple[float, dict[float, float], dict[float, float]]:
+def _scrape(urls: list[str]) -> tuple[float, dict[float, float], dict[float, float], dict[float, float]]:
     """From each server's ``/metrics``: the actions applied so far (``sgmahjong_actions_applied_total``:
     the players' actions and the table's own steps, e.g. closing a claim window), and the cumulative
     buckets of the server-side action latency (``sgmahjong_action_update_seconds``: from a message
     received to every seat's update queued) and of the send delay (``sgmahjong_send_delay_seconds``:
-    a message queued to its socket write, i.e. waiting for its writes' commit), summed over the
-    servers. A server that does not answer gives no figures (NaN), the step goes on."""
+    a message queued to its socket write, i.e. waiting for its writes' commit) and of the garbage
+    collector's passes (every generation together), summed over the servers. A server that does not
+    answer gives no figures (NaN), the step goes on."""
     total = 0.0
     buckets: dict[float, float] = {}
     sends: dict[float, float] = {}
+    gcs: dict[float, float] = {}
     for url in urls:
         try:
             with urllib.request.urlopen(url + "/metrics", timeout=60) as r:
                 text = r.read().decode()
         except OSError as exc:
             print(f"bench_server: {url}/metrics did not answer ({exc})", file=sys.stderr)
-            return float("nan"), {}, {}
+            return float("nan"), {}, {}, {}
         for line in text.splitlines():
             if line.startswith("sgmahjong_actions_applied_total{"):
                 total += float(line.rsplit(" ", 1)[1])
             elif line.startswith(HISTOGRAMS):
                 le = line.split('le="', 1)[1].split('"', 1)[0]
                 bound = float("inf") if le == "+Inf" else float(le)
-                into = buckets if line.startswith("sgmahjong_action") else sends
+                into = (buckets if line.startswith("sgmahjong_action")
+                        else sends if line.startswith("sgmahjong_send") else gcs)
                 into[bound] = into.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
-    return total, buckets, sends
+    return total, buckets, sends, gcs
 
 
 def _bucket_pct(before: dict[float, float], after: dict[float, float], p: float) -> float:
@@ -466,11 +472,11 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         server.profile(True)
         cpu0 = _cpu_all(server.pids)
         ccpu0 = _cpu_all([p.pid for p in procs if p.pid is not None])
-        steps0, hist0, send0 = _scrape(server.metrics_urls)
+        steps0, hist0, send0, gc0 = _scrape(server.metrics_urls)
         time.sleep(max(0.0, window[1] - time.monotonic()))
         cpu1 = _cpu_all(server.pids)
         ccpu1 = _cpu_all([p.pid for p in procs if p.pid is not None])
-        steps1, hist1, send1 = _scrape(server.metrics_urls)
+        steps1, hist1, send1, gc1 = _scrape(server.metrics_urls)
         server.profile(False)
         rss = sum(_rss_bytes(p) for p in server.pids)
         results = []
@@ -506,6 +512,7 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
         "client_cpu_pct": 100 * (sum(ccpu1) - sum(ccpu0)) / measure / clients,
         "server_p99_ms": _bucket_pct(hist0, hist1, 99),
         "send_p99_ms": _bucket_pct(send0, send1, 99),
+        "gc_max_ms": _bucket_pct(gc0, gc1, 100),
         "setup_s": setup_wall,
         "errors": sum(r["errors"] for r in results),
         "hands": sum(r["hands"] for r in results),
@@ -513,7 +520,8 @@ def run_step(n_tables: int, think: float, warmup: float, measure: float, clients
 
 
 HEADER = (f"{'tables':>7} {'act/s':>7} {'steps/s':>7} {'CPU ms/act':>10} {'srv CPU%':>8} {'sys%':>5}"
-          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'srv p99':>7} {'send p99':>8} {'RSS KB/tbl':>10}"
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'srv p99':>7} {'send p99':>8} {'gc max':>6}"
+          f" {'RSS KB/tbl':>10}"
           f" {'client%':>7}"
           f" {'setup s':>7}"
           f" {'hands':>5} {'errors':>6}")
@@ -524,7 +532,7 @@ def row(r: dict[str, Any]) -> str:
             f" {r['cpu_ms_per_action']:>10.3f}"
             f" {r['server_cpu_pct']:>8.1f} {r['sys_cpu_pct']:>5.1f}"
             f" {r['p50']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f} {r['server_p99_ms']:>7.1f}"
-            f" {r['send_p99_ms']:>8.1f}"
+            f" {r['send_p99_ms']:>8.1f} {r['gc_max_ms']:>6.0f}"
             f" {r['rss_kb_per_table']:>10.0f} {r['client_cpu_pct']:>7.0f} {r['setup_s']:>7.1f}"
             f" {r['hands']:>5} {r['errors']:>6}")
 
