@@ -56,7 +56,9 @@ def test_merging_the_delta_gives_the_new_view(seed: int, gap: int) -> None:
                     resent += sum(old["seats"][int(i)] == s for i, s in value.items())
                 else:
                     assert old.get(key) != value
-    assert resent <= 0.05 * sent + 2, (resent, sent)
+    # over one step a rebuilt entry almost always shows a change; over a longer gap a seat's tiles
+    # may come back to what they were (a tile drawn and discarded)
+    assert resent <= (0.01 if gap == 1 else 0.1) * sent + 2, (resent, sent)
 
 
 def test_a_lost_key_or_reshaped_seats_has_no_delta() -> None:
