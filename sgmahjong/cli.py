@@ -32,7 +32,12 @@ def read_log(file: str) -> str:
 
 
 class CliError(Exception):
-    """A bad command-line input: printed as one line on stderr, exit code 2."""
+    """A bad command-line input: printed as one line on stderr, exit code 2. ``reason_code``, where
+    set, names it for pages that say it in their language (the calculator's /api/score)."""
+
+    def __init__(self, message: str, reason_code: str | None = None) -> None:
+        super().__init__(message)
+        self.reason_code = reason_code
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,7 +19,17 @@ class NotationError(SgMahjongError, ValueError):
 
 
 class InvalidHandError(SgMahjongError, ValueError):
-    """A hand that parses but cannot exist (too many copies, wrong size, bad meld)."""
+    """A hand that parses but cannot exist (too many copies, wrong size, bad meld). ``reason_code``,
+    where set, names the error for pages that say it in their language (the calculator)."""
+
+    reason_code: str | None = None
+
+
+def invalid_hand(reason_code: str, message: str) -> InvalidHandError:
+    """An :class:`InvalidHandError` with its ``reason_code``."""
+    exc = InvalidHandError(message)
+    exc.reason_code = reason_code
+    return exc
 
 
 class RuleSetError(SgMahjongError, ValueError):

@@ -66,6 +66,14 @@ def test_the_calculator_says_why_a_hand_is_not_a_win(live_server: LiveServer, la
         text = score(page, hand)
         assert text == fill(zh["calc.not_a_win"], reason=fill(zh[key], **params))
         assert not ENGLISH.search(text), text
+    # circumstances that cannot go together: the server's code, said in Chinese
+    page.fill("#hand", "123m456m789p4588s +6s")
+    page.check("#self_drawn")
+    page.select_option("#shooter", "S")
+    page.locator("#calc-btn").click()
+    expect(page.locator("#calc-error")).to_have_text(zh["error.score.self_drawn_shooter"])
+    page.uncheck("#self_drawn")
+    page.select_option("#shooter", "")
     # the client's notation errors too
     page.fill("#hand", "123x")
     expect(page.locator("#hand-preview")).to_have_text(fill(zh["calc.bad_tile"], ch="x"))

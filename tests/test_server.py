@@ -394,6 +394,18 @@ def test_score_endpoint_answers_what_the_cli_prints(
     ]:
         r = live_server.post("/api/score", body)
         assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+    # circumstances that cannot go together come with a code the calculator says in its language
+    win = "123m456m789p4588s +6s"
+    for body, code in [
+        ({"hand": win, "seat": "E", "shooter": "E"}, "score.shooter_is_winner"),
+        ({"hand": win, "self_drawn": True, "shooter": "S"}, "score.self_drawn_shooter"),
+        ({"hand": win, "seat": "S", "heavenly": True, "self_drawn": True}, "score.heavenly"),
+        ({"hand": win, "seat": "E", "earthly": True}, "score.earthly"),
+        ({"hand": win, "self_drawn": True, "replacement": "kong"}, "score.kong_replacement_kong"),
+    ]:
+        r = live_server.post("/api/score", body)
+        assert r.status_code == 400 and r.json()["code"] == code and r.json()["error"], (body, r.text)
+    assert "code" not in live_server.post("/api/score", {"hand": "xx"}).json()
 
 
 def test_reference_is_generated_from_the_rule_set(live_server: LiveServer) -> None:

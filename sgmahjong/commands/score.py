@@ -93,13 +93,14 @@ def _context(args: argparse.Namespace) -> WinContext:
     self_drawn = bool(args.self_drawn or replacement or args.last_tile or special == "heavenly")
     if args.shooter is not None:
         if args.shooter == args.seat:
-            raise CliError("the shooter cannot be the winner's own seat")
+            raise CliError("the shooter cannot be the winner's own seat", "score.shooter_is_winner")
         if self_drawn:
-            raise CliError("a self-drawn win has no shooter")
+            raise CliError("a self-drawn win has no shooter", "score.self_drawn_shooter")
     if args.bao is not None and args.bao == args.seat:
-        raise CliError("the winner cannot be liable (包) for his own win")
+        raise CliError("the winner cannot be liable (包) for his own win", "score.bao_is_winner")
     if args.robbed_kong and self_drawn:
-        raise CliError("robbing the kong is a win on another player's tile, not self-drawn")
+        raise CliError("robbing the kong is a win on another player's tile, not self-drawn",
+                       "score.robbed_self_drawn")
     return WinContext(seat_wind=args.seat, prevailing_wind=args.wind, self_drawn=self_drawn,
                       replacement=replacement,  # type: ignore[arg-type]
                       robbed_kong=args.robbed_kong, last_tile=args.last_tile,
@@ -175,7 +176,7 @@ def evaluate(args: argparse.Namespace) -> tuple[str, WinContext, ScoreResult, Ru
     rules = _rules(args.rule)
     hand = parse_hand(hand_text)
     if hand.winning_tile is None:
-        raise CliError("the hand needs its winning tile after '+', e.g. '... +4s'")
+        raise CliError("the hand needs its winning tile after '+', e.g. '... +4s'", "score.no_winning_tile")
     ctx = _context(args)
     try:
         result = score(hand, ctx, rules)

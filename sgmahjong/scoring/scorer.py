@@ -14,7 +14,7 @@ combine:
 from __future__ import annotations
 
 from ..analysis.decompose import decompositions
-from ..errors import InvalidHandError
+from ..errors import InvalidHandError, invalid_hand
 from ..hand import Hand
 from ..rules import RuleSet
 from . import patterns as _patterns  # noqa: F401  (fills the registry)
@@ -68,30 +68,31 @@ def check_context(hand: Hand, ctx: WinContext) -> None:
     if not (0 <= ctx.seat_wind <= 3 and 0 <= ctx.prevailing_wind <= 3):
         raise InvalidHandError("seat and prevailing wind are 0-3 (East, South, West, North)")
     if ctx.robbed_kong and ctx.self_drawn:
-        raise InvalidHandError("robbing the kong is not a self-drawn win")
+        raise invalid_hand("score.robbed_self_drawn", "robbing the kong is not a self-drawn win")
     if ctx.robbed_kong and ctx.replacement:
-        raise InvalidHandError("robbing the kong is not a win on a replacement tile")
+        raise invalid_hand("score.robbed_replacement", "robbing the kong is not a win on a replacement tile")
     if ctx.replacement and not ctx.self_drawn:
-        raise InvalidHandError("a win on a replacement tile is self-drawn")
+        raise invalid_hand("score.replacement_self_drawn", "a win on a replacement tile is self-drawn")
     if ctx.last_tile and not ctx.self_drawn:
-        raise InvalidHandError("the last tile (海底捞月) is a self-drawn tile")
+        raise invalid_hand("score.last_tile_self_drawn", "the last tile (海底捞月) is a self-drawn tile")
     if ctx.replacement in ("kong", "kong_on_kong"):
         kongs = sum(1 for m in hand.melds if m.is_kong)
         if ctx.replacement == "kong" and kongs < 1:
-            raise InvalidHandError("a win on a kong replacement needs a kong")
+            raise invalid_hand("score.kong_replacement_kong", "a win on a kong replacement needs a kong")
         if ctx.replacement == "kong_on_kong" and kongs < 2:
-            raise InvalidHandError("kong on kong needs two kongs")
+            raise invalid_hand("score.kong_on_kong_kongs", "kong on kong needs two kongs")
     special = ctx.special
     if special == "heavenly" and (ctx.seat_wind != 0 or not ctx.self_drawn):
-        raise InvalidHandError("a heavenly hand is the dealer's (East) self-drawn win")
+        raise invalid_hand("score.heavenly", "a heavenly hand is the dealer's (East) self-drawn win")
     if special == "earthly" and ctx.seat_wind == 0:
-        raise InvalidHandError("an earthly hand is a non-dealer's win")
+        raise invalid_hand("score.earthly", "an earthly hand is a non-dealer's win")
     if special == "humanly" and (ctx.seat_wind == 0 or ctx.self_drawn):
-        raise InvalidHandError("a humanly hand is a non-dealer's win on a discard")
+        raise invalid_hand("score.humanly", "a humanly hand is a non-dealer's win on a discard")
     if ctx.robbed_kong and hand.winning_tile is not None:
         w = hand.winning_tile
         if sum(1 for t in hand.all_tiles() if t == w) > 1:
-            raise InvalidHandError(f"a robbed kong leaves one {w!r} for the winner; the hand holds more")
+            raise invalid_hand("score.robbed_tile_count",
+                               f"a robbed kong leaves one {w!r} for the winner; the hand holds more")
 
 
 def _combine(entries: list[_Entry], rules: RuleSet) -> tuple[int, int, list[_Entry]]:

@@ -22,7 +22,10 @@ Seat = SeatName | Annotated[int, Field(ge=0, le=3)]
 
 
 class ScoreRequestError(SgMahjongError):
-    """A calculator request the CLI would refuse (the message says why)."""
+    """A calculator request the CLI would refuse (the message says why; ``reason_code``, where set,
+    names it for the page)."""
+
+    reason_code: str | None = None
 
 
 class ScoreRequest(BaseModel):
@@ -105,4 +108,6 @@ def score(body: Any) -> dict[str, Any]:
     try:
         return command.score_json(args)
     except CliError as exc:
-        raise ScoreRequestError(str(exc)) from None
+        err = ScoreRequestError(str(exc))
+        err.reason_code = exc.reason_code
+        raise err from None

@@ -369,7 +369,8 @@ def create_app(
         except ProtocolError as exc:
             return _error(400, exc.message)
         except (SgMahjongError, ValueError, TypeError) as exc:
-            return _error(400, str(exc))
+            # a code the calculator says in its language (the English message for any other)
+            return _error(400, str(exc), getattr(exc, "reason_code", None))
 
     async def list_tables(request: Request) -> Response:
         try:

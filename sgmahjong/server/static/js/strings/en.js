@@ -731,6 +731,20 @@ export default {
   "replay.act.win": "win",
   "replay.act.pass": "pass",
   "replay.act.close": "close",
-  "replay.action": "{who}: {move}"
+  "replay.action": "{who}: {move}",
+  "error.score.robbed_self_drawn": "Robbing the kong is a win on another player's tile, not self-drawn.",
+  "error.score.robbed_replacement": "Robbing the kong is not a win on a replacement tile.",
+  "error.score.replacement_self_drawn": "A win on a replacement tile is self-drawn.",
+  "error.score.last_tile_self_drawn": "The last tile (海底捞月) is a self-drawn tile.",
+  "error.score.kong_replacement_kong": "A win on a kong replacement needs a kong.",
+  "error.score.kong_on_kong_kongs": "Kong on kong needs two kongs.",
+  "error.score.heavenly": "A heavenly hand is the dealer's (East) self-drawn win.",
+  "error.score.earthly": "An earthly hand is a non-dealer's win.",
+  "error.score.humanly": "A humanly hand is a non-dealer's win on a discard.",
+  "error.score.robbed_tile_count": "A robbed kong leaves one of its tile for the winner; the hand holds more.",
+  "error.score.shooter_is_winner": "The shooter cannot be the winner's own seat.",
+  "error.score.self_drawn_shooter": "A self-drawn win has no shooter.",
+  "error.score.bao_is_winner": "The winner cannot be liable (包) for his own win.",
+  "error.score.no_winning_tile": "The hand needs its winning tile after '+', e.g. '... +4s'."
 }
 ;

@@ -731,6 +731,20 @@ export default {
   "replay.act.win": "胡",
   "replay.act.pass": "过",
   "replay.act.close": "结束吃碰",
-  "replay.action": "{who}：{move}"
+  "replay.action": "{who}：{move}",
+  "error.score.robbed_self_drawn": "抢杠胡的是别人的牌，不是自摸。",
+  "error.score.robbed_replacement": "抢杠胡不是补牌时胡。",
+  "error.score.replacement_self_drawn": "补牌时胡一定是自摸。",
+  "error.score.last_tile_self_drawn": "海底捞月是自摸最后一张牌。",
+  "error.score.kong_replacement_kong": "杠上胡需要有一个杠。",
+  "error.score.kong_on_kong_kongs": "杠上杠需要有两个杠。",
+  "error.score.heavenly": "天胡是庄家（东）的自摸胡。",
+  "error.score.earthly": "地胡是闲家的胡牌。",
+  "error.score.humanly": "人胡是闲家胡别人打出的牌。",
+  "error.score.robbed_tile_count": "被抢的杠只给胡牌者留下一张那种牌；这手牌里却有更多。",
+  "error.score.shooter_is_winner": "放铳者不能是胡牌者自己。",
+  "error.score.self_drawn_shooter": "自摸没有放铳者。",
+  "error.score.bao_is_winner": "胡牌者不能为自己的胡牌包赔。",
+  "error.score.no_winning_tile": "手牌要在“+”后写出胡的那张牌，例如“... +4s”。"
 }
 ;
