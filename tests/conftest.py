@@ -277,6 +277,28 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Any]:
+    """open_page(size, lang=None, **context options) -> a page failing the test on a script error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(size: dict[str, Any], lang: str | None = None, **extra: Any) -> Any:
+        ctx = browser.new_context(**size, **extra)
+        if lang:
+            key = "'sgmahjong:lang'"
+            ctx.add_init_script(f"localStorage.getItem({key}) || localStorage.setItem({key}, '{lang}')")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert errors == []
+
+
 # -- a real PostgreSQL (Debian's binaries, initdb into a temporary folder), once per test session --
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,28 +26,6 @@ def strings(lang: str) -> dict[str, str]:
     """A strings file (its body is JSON after ``export default``)."""
     text = (STATIC / "js" / "strings" / f"{lang}.js").read_text(encoding="utf-8")
     return json.loads(text[text.index("{"):text.rindex("}") + 1])  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[Any]:
-    """open_page(size, lang=None, **context options) -> a page failing the test on a script error."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(size: dict[str, Any], lang: str | None = None, **extra: Any) -> Page:
-        ctx = browser.new_context(**size, **extra)
-        if lang:
-            key = "'sgmahjong:lang'"
-            ctx.add_init_script(f"localStorage.getItem({key}) || localStorage.setItem({key}, '{lang}')")
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert errors == []
 
 
 def scroll_width(page: Page) -> int:

@@ -7,38 +7,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.conftest import LiveServer
 from tests.test_browser import scripted_wall
-from tests.test_browser_look import ENGLISH, english_left, strings
+from tests.test_browser_look import DESKTOP, ENGLISH, english_left, strings
 from tests.test_browser_replay import finished_hand
 
 expect.set_options(timeout=15_000)
-
-
-@pytest.fixture
-def lang_page(browser: Browser) -> Iterator[Any]:
-    """lang_page(lang) -> a desktop page in ``lang``, failing the test on a script error."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(lang: str) -> Page:
-        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-        ctx.add_init_script(f"localStorage.setItem('sgmahjong:lang', '{lang}')")
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert errors == []
 
 
 def fill(template: str, **params: Any) -> str:
@@ -53,13 +31,13 @@ def score(page: Page, hand: str) -> str:
     return head.inner_text()
 
 
-def test_the_calculator_says_why_a_hand_is_not_a_win(live_server: LiveServer, lang_page: Any) -> None:
+def test_the_calculator_says_why_a_hand_is_not_a_win(live_server: LiveServer, open_page: Any) -> None:
     zh = strings("zh")
     cases = [
         ("123m456m789p1288s +3s", "calc.reason.under_min", {"tai": 0, "min": 1}),
         ("123m456m789p1288s +9s", "calc.reason.not_sets_and_pair", {}),
     ]
-    page = lang_page("zh")
+    page = open_page(DESKTOP, "zh")
     page.goto(live_server.url + "/calculator")
     expect(page.locator("h1")).to_have_text(zh["calc.h1"])
     for hand, key, params in cases:
@@ -78,7 +56,7 @@ def test_the_calculator_says_why_a_hand_is_not_a_win(live_server: LiveServer, la
     page.fill("#hand", "123x")
     expect(page.locator("#hand-preview")).to_have_text(fill(zh["calc.bad_tile"], ch="x"))
     # English reads as the server's text, as before
-    page = lang_page("en")
+    page = open_page(DESKTOP, "en")
     page.goto(live_server.url + "/calculator")
     for hand, _, _ in cases:
         server = live_server.post("/api/score", {"hand": hand}).json()
@@ -89,7 +67,7 @@ def test_the_calculator_says_why_a_hand_is_not_a_win(live_server: LiveServer, la
             {"valid": False, "tai": 0, "limit": False, "patterns": [], "reason": "a new reason",
              "reason_code": "brand_new", "reason_params": {}}))
 
-    page = lang_page("zh")
+    page = open_page(DESKTOP, "zh")
     page.route("**/api/score", unknown)
     page.goto(live_server.url + "/calculator")
     assert score(page, "123m456m789p1288s +3s") == fill(zh["calc.not_a_win"], reason="a new reason")
@@ -106,7 +84,7 @@ FLAGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, lang_page: Any) -> None:
+def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, open_page: Any) -> None:
     code, _, _ = finished_hand(live_server, scripted_wall())
     real = live_server.get(f"/api/tables/{code}/hands/1/review?seat=1").json()
     assert real["decisions"]
@@ -123,7 +101,7 @@ def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, lang_page
     names = [s["name"] for s in replay["seats"] if s.get("name")]
     east = replay["seats"][0]["name"]  # Ann, who left: a bot played her seat
     zh = strings("zh")
-    page = lang_page("zh")
+    page = open_page(DESKTOP, "zh")
     page.route(re.compile(r".*/review\?seat=1$"), review)
     page.goto(f"{live_server.url}/replay/{code}/1")
     page.select_option("#review-seat", "1")
