@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,8 +29,7 @@ from sgmahjong.server.app import CreateTable, TableServer
 from sgmahjong.server.connections import Connection
 from sgmahjong.server.table import Table
 
-OPTIONS = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0,
-           "takeover_seconds": 3600}
+from .bench_server import OPTIONS, _choose  # the same tables and the same players' choices
 
 
 class _Timed:
@@ -44,14 +44,6 @@ class _Timed:
             return self.fn(*args, **kwargs)
         finally:
             self.totals[self.name] += time.process_time() - start
-
-
-def _choose(rng: random.Random, legal: list[str]) -> str:
-    if "win" in legal:
-        return "win"
-    if "pass" in legal and rng.random() < 0.85:
-        return "pass"
-    return rng.choice(legal)
 
 
 async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[str, Any]:
@@ -133,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.bench_fanout", description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--actions", type=int, default=4000)
-    args = p.parse_args(argv)
+    args = p.parse_args([] if argv is None else argv)  # `python -m bench`: the defaults
     plain = run(args.tables, args.actions, split=False)
     r = run(args.tables, args.actions, split=True)
     n = r["actions"]
@@ -152,4 +144,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
