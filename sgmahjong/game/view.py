@@ -30,10 +30,6 @@ def _meld_view(m: SetRec) -> dict[str, Any]:
     return {"kind": m.kind.value, "tiles": list(tiles), "concealed": m.concealed, "from": m.source}
 
 
-def _seat_view(state: HandState, i: int, st: SeatState, viewer: int | None) -> dict[str, Any]:
-    return _seat_entry(state.dealer, state.phase == ENDED, i, st, viewer == i)
-
-
 def _seat_entry(dealer: int, ended: bool, i: int, st: SeatState, own: bool) -> dict[str, Any]:
     concealed: list[str] | None = None
     drawn = st.drawn
@@ -54,11 +50,12 @@ def _seat_entry(dealer: int, ended: bool, i: int, st: SeatState, own: bool) -> d
 
 
 class SeatViews:
-    """The seat entries of one table's views, kept from one version to the next: a seat whose state
-    object did not change (the engine shares unchanged seats between versions) keeps the very same
-    entry objects. So after a change the four viewers' views cost only the changed seats' entries,
-    and a delta finds an unchanged seat by identity. Bounded: two entries (as others see the seat, as
-    its owner sees it) for each of the four seats. The entries are shared between views: read-only."""
+    """The seat entries of one table's views, kept from one version to the next: a seat whose shown
+    tiles did not change (the engine shares unchanged seats and tile tuples between versions) keeps
+    the very same entry objects. So after a change the four viewers' views cost only the changed
+    seats' entries, and a delta finds an unchanged seat by identity. Bounded: two entries (as others
+    see the seat, as its owner sees it) for each of the four seats. The entries are shared between
+    views: read-only."""
 
     __slots__ = ("_keys", "_own", "_public")
 
@@ -138,7 +135,8 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
         "wall_remaining": max(0, state.wall_remaining),
         "wall_hash": state.wall_hash,
         "awaiting": _visible_awaiting(state, seat) if private_awaiting else awaiting(state),
-        "seats": ([_seat_view(state, i, st, seat) for i, st in enumerate(state.seats)] if seat_views is None
+        "seats": ([_seat_entry(state.dealer, st_phase == ENDED, i, st, i == seat)
+                   for i, st in enumerate(state.seats)] if seat_views is None
                   else [seat_views.entry(state, i, i == seat) for i in range(len(state.seats))]),
         "last_discard": last,
         "window": window,

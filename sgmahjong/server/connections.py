@@ -68,7 +68,12 @@ class Connection:
         self._pending.append((text, seq, time.perf_counter()))
         if fence is None or seq <= fence.committed:
             self._wake.set()
-        elif not self._armed:
+        else:
+            self._arm(fence, seq)
+
+    def _arm(self, fence: GroupCommit, seq: int) -> None:
+        """Have the fence wake the writer once the first ``seq`` writes are committed (once)."""
+        if not self._armed:
             self._armed = True
             fence.on_commit(seq, self._released)
 
@@ -93,9 +98,7 @@ class Connection:
             while pending and not self._dropped and not self.storage_down:
                 text, seq, queued = pending[0]
                 if fence is not None and seq > fence.committed:
-                    if not self._armed:
-                        self._armed = True
-                        fence.on_commit(seq, self._released)
+                    self._arm(fence, seq)
                     break
                 pending.popleft()
                 SEND_DELAY.observe(time.perf_counter() - queued)

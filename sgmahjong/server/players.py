@@ -59,13 +59,13 @@ def link_answer(server: Any, answer: dict[str, Any], secret: str | None) -> None
         link_seat(server.store, table, int(answer["seat"]), secret)
 
 
-def record_hand(store: Any, table: Any, number: int, hand: Any, kinds: list[str]) -> None:
+def record_hand(table: Any, number: int, hand: Any, kinds: list[str]) -> None:
     """Record an ended hand for the players whose seats are still theirs (human seats only). The
     table keeps its seats' players (``player_links``, read once, again after a seat is linked), so a
     hand's end reads nothing and its write is group-committed with the hand's other writes."""
+    store = table.store
     if table.player_links is None:
         table.player_links = store.seat_players(table.id)
-    table_id = table.id
     links = {seat: pid for seat, pid in table.player_links.items() if kinds[seat] == "human"}
     if not links:
         return
@@ -75,13 +75,13 @@ def record_hand(store: Any, table: Any, number: int, hand: Any, kinds: list[str]
     now = time.time()
     rows = {
         seat: PlayerHandRow(
-            table_id, number, seat, now, won=winner == seat,
+            table.id, number, seat, now, won=winner == seat,
             dealt_in=not drawn and not result.get("self_drawn") and result.get("shooter") == seat,
             drawn=drawn, tai=int(result.get("tai") or 0), net=int(hand.ledger[seat]),
         )
         for seat in links
     }
-    store.add_player_hands(table_id, links, rows)
+    store.add_player_hands(table.id, links, rows)
 
 
 def preset_of(rules: dict[str, Any] | None) -> str:

@@ -220,7 +220,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         if record:
             result = engine.view(self.match, None).get("result")
             self.store.end_hand(self.id, self.hand_number, result, self.status)
-            players.record_hand(self.store, self, self.hand_number, engine.hand_of(self.match),
+            players.record_hand(self, self.hand_number, engine.hand_of(self.match),
                                 [s.kind for s in self.seats])
         if self.status == "finished":
             if record:
