@@ -62,7 +62,10 @@ def test_without_an_event_loop_a_write_commits_at_once(tmp_path: Path) -> None:
 
 
 class _Gate:
-    """A store whose batches wait for a gate (to see what is sent while a commit is under way)."""
+    """A store whose batches wait for a gate (to see what is sent while a commit is under way),
+    committed in the committer's thread (as PostgreSQL's are)."""
+
+    commits_inline = False
 
     def __init__(self, inner: Store) -> None:
         self.inner = inner
@@ -109,6 +112,57 @@ def test_a_message_waits_for_the_commit_of_the_writes_before_it(tmp_path: Path) 
 
     asyncio.run(main())
     assert [a.seq for a in gate.inner.actions(table_id, 1)] == [0]
+    store.close()
+
+
+class _Spy:
+    """A store committed on the event loop (as SQLite's is) that notes what had been sent when each
+    batch was written."""
+
+    commits_inline = True
+
+    def __init__(self, inner: Store, sent: list[str]) -> None:
+        self.inner = inner
+        self.sent = sent
+        self.sent_at_batch: list[list[str]] = []
+
+    def write_batch(self, writes: list[Write]) -> None:
+        self.sent_at_batch.append(list(self.sent))
+        self.inner.write_batch(writes)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_inline_commits_also_send_a_message_only_after_the_writes_before_it(tmp_path: Path) -> None:
+    sent: list[str] = []
+    spy = _Spy(open_store(str(tmp_path / "db.sqlite3")), sent)
+    store = GroupCommit(spy)  # type: ignore[arg-type]
+    (table_id,) = _tables(store, 1)
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> None:
+        conn = Connection(send, store)
+        writer = asyncio.create_task(conn.writer())
+        conn.push({"type": "pong"})
+        for _ in range(20):
+            await asyncio.sleep(0)
+        store.add_action(*_action(table_id, 0))
+        store.add_action(*_action(table_id, 1))  # the same turn of the loop: the same batch
+        conn.push({"type": "delta", "n": 1})
+        await store.wait(store.submitted)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        conn.finish()
+        await writer
+
+    asyncio.run(main())
+    assert store._pool is None  # no thread: written on the event loop
+    assert spy.sent_at_batch == [['{"type":"pong"}']]  # one batch, written before the delta went
+    assert sent == ['{"type":"pong"}', '{"type":"delta","n":1}']
+    assert [a.seq for a in spy.inner.actions(table_id, 1)] == [0, 1]
     store.close()
 
 

@@ -305,6 +305,32 @@ def test_settings_from_the_environment() -> None:
         ServerSettings(hello_timeout=-1)
 
 
+def test_the_readme_lists_every_setting_with_its_default() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    for variable, default in ServerSettings.describe():
+        shown = "(none)" if default == () else str(default)
+        assert f"| `{variable}` | {shown} |" in readme, variable
+
+
+def test_serve_collects_garbage_only_after_its_young_objects_setting() -> None:
+    import gc
+
+    from sgmahjong.commands.serve import tune_gc
+
+    before, callbacks = gc.get_threshold(), list(gc.callbacks)
+    assert ServerSettings.from_env({"SGMAHJONG_GC_YOUNG_OBJECTS": "1234"}).gc_young_objects == 1234
+    with pytest.raises(SettingsError, match="gc_young_objects must be at least 1"):
+        ServerSettings(gc_young_objects=0)
+    try:
+        tune_gc(ServerSettings().gc_young_objects)
+        assert gc.get_threshold()[0] == 200_000
+        assert gc.get_freeze_count() > 0  # what exists after start-up is left out of every pass
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+        gc.callbacks[:] = callbacks
+
+
 def test_serve_refuses_a_bad_setting(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     from sgmahjong.cli import main
 

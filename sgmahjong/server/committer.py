@@ -6,9 +6,13 @@ it sent; clients reconnect to the new owner).
 
 :class:`GroupCommit` stands in for the :class:`~.store.Store` the tables use. A batchable write
 (``add_action``, ``set_seat``, ... : ``store.BATCHABLE``) is queued and returns at once; a committer
-task writes everything queued so far in ONE transaction (``Store.write_batch``) in a worker thread,
-while the next writes gather. Every other call (reads, ``create_table``, ownership) first commits what
-is queued, in the calling thread, so it sees every earlier write.
+task writes everything queued so far in ONE transaction (``Store.write_batch``), while the next writes
+gather: in a worker thread, or, for a store whose commits are quick and local
+(``Store.commits_inline``: SQLite), on the event loop itself once the loop's ready callbacks have run
+(in a thread, each statement would have to take the GIL back from the busy event loop, waiting up to
+the interpreter's switch interval every time: at 1,000 tables commits then fell seconds behind).
+Every other call (reads, ``create_table``, ownership) first commits what is queued, in the calling
+thread, so it sees every earlier write.
 
 Acknowledgement: each message a :class:`~.connections.Connection` queues carries :attr:`submitted`,
 the number of writes queued so far; its writer sends it only once :attr:`committed` reaches that
@@ -96,7 +100,8 @@ class GroupCommit:
             self.submitted += 1
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
-            self._pool = self._pool or ThreadPoolExecutor(1, thread_name_prefix="sgmahjong-commit")
+            if not self.inner.commits_inline:
+                self._pool = self._pool or ThreadPoolExecutor(1, thread_name_prefix="sgmahjong-commit")
             self._task = loop.create_task(self._run())
         assert self._wake is not None
         self._wake.set()
@@ -162,7 +167,11 @@ class GroupCommit:
             await self._wake.wait()
             self._wake.clear()
             while self.committed < self.submitted:
-                upto, failed = await loop.run_in_executor(self._pool, self._write)
+                if self.inner.commits_inline:
+                    await asyncio.sleep(0)  # the writes of this turn of the loop join the batch
+                    upto, failed = self._write()
+                else:
+                    upto, failed = await loop.run_in_executor(self._pool, self._write)
                 self._done(upto, failed)
 
     def flush(self) -> None:

@@ -54,6 +54,8 @@ class ServerSettings:
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
+    # -- the process (``sgmahjong serve``) --------------------------------------------------------------
+    gc_young_objects: int = 200_000  # new tracked objects that start a garbage-collector pass (gc threshold0)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -61,7 +63,7 @@ class ServerSettings:
             if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
                 raise SettingsError(f"server setting {f.name} must not be negative; got {value}")
         for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
-                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses"):
+                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses", "gc_young_objects"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
 

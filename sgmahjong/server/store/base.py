@@ -136,6 +136,10 @@ class Store(abc.ABC):
     shared: bool = False
     #: this process's name in the stored log of actions
     worker: str = ""
+    #: a batch of writes is quick and never waits on another machine (an embedded file written without
+    #: fsync at commit): group commit writes it on the event loop instead of in a thread, where every
+    #: statement would wait to take the GIL back from the busy loop (server/committer.py)
+    commits_inline: bool = False
 
     @abc.abstractmethod
     def describe(self) -> str:

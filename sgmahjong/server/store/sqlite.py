@@ -40,6 +40,7 @@ def _reason(exc: BaseException) -> str:
 class SqliteStore(SqlStore):
     dialect = "sqlite"
     shared = False
+    commits_inline = True  # WAL with synchronous=NORMAL: a commit writes the WAL, no fsync
 
     def __init__(self, path: str, worker: str | None = None) -> None:
         super().__init__(worker)
