@@ -10,7 +10,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -30,7 +30,7 @@ from .committer import GroupCommit
 from .events import log_event, set_worker
 from .limits import AddressBuckets, TokenBucket
 from .lobby import PAGE_MAX, Upkeep, lobby_page
-from .middleware import GuardMiddleware, json_depth_ok
+from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
 from .options import TableOptions
 from .ownership import MOVED, Ownership, TableElsewhere
 from .protocol import (
@@ -487,7 +487,7 @@ def create_app(
                                 "message": f"this table already has {MAX_CONNECTIONS} connections"})
             await ws.close(code=1013)
             return
-        conn = Connection(ws.send_text, server.commits)
+        conn = Connection(_text_sender(ws), server.commits)
 
         async def write() -> None:
             await conn.writer()
@@ -601,6 +601,20 @@ def create_app(
     app.state.settings = settings
     app.state.server = server
     return app
+
+
+def _text_sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
+    """How a connection's writer sends a text message: straight to the server's own ``send`` when the
+    guard kept it (a table's messages are most of the server's sends; the framework's wrappers only
+    check states that an open socket is in), else through Starlette."""
+    raw: Callable[[dict[str, Any]], Awaitable[None]] | None = ws.scope.get(RAW_SEND)
+    if raw is None:
+        return ws.send_text
+
+    async def send_text(text: str) -> None:
+        await raw({"type": "websocket.send", "text": text})
+
+    return send_text
 
 
 def handle(table: Table, conn: Connection, message: Message) -> None:

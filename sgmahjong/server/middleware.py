@@ -63,6 +63,11 @@ async def _answer(send: Send, status: int, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+#: the scope key of the server's own ``send`` of a WebSocket (uvicorn's, before the framework's wrappers):
+#: the table's writers queue their many messages straight to it (app.py)
+RAW_SEND = "sgmahjong.raw_send"
+
+
 class GuardMiddleware:
     """Headers, Origin, content type and body size (see the module docstring)."""
 
@@ -77,6 +82,7 @@ class GuardMiddleware:
                 await receive()  # websocket.connect
                 await send({"type": "websocket.close", "code": 1008, "reason": "foreign origin"})
                 return
+            scope[RAW_SEND] = send
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
