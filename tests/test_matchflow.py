@@ -3,6 +3,8 @@ table log sent at hello and each seat's hints (docs/protocol.md)."""
 
 from __future__ import annotations
 
+import secrets
+import sqlite3
 from typing import Any
 
 from sgmahjong.commands import score as score_command
@@ -72,7 +74,11 @@ def play_to_the_end(live_server: LiveServer, code: str, tokens: list[str]) -> No
 
 def test_rematch_when_both_humans_agree(live_server: LiveServer) -> None:
     code = live_server.create_table(seed=5, rules={"rounds": 1})["code"]
-    ann, ann_token = seated(live_server, code, "Ann", 0)
+    secret = secrets.token_urlsafe(32)  # Ann's browser identity: her hands are hers (/me)
+    ann_token = live_server.post(f"/api/tables/{code}/join",
+                                 {"name": "Ann", "seat": 0, "player": secret}).json()["token"]
+    ann = live_server.ws(code)
+    assert ann.hello(ann_token)["seat"] == 0
     bo, bo_token = seated(live_server, code, "Bo", 2)
     ann.send({"type": "rematch"})
     assert ann.until("error")["code"] == "wrong_status"
@@ -99,6 +105,12 @@ def test_rematch_when_both_humans_agree(live_server: LiveServer) -> None:
         assert ws.hello(bo_token)["seat"] == 2
     old = live_server.get(f"/api/tables/{code}").json()
     assert old["status"] == "finished" and old["rematch"]["code"] == new
+    # Ann's seat of the rematch is still hers: its hands will reach her /me, as the first match's did
+    with sqlite3.connect(live_server.database) as db:
+        links = dict(db.execute(
+            "SELECT t.code, p.player_id FROM seat_players p JOIN tables t ON t.id = p.table_id"
+            " WHERE p.seat = 0").fetchall())
+    assert links[new] == links[code] is not None
     ann.close()
     bo.close()
 

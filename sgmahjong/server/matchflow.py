@@ -131,6 +131,9 @@ def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
     for s in table.seats:
         new.seats[s.seat] = Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash)
         new.store.set_seat(new.id, new.seats[s.seat].row())
+    for seat, player_id in table.store.seat_players(table.id).items():  # their hands reach their /me
+        if new.seats[seat].kind == "human":
+            new.store.link_seat_player(new.id, seat, player_id)
     new.begin()
     table.flow.rematch_code = new.code
     table._broadcast_table()
