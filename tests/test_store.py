@@ -77,8 +77,10 @@ def test_tables_seats_hands_actions_and_events_round_trip(database_url: str) -> 
     assert [(a.seq, a.seat, a.action, a.version, a.source, a.worker) for a in acts] == [
         (0, 0, "discard 5p", 3, "human", "w1"), (1, 1, "pass", 4, "bot", "w1")]
     assert acts[0].lease == acts[1].lease
-    store.add_events(tid, 1, [{"type": "x"}], 3)
-    assert store.events(tid, 1) == [*EVENTS, {"type": "discard"}, {"type": "x"}]
+    wide = {"type": "w", "n": 2**70, "seats": {1: "a"}}  # an integer wider than orjson writes, int keys
+    store.add_events(tid, 1, [{"type": "x"}, wide], 3)
+    assert store.events(tid, 1) == [*EVENTS, {"type": "discard"}, {"type": "x"},
+                                     {"type": "w", "n": 2**70, "seats": {"1": "a"}}]
     store.end_hand(tid, 1, {"winner": 0, "tai": [1, "x"]}, "between_hands")
     assert store.hands(tid)[0].ended is not None and store.tables(tid)[0].status == "between_hands"
     store.add_hand(tid, 2, 99, "wh2", [{"type": "deal", "n": 2}])

@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ..metrics import ACTIONS, STORE_WRITE
 from .base import (
     BATCHABLE,
@@ -53,6 +55,15 @@ def statements(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
+def _event_text(event: dict[str, Any]) -> str:
+    """An event as stored: compact JSON (orjson: every action stores its events; ``json`` for what
+    orjson refuses, e.g. an integer wider than 64 bits)."""
+    try:
+        return orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(event)
+
+
 def _table_row(r: tuple[Any, ...]) -> TableRow:
     return TableRow(
         int(r[0]), r[1], r[2], bool(r[3]), json.loads(r[4]), json.loads(r[5]), r[6], r[7],
@@ -75,6 +86,12 @@ class SqlStore(Store):
     @abc.abstractmethod
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Execute one statement (``?`` placeholders); its rows (empty if it returns none)."""
+
+    def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Execute one statement that returns no rows once for each of ``rows`` (a backend may send
+        them together)."""
+        for params in rows:
+            self._run(sql, params)
 
     @abc.abstractmethod
     def _begin(self) -> None: ...
@@ -368,10 +385,10 @@ class SqlStore(Store):
         self._insert_events(table_id, hand, events, first_seq)
 
     def _insert_events(self, table_id: int, hand: int, events: list[dict[str, Any]], first_seq: int) -> None:
-        for i, ev in enumerate(events):
-            self._run(
+        if events:
+            self._run_many(
                 "INSERT INTO events (table_id, hand, seq, event) VALUES (?, ?, ?, ?)",
-                (table_id, hand, first_seq + i, json.dumps(ev)),
+                [(table_id, hand, first_seq + i, _event_text(ev)) for i, ev in enumerate(events)],
             )
 
     def actions(self, table_id: int, hand: int) -> list[ActionRow]:

@@ -129,6 +129,12 @@ class SqliteStore(SqlStore):
         except sqlite3.OperationalError as exc:  # full, read-only, I/O error, locked: not our SQL
             raise StorageUnavailable(_reason(exc)) from exc
 
+    def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        try:
+            self._db.executemany(sql, rows)
+        except sqlite3.OperationalError as exc:
+            raise StorageUnavailable(_reason(exc)) from exc
+
     def _begin(self) -> None:
         self._run("BEGIN")
 
