@@ -16,6 +16,7 @@ from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
+from sgmahjong.bots.lean import LeanPolicy, Sim, lean_quick_policy, sim_of
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.actions import Action
@@ -74,6 +75,49 @@ def _timed_playout(state: HandState, policies: Sequence[Policy], parts: dict[str
         parts["policy"] += (t3 - t2) - (t2 - t1)
         steps += 1
     return steps
+
+
+def _timed_lean(sim: Sim, policies: Sequence[LeanPolicy], parts: dict[str, float]) -> int:
+    """A playout as :func:`lean.lean_playout`, timing the model and the policies."""
+    clock = time.perf_counter
+    steps = 0
+    while sim.phase != ENDED:
+        t0 = clock()
+        seat = sim.awaiting()
+        legal = sim.options(seat)
+        t1 = clock()
+        action = legal[0] if len(legal) == 1 else policies[seat](sim, seat, legal)
+        t2 = clock()
+        sim.step(action)
+        t3 = clock()
+        parts["engine"] += (t1 - t0) + (t3 - t2)
+        parts["policy"] += t2 - t1
+        steps += 1
+    return steps
+
+
+def _lean_playouts(tables: list[Table]) -> None:
+    """The expert's rollouts as it plays them: the lean model (:mod:`.lean`) with the quick policy,
+    the sampled state copied into a Sim (``sample`` includes the copy)."""
+    rng = random.Random(1)
+    parts = {"sample": 0.0, "engine": 0.0, "perceive": 0.0, "policy": 0.0}
+    n = steps = 0
+    start, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < PLAYOUT_S:
+        tb = tables[n % len(tables)]
+        t0 = time.perf_counter()
+        state = sample_state(tb, rng)
+        sim = None if state is None else sim_of(state)
+        parts["sample"] += time.perf_counter() - t0
+        n += 1
+        if sim is not None:
+            steps += _timed_lean(sim, [lean_quick_policy] * 4, parts)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu0
+    total = sum(parts.values()) or 1.0
+    share = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts.items() if k != "perceive")
+    print(f"   playouts, lean quick: {n / wall:6.1f} hands/s ({n / cpu:.1f}/s of CPU), "
+          f"{steps / n:.0f} decisions per playout, {1e6 * cpu / steps:.0f} us of CPU per decision point; "
+          f"time: {share}")
 
 
 def _playouts(rules: RuleSet, tables: list[Table], name: str, policies: list[Policy]) -> None:
@@ -144,7 +188,8 @@ def main() -> None:
     rules = RuleSet()
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]
-    _playouts(rules, tables, "quick", [quick_policy] * 4)  # the expert's rollouts
+    _lean_playouts(tables)  # the expert's rollouts
+    _playouts(rules, tables, "quick", [quick_policy] * 4)  # the same through the engine
     _playouts(rules, tables, "fast", [fast_policy] * 4)
     _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
     _playouts(rules, tables, "greedy", greedy)

@@ -39,6 +39,7 @@ from .base import A, Bot, View
 from .determinise import InconsistentViewError, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
+from .lean import lean_playout, lean_quick_policy, sim_of
 from .perception import perceive
 from .strong import StrongBot
 
@@ -142,6 +143,8 @@ class ExpertBot(Bot):
             return now >= deadline
 
         policies = self._policies(me)
+        lean = self.rollout == "quick"  # the lean model plays the quick rollouts (lean.py)
+        lean_policies = [lean_quick_policy] * 4
         n = len(cands)
         sums = [0.0] * n
         squares = [0.0] * n
@@ -157,19 +160,31 @@ class ExpertBot(Bot):
             mine = {(a.kind, a.tile): a for a in legal_actions(state, me)}
             results: dict[int, float] = {}
             cut = False
+            start_sim = sim_of(state) if lean else None
             for i in alive:
                 a = cands[i]
                 act = mine.get((a.kind, a.tile))
                 if act is None:
                     break
-                for s, g in enumerate(self._greedy):
-                    g.rng.seed(deal_seed * 4 + s)
                 stats.playouts += 1
-                end = playout(apply(state, act)[0], policies, stop=spent)
-                if end is None:
-                    cut = True
-                    break
-                results[i] = float(end.ledger[me])
+                ledger: Sequence[int]
+                if start_sim is not None:
+                    sim = start_sim.copy()
+                    sim.step(act)
+                    end_sim = lean_playout(sim, lean_policies, stop=spent)
+                    if end_sim is None:
+                        cut = True
+                        break
+                    ledger = end_sim.ledger
+                else:
+                    for s, g in enumerate(self._greedy):
+                        g.rng.seed(deal_seed * 4 + s)
+                    end = playout(apply(state, act)[0], policies, stop=spent)
+                    if end is None:
+                        cut = True
+                        break
+                    ledger = end.ledger
+                results[i] = float(ledger[me])
             else:
                 rounds += 1
                 for i in alive[1:]:

@@ -33,7 +33,7 @@ from ..game.builder import CHOW, DISCARD, KONG, PASS, PONG, WIN
 from ..game.scoring_bridge import score_special
 from ..game.state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec
 from ..game.wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
-from ..melds import MeldKind
+from ..melds import Meld, MeldKind
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile
 from . import efficiency as ef
@@ -63,8 +63,18 @@ class LSeat:
     """One seat of a :class:`Sim` (the fields of :class:`~sgmahjong.game.state.SeatState`, mutable;
     ``c`` counts the concealed tiles, the drawn tile included)."""
 
-    __slots__ = ("c", "drawn", "melds", "bonus", "discards", "barred", "has_drawn", "liable",
-                 "liable_reason", "waits")
+    __slots__ = (
+        "barred",
+        "bonus",
+        "c",
+        "discards",
+        "drawn",
+        "has_drawn",
+        "liable",
+        "liable_reason",
+        "melds",
+        "waits",
+    )
 
     def __init__(self) -> None:
         self.c: list[int] = [0] * NUM_PLAYING
@@ -109,12 +119,43 @@ class LSeat:
 class Sim:
     """An imagined hand, played in place (see the module docstring)."""
 
-    __slots__ = ("rules", "dealer", "prevailing", "wall", "front", "back", "seats", "phase", "turn",
-                 "w_kind", "w_source", "w_tile", "w_options", "w_decisions", "window_wins",
-                 "turn_options", "turn_win", "last_discard", "draw_source", "flower_chain",
-                 "kongs_in_turn", "last_tile", "kong_made", "claims_made", "discards_made", "seen",
-                 "ledger", "last_fresh", "claimed", "kong_liable", "winner", "shooter", "tai",
-                 "liable", "win_kind")
+    __slots__ = (
+        "back",
+        "claimed",
+        "claims_made",
+        "dealer",
+        "discards_made",
+        "draw_source",
+        "flower_chain",
+        "front",
+        "kong_liable",
+        "kong_made",
+        "kongs_in_turn",
+        "last_discard",
+        "last_fresh",
+        "last_tile",
+        "ledger",
+        "liable",
+        "phase",
+        "prevailing",
+        "rules",
+        "seats",
+        "seen",
+        "shooter",
+        "tai",
+        "turn",
+        "turn_options",
+        "turn_win",
+        "w_decisions",
+        "w_kind",
+        "w_options",
+        "w_source",
+        "w_tile",
+        "wall",
+        "win_kind",
+        "window_wins",
+        "winner",
+    )
 
     def __init__(self, rules: RuleSet, dealer: int, prevailing: int, wall: list[int]) -> None:
         self.rules = rules
@@ -206,9 +247,8 @@ class Sim:
             assert win is not None
             self._finish_win(seat, self._declaration_shooter(win), win)
             return
-        t = a.tile
-        assert t is not None
-        t = int(t)
+        assert a.tile is not None
+        t = int(a.tile)
         self.kong_liable = None
         if a.kind == "discard":
             c = st.c
@@ -232,8 +272,13 @@ class Sim:
             return False
         if self.rules.fresh_tile == "discards":
             return True
-        return bao.is_fresh(_TILE[t], [s.discards for s in self.seats],  # type: ignore[arg-type]
-                            [m.meld for s in self.seats for m in s.melds], self.rules)
+        return bao.is_fresh(_TILE[t], self._pools(), self._table_sets(), self.rules)
+
+    def _pools(self) -> list[list[Tile]]:
+        return [[_TILE[t] for t in s.discards] for s in self.seats]
+
+    def _table_sets(self) -> list[Meld]:
+        return [m.meld for s in self.seats for m in s.melds]
 
     def _declaration_shooter(self, win: WinInfo) -> int | None:
         claimed = self.claimed
@@ -458,8 +503,7 @@ class Sim:
         liable = None
         kong = a.kind == "kong"
         rules = self.rules
-        unseen = kong and bao.is_unseen(_TILE[t], [s.discards for s in self.seats],  # type: ignore[arg-type]
-                                        [m.meld for s in self.seats for m in s.melds])
+        unseen = kong and bao.is_unseen(_TILE[t], self._pools(), self._table_sets())
         liable = bao.claim_liability([m.meld for m in st.melds], _TILE[t], kong=kong,
                                      seat_wind=(seat - self.dealer) % 4, prevailing_wind=self.prevailing,
                                      rules=rules, unseen=unseen)
@@ -657,7 +701,8 @@ class Sim:
             return None
         if bao.win_liability([m.meld for m in st.melds], _TILE[self.w_tile], rules) is not None:
             return shooter
-        if bao.bao_fresh_applies(self.remaining, self.last_fresh, rules, thirteen_wonders=win.thirteen_wonders):
+        if bao.bao_fresh_applies(self.remaining, self.last_fresh, rules,
+                                 thirteen_wonders=win.thirteen_wonders):
             return shooter
         return None
 
