@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sgmahjong.bots.determinise import knowledge, sample_state, table
 from sgmahjong.bots.forward import playout, quick_policy
-from sgmahjong.bots.lean import lean_playout, lean_quick_policy, result_of, sim_of
+from sgmahjong.bots.lean import LSeat, Sim, lean_playout, lean_quick_policy, result_of, sample_sim, sim_of
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.rules import RuleSet
 
@@ -172,3 +172,37 @@ def test_sim_rejects_paused_windows() -> None:
     state, _ = new_hand(RuleSet(), seed=3, pause_windows=True)
     with pytest.raises(ValueError):
         sim_of(state)
+
+
+def _fields(sim: Sim) -> dict[str, object]:
+    out: dict[str, object] = {name: getattr(sim, name) for name in Sim.__slots__ if name != "seats"}
+    out["seats"] = [{name: getattr(s, name) for name in LSeat.__slots__} for s in sim.seats]
+    return out
+
+
+def test_sample_sim_equals_the_sampled_engine_state() -> None:
+    """Sampling straight into a Sim gives the Sim of :func:`sample_state`'s hand for the same random
+    numbers (so it too reads the view only: ``test_determinising_uses_only_the_view``)."""
+    compared = 0
+    for seed in range(60):
+        rules = RULESETS[seed % len(RULESETS)]
+        rng = random.Random(seed)
+        state, _ = new_hand(rules, seed=seed, dealer=seed % 4)
+        for _ in range(rng.randrange(0, 70)):
+            if state.ended:
+                break
+            seat = awaiting(state)[0]
+            state, _ = apply(state, _pick(state, seat, legal_actions(state, seat), rng))
+        if state.ended:
+            continue
+        for seat in range(4):
+            tb = table(knowledge(player_view(state, seat)), rules)
+            real = sample_state(tb, random.Random(seed))
+            sim = sample_sim(tb, random.Random(seed))
+            if real is None:
+                assert sim is None
+                continue
+            assert sim is not None
+            assert _fields(sim) == _fields(sim_of(real))
+            compared += 1
+    assert compared > 40

@@ -22,6 +22,7 @@ expert samples a hand once and copies it for each candidate).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ from ..melds import Meld, MeldKind
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile
 from . import efficiency as ef
+from .determinise import Table, deal_hidden
 from .forward import QUICK_FOLD_DIST, QUICK_LATE_WALL, QUICK_THREAT_SETS, _distances, _keep_score
 
 _FLOWERS = frozenset(range(34, 42))
@@ -769,6 +771,56 @@ def sim_of(state: HandState) -> Sim:
     sim.last_fresh = state.last_fresh
     sim.claimed = None if state.claimed is None else (state.claimed[0], int(state.claimed[1]))
     sim.kong_liable = state.kong_liable
+    return sim
+
+
+def sample_sim(tb: Table, rng: random.Random) -> Sim | None:
+    """:func:`determinise.sample_state` straight into a :class:`Sim` (equal to ``sim_of`` of it for
+    the same random numbers: a test checks), without building the engine's state."""
+    k = tb.k
+    if k.phase not in ("claim", "turn"):
+        return None
+    window = k.window
+    claim = k.phase == "claim"
+    if claim and (window is None or window[0] != "discard"):
+        return None
+    if not claim and k.turn != k.seat:
+        return None
+    hands, wall = deal_hidden(tb, rng)
+    sim = Sim(tb.rules, k.dealer, k.prevailing, [int(t) for t in wall])
+    for s in range(4):
+        ls = sim.seats[s]
+        c = ls.c
+        if s == k.seat:
+            for t in k.own:
+                c[t] += 1
+            ls.drawn = None if k.drawn is None else int(k.drawn)
+        else:
+            for t in hands[s]:
+                c[t] += 1
+        if (len(k.own) if s == k.seat else len(hands[s])) % 3 == 1:
+            ls.waits = _waits_of(c)
+        ls.melds = list(k.melds[s])
+        ls.bonus = [int(t) for t in k.bonus[s]]
+        ls.discards = [int(t) for t in k.discards[s]]
+        ls.has_drawn = bool(k.discards[s] or k.melds[s]) or s == k.turn
+        ls.liable, ls.liable_reason = tb.liable[s]
+    sim.turn = k.turn
+    sim.ledger = list(k.ledger)
+    sim.seen = list(tb.seen)
+    sim.discards_made = tb.discards_made
+    sim.claims_made = tb.claims_made
+    sim.kong_made = tb.kong_made
+    if claim:
+        assert window is not None
+        src, tile = window[1], int(window[2])
+        sim.last_discard = (src, tile)
+        sim.last_fresh = tb.seen[tile] <= 1
+        sim._open_discard_window(src, tile)
+        if sim.phase != CLAIM or not sim.w_options[k.seat]:
+            return None
+        return sim
+    sim._begin_turn(k.seat, "front" if k.drawn is not None else "claim")
     return sim
 
 
