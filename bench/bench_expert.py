@@ -1,9 +1,10 @@
-"""The expert bot (issue 15): forward-model playouts per second with each rollout policy, where a
-playout's time goes (sampling a hand from a view, the engine's ``apply``, perceiving the state, the
-policies), and the expert's decision time (median, p99, max) at its default 100 ms budget in hands
-against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time. Figures are
-by the wall clock and by this process's CPU time (which the other processes of a shared machine
-disturb less)."""
+"""The expert bot (issue 15): forward-model playouts per second — the expert's own (the lean model,
+:mod:`sgmahjong.bots.lean`, with the quick policy) and each rollout policy through the engine — where
+a playout's time goes (sampling a hand from a view, the model or the engine's ``apply``, perceiving
+the state, the policies), the expert's decision time (median, p99, max) at its default 100 ms budget
+in hands against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time, and
+how often its overrules of ``strong`` hold up under a much longer search. Figures are by the wall
+clock and by this process's CPU time (which the other processes of a shared machine disturb less)."""
 
 from __future__ import annotations
 
@@ -184,6 +185,44 @@ def _expert(rules: RuleSet, clock: str) -> None:
           f"CPU {100 * cpu / (time.perf_counter() - start):.0f}% of the wall clock")
 
 
+CHECK_S = 40.0  # hands of the overrule check
+CHECK_ROUNDS = 300  # deals of the confirming search
+
+
+def _overrule_check(rules: RuleSet) -> None:
+    """How often the 100 ms search's overrules of ``strong`` hold up: each decision at which the
+    expert (100 ms of CPU) chose otherwise than ``strong`` is searched again with ``CHECK_ROUNDS``
+    deals and no budget (another seed); confirmed when that search picks the same action."""
+    bot = ExpertBot(1, rules, clock=CLOCKS["cpu"])
+    others = [StrongBot(10 + i, rules) for i in range(3)]
+    searched = over = confirmed = kept = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < CHECK_S:
+        state, _ = new_hand(rules, seed=3000 + seed, dealer=seed % 4)
+        seed += 1
+        bots = [bot, *others]
+        while not state.ended:
+            seat = awaiting(state)[0]
+            legal = legal_actions(state, seat)
+            view = player_view(state, seat)
+            if seat == 0 and len(legal) > 1:
+                action = bot.choose(view, legal)
+                searched += bot.stats.candidates >= 2
+                if bot.stats.overruled:
+                    over += 1
+                    big = ExpertBot(99, rules, budget_ms=None, max_rounds=CHECK_ROUNDS)
+                    again = big.choose(view, legal)
+                    confirmed += again == action
+                    kept += not big.stats.overruled
+            else:
+                action = bots[seat].choose(view, legal)
+            state, _ = apply(state, action)
+    print(f"   overrule check, {seed} hands: {searched} searched decisions, strong overruled {over} times "
+          f"at 100 ms of CPU; a {CHECK_ROUNDS}-deal search confirms {confirmed} of them and keeps "
+          f"strong's choice at {kept}")
+
+
 def main() -> None:
     rules = RuleSet()
     tables = _tables(rules, 12)
@@ -195,6 +234,7 @@ def main() -> None:
     _playouts(rules, tables, "greedy", greedy)
     _expert(rules, "wall")
     _expert(rules, "cpu")
+    _overrule_check(rules)
 
 
 if __name__ == "__main__":
