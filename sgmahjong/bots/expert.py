@@ -64,6 +64,7 @@ class SearchStats:
     candidates: int = 0
     seconds: float = 0.0
     overruled: bool = False
+    advantage: float = 0.0  # the chosen candidate's mean paired difference to strong's (0 if kept)
 
 
 class ExpertBot(Bot):
@@ -220,6 +221,7 @@ class ExpertBot(Bot):
             if mean > best_mean and mean > self.z * se:
                 best, best_mean = i, mean
         stats.overruled = best != 0
+        stats.advantage = best_mean
         return cands[best]
 
 
