@@ -1,9 +1,10 @@
-"""The expert bot (issue 15): forward-model playouts per second with each rollout policy, where a
-playout's time goes (sampling a hand from a view, the engine's ``apply``, perceiving the state, the
-policies), and the expert's decision time (median, p99, max) at its default 100 ms budget in hands
-against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time. Figures are
-by the wall clock and by this process's CPU time (which the other processes of a shared machine
-disturb less)."""
+"""The expert bot (issue 15): forward-model playouts per second — the expert's own (the lean model,
+:mod:`sgmahjong.bots.lean`, with the quick policy) and each rollout policy through the engine — where
+a playout's time goes (sampling a hand from a view, the model or the engine's ``apply``, perceiving
+the state, the policies), the expert's decision time (median, p99, max) at its default 100 ms budget
+in hands against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time, and
+how often its overrules of ``strong`` hold up under a much longer search. Figures are by the wall
+clock and by this process's CPU time (which the other processes of a shared machine disturb less)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
+from sgmahjong.bots.lean import LeanPolicy, Sim, lean_quick_policy, sim_of
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.actions import Action
@@ -74,6 +76,49 @@ def _timed_playout(state: HandState, policies: Sequence[Policy], parts: dict[str
         parts["policy"] += (t3 - t2) - (t2 - t1)
         steps += 1
     return steps
+
+
+def _timed_lean(sim: Sim, policies: Sequence[LeanPolicy], parts: dict[str, float]) -> int:
+    """A playout as :func:`lean.lean_playout`, timing the model and the policies."""
+    clock = time.perf_counter
+    steps = 0
+    while sim.phase != ENDED:
+        t0 = clock()
+        seat = sim.awaiting()
+        legal = sim.options(seat)
+        t1 = clock()
+        action = legal[0] if len(legal) == 1 else policies[seat](sim, seat, legal)
+        t2 = clock()
+        sim.step(action)
+        t3 = clock()
+        parts["engine"] += (t1 - t0) + (t3 - t2)
+        parts["policy"] += t2 - t1
+        steps += 1
+    return steps
+
+
+def _lean_playouts(tables: list[Table]) -> None:
+    """The expert's rollouts as it plays them: the lean model (:mod:`.lean`) with the quick policy,
+    the sampled state copied into a Sim (``sample`` includes the copy)."""
+    rng = random.Random(1)
+    parts = {"sample": 0.0, "engine": 0.0, "perceive": 0.0, "policy": 0.0}
+    n = steps = 0
+    start, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < PLAYOUT_S:
+        tb = tables[n % len(tables)]
+        t0 = time.perf_counter()
+        state = sample_state(tb, rng)
+        sim = None if state is None else sim_of(state)
+        parts["sample"] += time.perf_counter() - t0
+        n += 1
+        if sim is not None:
+            steps += _timed_lean(sim, [lean_quick_policy] * 4, parts)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu0
+    total = sum(parts.values()) or 1.0
+    share = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts.items() if k != "perceive")
+    print(f"   playouts, lean quick: {n / wall:6.1f} hands/s ({n / cpu:.1f}/s of CPU), "
+          f"{steps / n:.0f} decisions per playout, {1e6 * cpu / steps:.0f} us of CPU per decision point; "
+          f"time: {share}")
 
 
 def _playouts(rules: RuleSet, tables: list[Table], name: str, policies: list[Policy]) -> None:
@@ -140,16 +185,56 @@ def _expert(rules: RuleSet, clock: str) -> None:
           f"CPU {100 * cpu / (time.perf_counter() - start):.0f}% of the wall clock")
 
 
+CHECK_S = 40.0  # hands of the overrule check
+CHECK_ROUNDS = 300  # deals of the confirming search
+
+
+def _overrule_check(rules: RuleSet) -> None:
+    """How often the 100 ms search's overrules of ``strong`` hold up: each decision at which the
+    expert (100 ms of CPU) chose otherwise than ``strong`` is searched again with ``CHECK_ROUNDS``
+    deals and no budget (another seed); confirmed when that search picks the same action."""
+    bot = ExpertBot(1, rules, clock=CLOCKS["cpu"])
+    others = [StrongBot(10 + i, rules) for i in range(3)]
+    searched = over = confirmed = kept = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < CHECK_S:
+        state, _ = new_hand(rules, seed=3000 + seed, dealer=seed % 4)
+        seed += 1
+        bots = [bot, *others]
+        while not state.ended:
+            seat = awaiting(state)[0]
+            legal = legal_actions(state, seat)
+            view = player_view(state, seat)
+            if seat == 0 and len(legal) > 1:
+                action = bot.choose(view, legal)
+                searched += bot.stats.candidates >= 2
+                if bot.stats.overruled:
+                    over += 1
+                    big = ExpertBot(99, rules, budget_ms=None, max_rounds=CHECK_ROUNDS)
+                    again = big.choose(view, legal)
+                    confirmed += again == action
+                    kept += not big.stats.overruled
+            else:
+                action = bots[seat].choose(view, legal)
+            state, _ = apply(state, action)
+    print(f"   overrule check, {seed} hands: {searched} searched decisions, strong overruled {over} times "
+          f"at 100 ms of CPU; a {CHECK_ROUNDS}-deal search confirms {confirmed} of them and keeps "
+          f"strong's choice at {kept}")
+
+
 def main() -> None:
     rules = RuleSet()
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]
-    _playouts(rules, tables, "quick", [quick_policy] * 4)  # the expert's rollouts
+    _lean_playouts(tables)  # the expert's rollouts
+    _playouts(rules, tables, "quick", [quick_policy] * 4)  # the same through the engine
     _playouts(rules, tables, "fast", [fast_policy] * 4)
     _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
     _playouts(rules, tables, "greedy", greedy)
     _expert(rules, "wall")
     _expert(rules, "cpu")
+    _overrule_check(rules)
 
 
 if __name__ == "__main__":

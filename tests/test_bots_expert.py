@@ -227,6 +227,29 @@ def test_fixed_rounds_without_a_budget_are_deterministic() -> None:
         assert picks[0][1] == MIN_ROUNDS
 
 
+def test_lean_search_equals_the_engine_search() -> None:
+    """The quick rollouts through the lean model (the default) give the search exactly the results
+    they give through the engine: with a fixed number of deals the same choices and statistics."""
+    checked = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal checked
+        if len(legal) < 2 or checked >= 12:
+            return
+        picks = []
+        for lean in (True, False):
+            bot = ExpertBot(7, RULES, budget_ms=None, max_rounds=12, lean=lean)
+            assert bot.lean is lean
+            picks.append((bot.choose(view, legal), bot.stats.rounds, bot.stats.playouts,
+                          bot.stats.overruled))
+        assert picks[0] == picks[1]
+        checked += picks[0][2] > 0
+
+    for seed in range(6):
+        _play(340 + seed, check)
+    assert checked >= 12
+
+
 def test_too_few_rounds_keep_strongs_choice() -> None:
     strong = make_bot("strong", 2, RULES)
     for view, legal in _decision_points(4):

@@ -33,12 +33,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..game import apply, legal_actions
+from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
 from .base import A, Bot, View
 from .determinise import InconsistentViewError, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
+from .lean import Sim, lean_playout, lean_quick_policy, sample_sim
 from .perception import perceive
 from .strong import StrongBot
 
@@ -63,6 +64,7 @@ class SearchStats:
     candidates: int = 0
     seconds: float = 0.0
     overruled: bool = False
+    advantage: float = 0.0  # the chosen candidate's mean paired difference to strong's (0 if kept)
 
 
 class ExpertBot(Bot):
@@ -72,7 +74,8 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
-                 rollout: str | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+                 rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
+                 lean: bool = True) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -87,6 +90,7 @@ class ExpertBot(Bot):
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
         self.rollout = rollout
+        self.lean = lean and rollout == "quick"  # quick rollouts through the lean model (lean.py)
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
@@ -142,6 +146,8 @@ class ExpertBot(Bot):
             return now >= deadline
 
         policies = self._policies(me)
+        lean = self.lean
+        lean_policies = [lean_quick_policy] * 4
         n = len(cands)
         sums = [0.0] * n
         squares = [0.0] * n
@@ -151,10 +157,20 @@ class ExpertBot(Bot):
         while (self.max_rounds is None or rounds < self.max_rounds) and tries < limit and not spent():
             tries += 1
             deal_seed = self.rng.getrandbits(48)
-            state = sample_state(tb, random.Random(deal_seed))
-            if state is None:
-                break
-            mine = {(a.kind, a.tile): a for a in legal_actions(state, me)}
+            state: HandState | None = None
+            start_sim: Sim | None = None
+            offered: Sequence[Action]
+            if lean:
+                start_sim = sample_sim(tb, random.Random(deal_seed))
+                if start_sim is None:
+                    break
+                offered = start_sim.options(me)
+            else:
+                state = sample_state(tb, random.Random(deal_seed))
+                if state is None:
+                    break
+                offered = legal_actions(state, me)
+            mine = {(a.kind, a.tile): a for a in offered}
             results: dict[int, float] = {}
             cut = False
             for i in alive:
@@ -162,14 +178,26 @@ class ExpertBot(Bot):
                 act = mine.get((a.kind, a.tile))
                 if act is None:
                     break
-                for s, g in enumerate(self._greedy):
-                    g.rng.seed(deal_seed * 4 + s)
                 stats.playouts += 1
-                end = playout(apply(state, act)[0], policies, stop=spent)
-                if end is None:
-                    cut = True
-                    break
-                results[i] = float(end.ledger[me])
+                ledger: Sequence[int]
+                if start_sim is not None:
+                    sim = start_sim.copy()
+                    sim.step(act)
+                    end_sim = lean_playout(sim, lean_policies, stop=spent)
+                    if end_sim is None:
+                        cut = True
+                        break
+                    ledger = end_sim.ledger
+                else:
+                    assert state is not None
+                    for s, g in enumerate(self._greedy):
+                        g.rng.seed(deal_seed * 4 + s)
+                    end = playout(apply(state, act)[0], policies, stop=spent)
+                    if end is None:
+                        cut = True
+                        break
+                    ledger = end.ledger
+                results[i] = float(ledger[me])
             else:
                 rounds += 1
                 for i in alive[1:]:
@@ -193,6 +221,7 @@ class ExpertBot(Bot):
             if mean > best_mean and mean > self.z * se:
                 best, best_mean = i, mean
         stats.overruled = best != 0
+        stats.advantage = best_mean
         return cands[best]
 
 
