@@ -166,8 +166,32 @@ def self_play(hands: int, every: int, level: str) -> None:
 
 # -- server soak ---------------------------------------------------------------------------------------
 
-def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy") -> None:
+def tune_malloc(spec: str) -> float:
+    """Apply glibc malloc options for an experiment: ``arena_max=N``, ``mmap_threshold=BYTES``,
+    ``trim_threshold=BYTES`` (mallopt) and ``trim=SECONDS`` (returned: call malloc_trim(0) that often,
+    0 = never), comma-separated."""
+    import ctypes
+
+    libc = ctypes.CDLL("libc.so.6")
+    params = {"arena_max": -8, "mmap_threshold": -3, "trim_threshold": -1}
+    trim = 0.0
+    for item in filter(None, spec.split(",")):
+        key, _, value = item.partition("=")
+        if key == "trim":
+            trim = 0.0 if value == "report" else float(value)
+        elif not libc.mallopt(params[key], int(value)):
+            raise SystemExit(f"mallopt {key}={value} failed")
+    return trim
+
+
+def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
+                malloc: str = "") -> None:
+    import ctypes
+
     import httpx
+
+    trim = tune_malloc(malloc)
+    last_trim = time.monotonic()
 
     from sgmahjong.server.settings import ServerSettings
     from tests.conftest import LiveServer, free_port
@@ -204,6 +228,9 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
         start = time.perf_counter()
         while done_hands < hands:
             time.sleep(0.5)
+            if trim and time.monotonic() - last_trim >= trim:
+                ctypes.CDLL("libc.so.6").malloc_trim(0)
+                last_trim = time.monotonic()
             for i, code in enumerate(live_codes):
                 if client.get(f"/api/tables/{code}").json()["status"] != "playing":
                     live_codes[i] = new_table()  # the old one waits for its humans, then is closed
@@ -216,6 +243,11 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                 if diag:
                     print(f"           {memory_breakdown()}", flush=True)
                     print(f"           memos: {big_memos()}", flush=True)
+                    if "trim=report" in malloc:
+                        t0 = time.perf_counter()
+                        ctypes.CDLL("libc.so.6").malloc_trim(0)
+                        print(f"           after malloc_trim(0) ({1000 * (time.perf_counter() - t0):.1f} ms): "
+                              f"RSS {rss_mb():.1f} MB", flush=True)
                 next_report += every
         db.close()
         client.close()
@@ -428,12 +460,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--live", type=int, default=20)
     parser.add_argument("--diag", action="store_true",
                         help="server: also print where the memory is (smaps, malloc, SQLite, Python)")
+    parser.add_argument("--malloc", default="", help="server: glibc malloc options for an experiment, "
+                        "e.g. arena_max=2,mmap_threshold=131072,trim=10 (see tune_malloc)")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
-        server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level)
+        server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 
