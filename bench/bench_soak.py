@@ -78,9 +78,11 @@ def memory_breakdown() -> str:
         pass
     stats = _obmalloc_stats()
     if stats:
-        out += (f" | obmalloc: arenas {stats.get('arenas', 0) / 2**20:.1f} (blocks {stats.get('allocated', 0) / 2**20:.1f},"
-                f" free {(stats.get('available', 0) + stats.get('unused', 0)) / 2**20:.1f})")
-    out += f" | py blocks {sys.getallocatedblocks()} objects {len(gc.get_objects())} threads {threading.active_count()}"
+        free = stats.get("available", 0) + stats.get("unused", 0)
+        out += (f" | obmalloc: arenas {stats.get('arenas', 0) / 2**20:.1f}"
+                f" (blocks {stats.get('allocated', 0) / 2**20:.1f}, free {free / 2**20:.1f})")
+    out += (f" | py blocks {sys.getallocatedblocks()} objects {len(gc.get_objects())}"
+            f" threads {threading.active_count()}")
     return out
 
 
@@ -185,7 +187,7 @@ def tune_malloc(spec: str) -> float:
 
 
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
-                malloc: str = "") -> None:
+                malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5) -> None:
     import ctypes
 
     import httpx
@@ -203,6 +205,8 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
         # human, is closed after idle_table_seconds and leaves the live set; a new table replaces it
         settings = ServerSettings(idle_table_seconds=5, sweep_seconds=0.5, table_burst=1_000_000,
                                   tables_per_hour=1e9)
+        if glibc_defaults:  # as before the malloc settings (memory.py): glibc's own arenas and threshold
+            settings = settings.replace(malloc_arena_max=0, malloc_mmap_threshold=0)
         live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
         live.start()
         assert live._runner is not None
@@ -227,7 +231,7 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
         next_report = every
         start = time.perf_counter()
         while done_hands < hands:
-            time.sleep(0.5)
+            time.sleep(poll)
             if trim and time.monotonic() - last_trim >= trim:
                 ctypes.CDLL("libc.so.6").malloc_trim(0)
                 last_trim = time.monotonic()
@@ -246,8 +250,9 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                     if "trim=report" in malloc:
                         t0 = time.perf_counter()
                         ctypes.CDLL("libc.so.6").malloc_trim(0)
-                        print(f"           after malloc_trim(0) ({1000 * (time.perf_counter() - t0):.1f} ms): "
-                              f"RSS {rss_mb():.1f} MB", flush=True)
+                        took = 1000 * (time.perf_counter() - t0)
+                        print(f"           after malloc_trim(0) ({took:.1f} ms): RSS {rss_mb():.1f} MB",
+                              flush=True)
                 next_report += every
         db.close()
         client.close()
@@ -462,12 +467,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="server: also print where the memory is (smaps, malloc, SQLite, Python)")
     parser.add_argument("--malloc", default="", help="server: glibc malloc options for an experiment, "
                         "e.g. arena_max=2,mmap_threshold=131072,trim=10 (see tune_malloc)")
+    parser.add_argument("--glibc-defaults", action="store_true",
+                        help="server: leave glibc's malloc arenas and mmap threshold at its defaults "
+                        "(malloc_arena_max=0, malloc_mmap_threshold=0), as before they were settings")
+    parser.add_argument("--poll", type=float, default=0.5,
+                        help="server: seconds between looks for tables whose hand is over (each is replaced)")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
-        server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc)
+        server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
+                    args.glibc_defaults, args.poll)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 

@@ -54,6 +54,9 @@ class ServerSettings:
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
+    # -- memory (glibc's allocator; see memory.py; 0 = glibc's own default) -------------------------
+    malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
+    malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -64,6 +67,8 @@ class ServerSettings:
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
+        if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
+            raise SettingsError("server setting malloc_mmap_threshold must be at most 33554432 (32 MiB)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerSettings:
