@@ -28,10 +28,11 @@ import time
 from pathlib import Path
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
+    """The resident set size (``VmHWM``: its peak so far) in MB."""
     with open(f"/proc/{os.getpid()}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
@@ -187,12 +188,18 @@ def tune_malloc(spec: str) -> float:
 
 
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
-                malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5) -> None:
+                malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
+                memo_limit: int = 0) -> None:
     import ctypes
 
     import httpx
 
     trim = tune_malloc(malloc)
+    if memo_limit:  # an experiment: the analysis memos and the bots' convolution memo emptied sooner
+        from sgmahjong.analysis import tables as analysis_tables
+        from sgmahjong.bots import efficiency
+
+        analysis_tables.MEMO_LIMIT = efficiency.CONV_MAX = memo_limit
     last_trim = time.monotonic()
 
     from sgmahjong.server.settings import ServerSettings
@@ -241,7 +248,8 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
             done_hands = db.execute("SELECT COUNT(*) FROM hands WHERE ended IS NOT NULL").fetchone()[0]
             if done_hands >= next_report:
                 gc.collect()
-                print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
+                print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB (peak {rss_mb('VmHWM'):6.1f})  "
+                      f"memo entries {memo_entries():>9}  "
                       f"live tables {len(server.tables)}  "
                       f"({done_hands / (time.perf_counter() - start):.1f} hands/s)", flush=True)
                 if diag:
@@ -472,13 +480,15 @@ def main(argv: list[str] | None = None) -> None:
                         "(malloc_arena_max=0, malloc_mmap_threshold=0), as before they were settings")
     parser.add_argument("--poll", type=float, default=0.5,
                         help="server: seconds between looks for tables whose hand is over (each is replaced)")
+    parser.add_argument("--memo-limit", type=int, default=0,
+                        help="server: an experiment: the analysis memos' and the convolution memo's bound")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
         server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
-                    args.glibc_defaults, args.poll)
+                    args.glibc_defaults, args.poll, args.memo_limit)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 
