@@ -189,7 +189,7 @@ def tune_malloc(spec: str) -> float:
 
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
                 malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
-                memo_limit: int = 0) -> None:
+                memo_limit: int = 0, tactics_limit: int = 0) -> None:
     import ctypes
 
     import httpx
@@ -200,6 +200,10 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
         from sgmahjong.bots import efficiency
 
         analysis_tables.MEMO_LIMIT = efficiency.CONV_MAX = memo_limit
+    if tactics_limit:  # an experiment: the bots' group memos (tactics) emptied sooner
+        from sgmahjong.bots import tactics
+
+        tactics.MEMO_MAX = tactics.DERIVED_MAX = tactics_limit
     last_trim = time.monotonic()
 
     from sgmahjong.server.settings import ServerSettings
@@ -482,13 +486,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="server: seconds between looks for tables whose hand is over (each is replaced)")
     parser.add_argument("--memo-limit", type=int, default=0,
                         help="server: an experiment: the analysis memos' and the convolution memo's bound")
+    parser.add_argument("--tactics-limit", type=int, default=0,
+                        help="server: an experiment: the bots' group memos' bound (tactics)")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
         server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
-                    args.glibc_defaults, args.poll, args.memo_limit)
+                    args.glibc_defaults, args.poll, args.memo_limit, args.tactics_limit)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 
