@@ -1,7 +1,7 @@
 """The C allocator's settings for a long-running server (glibc only; elsewhere nothing is done).
 
 A server soak (``python -m bench.bench_soak server``) showed the process growing by ~4 KB a hand with
-every Python structure bounded; about half of it (11 of 14.7 MB over 2,000 hands in one run) was
+every Python structure bounded; most of it (11 of 14.7 MB over 2,000 hands in one run) was
 glibc's own free space. The bots' memo tables (tens of
 thousands of entries, emptied when full and filled again) have hash tables of a few hundred KB to a
 few MB; glibc maps such a block on its own (returned to the system when freed) only while it is
