@@ -28,30 +28,124 @@ import time
 from pathlib import Path
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
+    """The resident set size (``VmHWM``: its peak so far) in MB."""
     with open(f"/proc/{os.getpid()}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def memory_breakdown() -> str:
+    """Where the RSS is (from /proc/PID/smaps): the brk heap, anonymous mappings (glibc's thread arenas,
+    big blocks, Python's obmalloc arenas), file-backed pages; glibc's own figures (mallinfo2: bytes in
+    use and free in its arenas, and in mmap'd blocks); SQLite's heap; Python's allocated blocks; threads."""
+    import ctypes
+    import threading
+
+    kinds = {"heap": 0, "anon": 0, "file": 0, "stack": 0}
+    name = ""
+    with open(f"/proc/{os.getpid()}/smaps") as f:
+        for line in f:
+            first = line.split(None, 1)[0]
+            if not first.endswith(":") and "-" in first:  # a mapping's header line
+                parts = line.split()
+                name = parts[5] if len(parts) > 5 else ""
+            elif first == "Rss:":
+                kb = int(line.split()[1])
+                kind = ("heap" if name == "[heap]" else "stack" if name.startswith("[stack")
+                        else "anon" if not name or name.startswith("[") else "file")
+                kinds[kind] += kb
+    out = " ".join(f"{k} {v / 1024:.1f}" for k, v in kinds.items())
+
+    class Mallinfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                   "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = Mallinfo2
+        mi = libc.mallinfo2()
+        out += (f" | malloc: arenas {mi.arena / 2**20:.1f} (in use {mi.uordblks / 2**20:.1f}, free "
+                f"{mi.fordblks / 2**20:.1f}) mmap {mi.hblkhd / 2**20:.1f}")
+    except (OSError, AttributeError):
+        pass
+    try:
+        lib = ctypes.CDLL("libsqlite3.so.0")
+        lib.sqlite3_memory_used.restype = ctypes.c_int64
+        out += f" | sqlite {lib.sqlite3_memory_used() / 2**20:.1f}"
+    except OSError:
+        pass
+    stats = _obmalloc_stats()
+    if stats:
+        free = stats.get("available", 0) + stats.get("unused", 0)
+        out += (f" | obmalloc: arenas {stats.get('arenas', 0) / 2**20:.1f}"
+                f" (blocks {stats.get('allocated', 0) / 2**20:.1f}, free {free / 2**20:.1f})")
+    out += (f" | py blocks {sys.getallocatedblocks()} objects {len(gc.get_objects())}"
+            f" threads {threading.active_count()}")
+    return out
+
+
+def _obmalloc_stats() -> dict[str, int]:
+    """Python's small-object allocator (``sys._debugmallocstats``, which writes to file descriptor 2):
+    bytes of its arenas, of the blocks allocated in them, and free in them (available blocks, unused
+    pools)."""
+    import re
+
+    debug = getattr(sys, "_debugmallocstats", None)
+    if debug is None:
+        return {}
+    with tempfile.TemporaryFile(mode="w+") as tmp:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(tmp.fileno(), 2)
+            debug()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read()
+    out: dict[str, int] = {}
+    for key, pattern in (("arenas", r"\d+ arenas \* \d+ bytes/arena\s+=\s+([\d,]+)"),
+                         ("allocated", r"# bytes in allocated blocks\s+=\s+([\d,]+)"),
+                         ("available", r"# bytes in available blocks\s+=\s+([\d,]+)"),
+                         ("unused", r"\d+ unused pools \* \d+ bytes\s+=\s+([\d,]+)")):
+        found = re.search(pattern, text)
+        if found:
+            out[key] = int(found.group(1).replace(",", ""))
+    return out
 
 
 PACKAGES = ("sgmahjong.bots", "sgmahjong.analysis", "sgmahjong.game", "sgmahjong.scoring")
 
 
-def memo_entries() -> int:
+def memos() -> dict[str, int]:
     """Entries of every module-level dict (or tuple of dicts) of the bots, analysis, game and scoring
-    packages whose name looks like a memo."""
-    total = 0
+    packages whose name looks like a memo, by ``module.name`` (a dict bound to two names once)."""
+    out: dict[str, int] = {}
+    seen: set[int] = set()
     for name, module in list(sys.modules.items()):
         if not name.startswith(PACKAGES):
             continue
         for attr, value in vars(module).items():
             if not attr.startswith("_") or attr.startswith("__"):
                 continue
-            tables = value if isinstance(value, tuple) else (value,)
-            total += sum(len(t) for t in tables if isinstance(t, dict))
-    return total
+            tables = [t for t in (value if isinstance(value, tuple) else (value,))
+                      if isinstance(t, dict) and id(t) not in seen]
+            if tables:
+                seen.update(id(t) for t in tables)
+                out[f"{name.rsplit('.', 1)[-1]}.{attr}"] = sum(len(t) for t in tables)
+    return out
+
+
+def memo_entries() -> int:
+    return sum(memos().values())
+
+
+def big_memos(least: int = 1000) -> str:
+    return " ".join(f"{k} {v}" for k, v in sorted(memos().items(), key=lambda kv: -kv[1]) if v >= least)
 
 
 # -- self-play -----------------------------------------------------------------------------------------
@@ -75,25 +169,61 @@ def self_play(hands: int, every: int, level: str) -> None:
 
 # -- server soak ---------------------------------------------------------------------------------------
 
-def server_soak(hands: int, every: int, tables: int) -> None:
+def tune_malloc(spec: str) -> float:
+    """Apply glibc malloc options for an experiment: ``arena_max=N``, ``mmap_threshold=BYTES``,
+    ``trim_threshold=BYTES`` (mallopt) and ``trim=SECONDS`` (returned: call malloc_trim(0) that often,
+    0 = never), comma-separated."""
+    import ctypes
+
+    libc = ctypes.CDLL("libc.so.6")
+    params = {"arena_max": -8, "mmap_threshold": -3, "trim_threshold": -1}
+    trim = 0.0
+    for item in filter(None, spec.split(",")):
+        key, _, value = item.partition("=")
+        if key == "trim":
+            trim = 0.0 if value == "report" else float(value)
+        elif not libc.mallopt(params[key], int(value)):
+            raise SystemExit(f"mallopt {key}={value} failed")
+    return trim
+
+
+def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
+                malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
+                memo_limit: int = 0, tactics_limit: int = 0) -> None:
+    import ctypes
+
     import httpx
+
+    trim = tune_malloc(malloc)
+    if memo_limit:  # an experiment: the analysis memos and the bots' convolution memo emptied sooner
+        from sgmahjong.analysis import tables as analysis_tables
+        from sgmahjong.bots import efficiency
+
+        analysis_tables.MEMO_LIMIT = efficiency.CONV_MAX = memo_limit
+    if tactics_limit:  # an experiment: the bots' group memos (tactics) emptied sooner
+        from sgmahjong.bots import tactics
+
+        tactics.MEMO_MAX = tactics.DERIVED_MAX = tactics_limit
+    last_trim = time.monotonic()
 
     from sgmahjong.server.settings import ServerSettings
     from tests.conftest import LiveServer, free_port
 
     fast = {"bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0.01,
-            "takeover_seconds": 0, "bot_level": "greedy"}
+            "takeover_seconds": 0, "bot_level": level}
     with tempfile.TemporaryDirectory() as tmp:
         # each table's one human leaves at the start: bots play its first hand, then it waits for a
         # human, is closed after idle_table_seconds and leaves the live set; a new table replaces it
         settings = ServerSettings(idle_table_seconds=5, sweep_seconds=0.5, table_burst=1_000_000,
                                   tables_per_hour=1e9)
+        if glibc_defaults:  # as before the malloc settings (memory.py): glibc's own arenas and threshold
+            settings = settings.replace(malloc_arena_max=0, malloc_mmap_threshold=0)
         live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
         live.start()
         assert live._runner is not None
         server = live._runner.server.config.app.state.server  # the TableServer, for its live set
         client = httpx.Client(base_url=live.url, timeout=30)
-        print(f"server soak: {tables} tables of bots at a time, each closed after its first hand; "
+        print(f"server soak: {tables} tables of {level} bots at a time, each closed after its first hand; "
               f"RSS every {every} hands")
 
         def new_table() -> str:
@@ -112,16 +242,29 @@ def server_soak(hands: int, every: int, tables: int) -> None:
         next_report = every
         start = time.perf_counter()
         while done_hands < hands:
-            time.sleep(0.5)
+            time.sleep(poll)
+            if trim and time.monotonic() - last_trim >= trim:
+                ctypes.CDLL("libc.so.6").malloc_trim(0)
+                last_trim = time.monotonic()
             for i, code in enumerate(live_codes):
                 if client.get(f"/api/tables/{code}").json()["status"] != "playing":
                     live_codes[i] = new_table()  # the old one waits for its humans, then is closed
             done_hands = db.execute("SELECT COUNT(*) FROM hands WHERE ended IS NOT NULL").fetchone()[0]
             if done_hands >= next_report:
                 gc.collect()
-                print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
+                print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB (peak {rss_mb('VmHWM'):6.1f})  "
+                      f"memo entries {memo_entries():>9}  "
                       f"live tables {len(server.tables)}  "
                       f"({done_hands / (time.perf_counter() - start):.1f} hands/s)", flush=True)
+                if diag:
+                    print(f"           {memory_breakdown()}", flush=True)
+                    print(f"           memos: {big_memos()}", flush=True)
+                    if "trim=report" in malloc:
+                        t0 = time.perf_counter()
+                        ctypes.CDLL("libc.so.6").malloc_trim(0)
+                        took = 1000 * (time.perf_counter() - t0)
+                        print(f"           after malloc_trim(0) ({took:.1f} ms): RSS {rss_mb():.1f} MB",
+                              flush=True)
                 next_report += every
         db.close()
         client.close()
@@ -332,12 +475,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--finished", type=int, default=100_000)
     parser.add_argument("--live", type=int, default=20)
+    parser.add_argument("--diag", action="store_true",
+                        help="server: also print where the memory is (smaps, malloc, SQLite, Python)")
+    parser.add_argument("--malloc", default="", help="server: glibc malloc options for an experiment, "
+                        "e.g. arena_max=2,mmap_threshold=131072,trim=10 (see tune_malloc)")
+    parser.add_argument("--glibc-defaults", action="store_true",
+                        help="server: leave glibc's malloc arenas and mmap threshold at its defaults "
+                        "(malloc_arena_max=0, malloc_mmap_threshold=0), as before they were settings")
+    parser.add_argument("--poll", type=float, default=0.5,
+                        help="server: seconds between looks for tables whose hand is over (each is replaced)")
+    parser.add_argument("--memo-limit", type=int, default=0,
+                        help="server: an experiment: the analysis memos' and the convolution memo's bound")
+    parser.add_argument("--tactics-limit", type=int, default=0,
+                        help="server: an experiment: the bots' group memos' bound (tactics)")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
-        server_soak(args.hands or 200, args.every or 40, args.tables)
+        server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
+                    args.glibc_defaults, args.poll, args.memo_limit, args.tactics_limit)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 

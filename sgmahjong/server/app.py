@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine, matchflow, metrics, players, replay_api, table_bots
+from . import api, engine, matchflow, memory, metrics, players, replay_api, table_bots
 from .committer import GroupCommit
 from .events import log_event, set_worker
 from .limits import AddressBuckets, TokenBucket
@@ -292,6 +292,7 @@ def create_app(
     if test_hooks is None:
         test_hooks = os.environ.get("SGMAHJONG_TEST_HOOKS") == "1"
     settings = settings or ServerSettings.from_env()
+    memory.tune_malloc(settings)  # before the server's threads start (see memory.py)
     server = TableServer(database, test_hooks=test_hooks, settings=settings)
     creations = AddressBuckets(
         settings.tables_per_hour / 3600, settings.table_burst, settings.tracked_addresses

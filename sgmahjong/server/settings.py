@@ -56,6 +56,9 @@ class ServerSettings:
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_young_objects: int = 200_000  # new tracked objects that start a garbage-collector pass (gc threshold0)
+    # -- memory (glibc's allocator; see memory.py; 0 = glibc's own default) -------------------------
+    malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
+    malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -66,6 +69,8 @@ class ServerSettings:
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses", "gc_young_objects"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
+        if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
+            raise SettingsError("server setting malloc_mmap_threshold must be at most 33554432 (32 MiB)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerSettings:

@@ -1,0 +1,62 @@
+"""The C allocator's settings for a long-running server (glibc only; elsewhere nothing is done).
+
+A server soak (``python -m bench.bench_soak server``) showed the process growing by ~4 KB a hand with
+every Python structure bounded; most of it (11 of 14.7 MB over 2,000 hands in one run) was
+glibc's own free space. The bots' memo tables (tens of
+thousands of entries, emptied when full and filled again) have hash tables of a few hundred KB to a
+few MB; glibc maps such a block on its own (returned to the system when freed) only while it is
+larger than a threshold that it *raises* to the size of each mapped block freed, so after the first
+memo was emptied every later table was cut from the heap, and a heap only shrinks from its top: the
+holes stayed and the heap grew by them, once per arena (glibc makes up to 8 per core, one per
+thread that allocates: the event loop, the bots' and the committer's threads).
+
+:func:`tune_malloc` fixes the threshold (``malloc_mmap_threshold``) and caps the arenas
+(``malloc_arena_max``); with both the soak's glibc arenas stay level (README, "Memory"; Python's own
+arenas still grow, slowly, for a reason not found).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import sys
+from typing import Any
+
+from .settings import ServerSettings
+
+log = logging.getLogger("sgmahjong.server")
+
+M_MMAP_THRESHOLD = -3  # mallopt parameters (glibc's malloc.h)
+M_ARENA_MAX = -8
+
+
+def _libc() -> Any:
+    """glibc, or None (another C library, or not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt  # noqa: B018 - glibc has it, musl has not
+        libc.gnu_get_libc_version  # noqa: B018
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def tune_malloc(settings: ServerSettings, libc: Any = None) -> dict[str, int]:
+    """Apply ``settings``' glibc malloc bounds to this process (a value of 0 leaves glibc's own);
+    returns what was set (mallopt parameter name -> value). Best called before threads start: the
+    arena cap does not merge arenas that exist already."""
+    libc = libc if libc is not None else _libc()
+    done: dict[str, int] = {}
+    if libc is None:
+        return done
+    for name, param, value in (("M_ARENA_MAX", M_ARENA_MAX, settings.malloc_arena_max),
+                               ("M_MMAP_THRESHOLD", M_MMAP_THRESHOLD, settings.malloc_mmap_threshold)):
+        if value <= 0:
+            continue
+        if libc.mallopt(param, value):
+            done[name] = value
+        else:
+            log.warning("mallopt(%s, %d) refused; glibc's default kept", name, value)
+    return done
