@@ -312,22 +312,44 @@ def test_the_readme_lists_every_setting_with_its_default() -> None:
         assert f"| `{variable}` | {shown} |" in readme, variable
 
 
-def test_serve_collects_garbage_only_after_its_young_objects_setting() -> None:
+def test_serve_turns_automatic_garbage_collection_off_and_collects_on_its_interval() -> None:
+    import asyncio
     import gc
+    import weakref
 
     from sgmahjong.commands.serve import tune_gc
+    from sgmahjong.server.memory import collect_garbage
 
-    before, callbacks = gc.get_threshold(), list(gc.callbacks)
-    assert ServerSettings.from_env({"SGMAHJONG_GC_YOUNG_OBJECTS": "1234"}).gc_young_objects == 1234
-    with pytest.raises(SettingsError, match="gc_young_objects must be at least 1"):
-        ServerSettings(gc_young_objects=0)
+    assert ServerSettings.from_env({"SGMAHJONG_GC_INTERVAL_SECONDS": "30"}).gc_interval_seconds == 30
+    assert ServerSettings().gc_interval_seconds == 600
+    callbacks = list(gc.callbacks)
     try:
-        tune_gc(ServerSettings().gc_young_objects)
-        assert gc.get_threshold()[0] == 200_000
+        tune_gc(ServerSettings().gc_interval_seconds)
+        assert not gc.isenabled()
         assert gc.get_freeze_count() > 0  # what exists after start-up is left out of every pass
+
+        class Node:
+            other: Any = None
+
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle: only the collector frees it
+        gone = weakref.ref(a)
+        del a, b
+        assert gone() is not None
+
+        async def main() -> None:
+            task = asyncio.get_running_loop().create_task(collect_garbage(0.01))
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if gone() is None:
+                    break
+            task.cancel()
+
+        asyncio.run(main())
+        assert gone() is None  # freed by the interval's pass
     finally:
+        gc.enable()
         gc.unfreeze()
-        gc.set_threshold(*before)
         gc.callbacks[:] = callbacks
 
 

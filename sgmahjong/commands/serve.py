@@ -20,24 +20,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
 
-def tune_gc(young_objects: int) -> None:
+def tune_gc(interval: float) -> None:
     """Garbage collection that does not pause the tables every few seconds.
 
-    The server's steady play makes no cyclic garbage (a table's states, views and messages are freed
-    by reference counting the moment they are replaced; checked with ``gc.DEBUG_SAVEALL`` over minutes
-    of play), so the collector's passes find next to nothing, yet each one walks every young object
-    still alive: with the default thresholds, or (5000, 10, 100), at 1,000 tables that is a pass of
-    10-70 ms every few hundred steps, a pass of the middle generation (100-150 ms) every ten of them
-    and full passes of 0.2-0.5 s, each stopping every table. So a pass starts only after
-    ``young_objects`` more tracked objects were made than freed (``SGMAHJONG_GC_YOUNG_OBJECTS``, the
-    first gc threshold): in steady play that is rarely (one pass of about 0.2 s every few minutes at
-    1,000 tables), and cyclic garbage (from errors, closed sockets) is still collected within that
-    bound. What exists after start-up (modules, settings) is left out of every pass."""
+    Steady play makes no cyclic garbage (a table's states, views, messages and commits are freed by
+    reference counting the moment they are replaced: tests/test_server_gc.py), so the collector's
+    passes find nothing, yet each walks every young object still alive, and a table's state is
+    renewed at each of its steps: at 1,000 tables, with the default thresholds or (5000, 10, 100),
+    passes of 10-70 ms every few hundred steps, of 100-150 ms every ten of them and full passes of
+    0.2-0.5 s, each stopping every table; with one pass per 200,000 new objects, a 0.25-0.5 s pass
+    every few minutes. So automatic collection is off, and the app makes one full pass every
+    ``interval`` seconds (``SGMAHJONG_GC_INTERVAL_SECONDS``, default 600: cyclic garbage from errors
+    or closed sockets lives at most that long; ``memory.collect_garbage``); 0 keeps Python's
+    automatic passes. What exists after start-up (modules, settings) is left out of every pass."""
     from ..server.metrics import track_gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(young_objects, 10, 10)
+    if interval > 0:
+        gc.disable()
     track_gc()
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     events.setup()
     app = create_app(db, settings=settings)
-    tune_gc(settings.gc_young_objects)
+    tune_gc(settings.gc_interval_seconds)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"sgmahjong: serving on http://{shown}:{args.port}  (database {describe_url(db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **uvicorn_options(settings))

@@ -305,12 +305,18 @@ def create_app(
         upkeep = asyncio.get_running_loop().create_task(server.upkeep.run(server.archive))
         revive = asyncio.get_running_loop().create_task(server.revive())
         lag = asyncio.get_running_loop().create_task(metrics.watch_loop_lag())
+        collector = None
+        if settings.gc_interval_seconds > 0:
+            collector = asyncio.get_running_loop().create_task(
+                memory.collect_garbage(settings.gc_interval_seconds))
         try:
             yield
         finally:
             upkeep.cancel()
             revive.cancel()
             lag.cancel()
+            if collector is not None:
+                collector.cancel()
             server.close()
 
     page = replay_api.static_page  # a static page's handler

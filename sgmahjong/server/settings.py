@@ -55,7 +55,7 @@ class ServerSettings:
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
-    gc_young_objects: int = 200_000  # new tracked objects that start a garbage-collector pass (gc threshold0)
+    gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (glibc's allocator; see memory.py; 0 = glibc's own default) -------------------------
     malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
     malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
@@ -66,7 +66,7 @@ class ServerSettings:
             if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
                 raise SettingsError(f"server setting {f.name} must not be negative; got {value}")
         for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
-                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses", "gc_young_objects"):
+                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
