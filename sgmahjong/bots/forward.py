@@ -10,6 +10,7 @@ goes is measured by ``bench/bench_expert.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..game import apply, awaiting, legal_actions
 from ..game.actions import Action
@@ -158,11 +159,12 @@ QUICK_LATE_WALL = 24  # ... or two sets once fewer tiles than this are left
 QUICK_FOLD_DIST = 3  # the quick policy folds (discards safe tiles) when this far from winning
 
 
-def _threats(state: HandState, seat: int) -> list[int]:
-    """Opponents a cautious player would fear: many sets shown, or two late in the hand."""
-    late = state.wall_remaining < QUICK_LATE_WALL
+def _threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> list[int]:
+    """Opponents a cautious player would fear: many sets shown, or two late in the hand (``seats``: a
+    state's seats, or the lean model's: anything with ``melds``)."""
+    late = wall_remaining < QUICK_LATE_WALL
     out = []
-    for i, st in enumerate(state.seats):
+    for i, st in enumerate(seats):
         if i == seat:
             continue
         n = len(st.melds)
@@ -171,12 +173,12 @@ def _threats(state: HandState, seat: int) -> list[int]:
     return out
 
 
-def _danger(state: HandState, threats: Sequence[int], t: int, seen: Sequence[int]) -> int:
+def _danger(seats: Sequence[Any], threats: Sequence[int], t: int, seen: Sequence[int]) -> int:
     """A rough danger of discarding ``t`` to the ``threats``: 0 for a tile in every threat's pool,
     low for honours mostly seen, high for middle suit tiles."""
     d = 0
     for i in threats:
-        if t in state.seats[i].discards:
+        if t in seats[i].discards:
             continue
         if t >= 27:
             d += (0, 1, 3, 6, 6)[4 - min(4, seen[t])] if seen[t] < 4 else 0
@@ -259,7 +261,7 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
                 continue
             if ef.distance(work, n + 1) <= best_d:
                 return a
-    threats = _threats(state, seat) if best_d >= QUICK_FOLD_DIST else []
+    threats = _threats(state.seats, state.wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
     value = frozenset((27 + (seat - state.dealer) % 4, 27 + state.prevailing, 31, 32, 33))
     if threats:
         seen = [0] * NUM_PLAYING
@@ -269,7 +271,7 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
             for m in s2.melds:
                 for t in m.meld.tiles:
                     seen[t] += 1
-        key = {x: (_danger(state, threats, x, seen), dd[x]) for x in dd}
+        key = {x: (_danger(state.seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
         best_t, best_k = -1, 1 << 30

@@ -39,7 +39,7 @@ from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile
 from . import efficiency as ef
 from .determinise import Table, deal_hidden
-from .forward import QUICK_FOLD_DIST, QUICK_LATE_WALL, QUICK_THREAT_SETS, _distances, _keep_score
+from .forward import QUICK_FOLD_DIST, _danger, _distances, _keep_score, _threats
 
 _FLOWERS = frozenset(range(34, 42))
 _NOWIN: list[WinInfo | None] = [None, None, None, None]
@@ -851,33 +851,6 @@ def result_of(sim: Sim) -> dict[str, Any]:
 # -- the rollout policy on a Sim ---------------------------------------------------------------------
 
 
-def _lean_threats(sim: Sim, seat: int) -> list[int]:
-    """``forward._threats`` on a Sim."""
-    late = sim.remaining < QUICK_LATE_WALL
-    out = []
-    for i, st in enumerate(sim.seats):
-        if i == seat:
-            continue
-        n = len(st.melds)
-        if n >= QUICK_THREAT_SETS or (late and n >= 2):
-            out.append(i)
-    return out
-
-
-def _lean_danger(sim: Sim, threats: Sequence[int], t: int, seen: Sequence[int]) -> int:
-    """``forward._danger`` on a Sim."""
-    d = 0
-    for i in threats:
-        if t in sim.seats[i].discards:
-            continue
-        if t >= 27:
-            d += (0, 1, 3, 6, 6)[4 - min(4, seen[t])] if seen[t] < 4 else 0
-        else:
-            rank = t % 9
-            d += 4 if rank in (0, 8) else (5 if rank in (1, 7) else 7)
-    return d
-
-
 def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     """:func:`forward.quick_policy` on a :class:`Sim` (the same choice in the same hand: a test
     checks): always win; discard to the lowest distance (ties by copies and neighbours), folding to
@@ -942,7 +915,7 @@ def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
                 continue
             if ef.distance(work, n + 1) <= best_d:
                 return a
-    threats = _lean_threats(sim, seat) if best_d >= QUICK_FOLD_DIST else []
+    threats = _threats(sim.seats, sim.remaining, seat) if best_d >= QUICK_FOLD_DIST else []
     if threats:
         seen = [0] * NUM_PLAYING
         for s2 in sim.seats:
@@ -951,7 +924,7 @@ def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
             for m in s2.melds:
                 for t in m.meld.tiles:
                     seen[t] += 1
-        key = {x: (_lean_danger(sim, threats, x, seen), dd[x]) for x in dd}
+        key = {x: (_danger(sim.seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
         value = _VALUE[(seat - sim.dealer) % 4][sim.prevailing]
