@@ -70,11 +70,15 @@ async function calculate(ev) {
   if ($("bao").value) body.bao = $("bao").value;
   const out = $("calc-result");
   out.hidden = false;
+  out.innerHTML = "";  // the last hand's result goes at once: never read as this one's
+  out.setAttribute("aria-busy", "true");
   try {
     const res = await postJSON("/api/score", body);
     render(res);
   } catch (err) {
     out.innerHTML = `<p class="error" id="calc-error">${esc(err.code ? errorText(err) : err.message)}</p>`;
+  } finally {
+    out.removeAttribute("aria-busy");
   }
 }
 
