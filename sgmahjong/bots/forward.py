@@ -203,7 +203,18 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
     counts = [0] * NUM_PLAYING
     for t in st.concealed:
         counts[t] += 1
-    n = len(st.melds)
+    w = state.window
+    return quick_choice(counts, len(st.melds), None if w is None else int(w.tile), state.seats,
+                        state.wall_remaining, seat, state.dealer, state.prevailing, legal)
+
+
+def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequence[Any],
+                 wall_remaining: int, seat: int, dealer: int, prevailing: int, legal: Sequence[Action],
+                 discards: Sequence[Action] | None = None) -> Action:
+    """The quick policy's choice from what it reads of a hand (the engine's state, or the lean
+    model's: ``seats`` with ``melds`` and ``discards``): the seat's concealed ``counts`` and ``n`` sets,
+    the tile of the claim window (None: none open). ``discards``: the seat's discard actions by tile,
+    if the caller has them (else the legal one is looked up)."""
     discard: Action | None = None
     passing: Action | None = None
     for a in legal:
@@ -215,10 +226,9 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
         elif k == "pass":
             passing = a
     if discard is None:  # a claim window: claim if it brings the hand closer
-        w = state.window
-        if w is None:
+        if window_tile is None:
             return passing if passing is not None else legal[0]
-        tile = int(w.tile)
+        tile = window_tile
         d0 = ef.distance(counts, n)
         best, best_d = passing, d0
         for a in legal:
@@ -261,26 +271,34 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
                 continue
             if ef.distance(work, n + 1) <= best_d:
                 return a
-    threats = _threats(state.seats, state.wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
-    value = frozenset((27 + (seat - state.dealer) % 4, 27 + state.prevailing, 31, 32, 33))
+    threats = _threats(seats, wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
     if threats:
         seen = [0] * NUM_PLAYING
-        for s2 in state.seats:
+        for s2 in seats:
             for t in s2.discards:
                 seen[t] += 1
             for m in s2.melds:
                 for t in m.meld.tiles:
                     seen[t] += 1
-        key = {x: (_danger(state.seats, threats, x, seen), dd[x]) for x in dd}
+        key = {x: (_danger(seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
+        value = _VALUE[(seat - dealer) % 4][prevailing]
         best_t, best_k = -1, 1 << 30
         for x, d in dd.items():
             if d == best_d:
                 sc = _keep_score(counts, x, value)
                 if sc < best_k:
                     best_t, best_k = x, sc
+    if best_t < 0:
+        return discard
+    if discards is not None:
+        return discards[best_t]
     for a in legal:
         if a.kind == "discard" and a.tile == best_t:
             return a
     return discard
+
+
+# the honours worth keeping, by seat wind and prevailing wind: the dragons and both winds
+_VALUE = tuple(tuple(frozenset((27 + w, 27 + p, 31, 32, 33)) for p in range(4)) for w in range(4))

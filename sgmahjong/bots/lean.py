@@ -37,9 +37,8 @@ from ..game.wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
 from ..melds import Meld, MeldKind
 from ..rules import RuleSet
 from ..tiles import NUM_PLAYING, Tile
-from . import efficiency as ef
 from .determinise import Table, deal_hidden
-from .forward import QUICK_FOLD_DIST, _danger, _distances, _keep_score, _threats
+from .forward import quick_choice
 
 _FLOWERS = frozenset(range(34, 42))
 _NOWIN: list[WinInfo | None] = [None, None, None, None]
@@ -853,88 +852,9 @@ def result_of(sim: Sim) -> dict[str, Any]:
 
 def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     """:func:`forward.quick_policy` on a :class:`Sim` (the same choice in the same hand: a test
-    checks): always win; discard to the lowest distance (ties by copies and neighbours), folding to
-    tiles a shown threat discarded when far from winning; kong when it keeps the distance; pong or
-    chow when it brings the hand closer."""
+    checks; both are :func:`forward.quick_choice`): always win; discard to the lowest distance (ties by
+    copies and neighbours), folding to tiles a shown threat discarded when far from winning; kong when
+    it keeps the distance; pong or chow when it brings the hand closer."""
     st = sim.seats[seat]
-    counts = st.c[:]
-    n = len(st.melds)
-    discard: Action | None = None
-    passing: Action | None = None
-    for a in legal:
-        k = a.kind
-        if k == "win":
-            return a
-        if k == "discard" and discard is None:
-            discard = a
-        elif k == "pass":
-            passing = a
-    if discard is None:  # a claim window: claim if it brings the hand closer
-        if sim.w_kind is None:
-            return passing if passing is not None else legal[0]
-        tile = sim.w_tile
-        d0 = ef.distance(counts, n)
-        best, best_d = passing, d0
-        for a in legal:
-            if a.kind == "kong":
-                work = counts[:]
-                work[tile] -= 3
-                if work[tile] >= 0 and ef.distance(work, n + 1) <= d0:
-                    return a
-            elif a.kind in ("pong", "chow"):
-                remove: tuple[int, ...]
-                if a.kind == "pong":
-                    remove = (tile, tile)
-                else:
-                    lo = int(a.tile) if a.tile is not None else tile
-                    remove = tuple(x for x in (lo, lo + 1, lo + 2) if x != tile)
-                work = counts[:]
-                for x in remove:
-                    work[x] -= 1
-                if min(work) < 0:
-                    continue
-                dd = _distances(work, n + 1)
-                d = min(dd.values()) if dd else 99
-                if d < best_d:
-                    best, best_d = a, d
-        return best if best is not None else legal[0]
-    dd = _distances(counts, n)
-    best_d = min(dd.values())
-    for a in legal:
-        if a.kind == "kong" and a.tile is not None:
-            kt = int(a.tile)
-            work = counts[:]
-            if work[kt] >= 4:
-                work[kt] -= 4
-            elif work[kt] >= 1:
-                work[kt] -= 1
-                if ef.distance(work, n) <= best_d:
-                    return a
-                continue
-            else:
-                continue
-            if ef.distance(work, n + 1) <= best_d:
-                return a
-    threats = _threats(sim.seats, sim.remaining, seat) if best_d >= QUICK_FOLD_DIST else []
-    if threats:
-        seen = [0] * NUM_PLAYING
-        for s2 in sim.seats:
-            for t in s2.discards:
-                seen[t] += 1
-            for m in s2.melds:
-                for t in m.meld.tiles:
-                    seen[t] += 1
-        key = {x: (_danger(sim.seats, threats, x, seen), dd[x]) for x in dd}
-        best_t = min(key, key=key.__getitem__)
-    else:
-        value = _VALUE[(seat - sim.dealer) % 4][sim.prevailing]
-        best_t, best_k = -1, 1 << 30
-        for x, d in dd.items():
-            if d == best_d:
-                sc = _keep_score(counts, x, value)
-                if sc < best_k:
-                    best_t, best_k = x, sc
-    return DISCARD[seat][best_t] if best_t >= 0 else discard
-
-
-_VALUE = tuple(tuple(frozenset((27 + w, 27 + p, 31, 32, 33)) for p in range(4)) for w in range(4))
+    return quick_choice(st.c[:], len(st.melds), None if sim.w_kind is None else sim.w_tile, sim.seats,
+                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat])
