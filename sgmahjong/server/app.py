@@ -28,6 +28,7 @@ from ..rules import PRESETS, RuleSet
 from . import api, engine, matchflow, memory, metrics, players, replay_api, table_bots
 from .committer import GroupCommit
 from .events import log_event, set_worker
+from .guard import DirectWrites
 from .limits import AddressBuckets, TokenBucket
 from .lobby import PAGE_MAX, Upkeep, lobby_page
 from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
@@ -494,7 +495,7 @@ def create_app(
                                 "message": f"this table already has {MAX_CONNECTIONS} connections"})
             await ws.close(code=1013)
             return
-        conn = Connection(_text_sender(ws), server.commits)
+        conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws))
 
         async def write() -> None:
             await conn.writer()
@@ -622,6 +623,13 @@ def _text_sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
         await raw({"type": "websocket.send", "text": text})
 
     return send_text
+
+
+def _direct_writer(ws: WebSocket) -> Callable[[str], bool] | None:
+    """The socket's synchronous send when the server is uvicorn with the guard's protocol
+    (:class:`~.guard.DirectWrites`; not under a test client, say)."""
+    protocol = getattr(ws.scope.get(RAW_SEND), "__self__", None)
+    return protocol.write_now if isinstance(protocol, DirectWrites) else None
 
 
 def handle(table: Table, conn: Connection, message: Message) -> None:

@@ -63,6 +63,8 @@ class GroupCommit:
         self._pool: ThreadPoolExecutor | None = None
         self._failed: set[int] = set()
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # the event loop the releases run in
+        self._thread: int | None = None  # ... and its thread
 
     # -- the Store's methods ---------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -99,6 +101,7 @@ class GroupCommit:
             self._pending.append(write)
             self.submitted += 1
         if self._task is None or self._task.done():
+            self._loop, self._thread = loop, threading.get_ident()
             self._wake = asyncio.Event()
             if not self.inner.commits_inline:
                 self._pool = self._pool or ThreadPoolExecutor(1, thread_name_prefix="sgmahjong-commit")
@@ -147,7 +150,12 @@ class GroupCommit:
 
     def _done(self, upto: int, failed: set[int]) -> None:
         """In the event loop: close failed tables first (their messages must never go), then release
-        the messages waiting for these writes."""
+        the messages waiting for these writes (which writes them to the sockets). A flush in another
+        thread (a read made there) hands this over to the loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed() and threading.get_ident() != self._thread:
+            loop.call_soon_threadsafe(self._done, upto, failed)
+            return
         if failed and self.on_failed is not None:
             self.on_failed(failed)
         self.committed = max(self.committed, upto)

@@ -36,12 +36,19 @@ class Connection:
     With group commit (``fence``, a :class:`~.committer.GroupCommit`), each message waits until every
     write queued before it is committed: a client is told nothing the database does not have. The
     writer is woken once per batch of messages that may go (not once per message): a message pushed
-    while its writes are uncommitted is released by the fence's commit."""
+    while its writes are uncommitted is released by the fence's commit.
 
-    def __init__(self, send: Callable[[str], Awaitable[Any]], fence: GroupCommit | None = None) -> None:
+    With ``write_now`` (uvicorn's socket, :class:`~.guard.DirectWrites`), the messages that may go are
+    written at once, in the commit's callback or the push, with no task switch; the writer task only
+    sends what the socket could not take then (its buffer full), waiting until it can."""
+
+    def __init__(self, send: Callable[[str], Awaitable[Any]], fence: GroupCommit | None = None,
+                 write_now: Callable[[str], bool] | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
         self._send = send
+        self._write_now = write_now  # a synchronous send (guard.DirectWrites), if the server has one
+        self._sending = False  # the writer is inside an awaited send (direct writes wait for it)
         self.fence = fence
         self.closed = False  # nothing more is queued (the socket went, the client was dropped, ...)
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
@@ -67,7 +74,7 @@ class Connection:
         seq = fence.submitted if fence is not None else 0
         self._pending.append((text, seq, time.perf_counter()))
         if fence is None or seq <= fence.committed:
-            self._wake.set()
+            self._go()
         else:
             self._arm(fence, seq)
 
@@ -79,7 +86,34 @@ class Connection:
 
     def _released(self) -> None:
         self._armed = False
-        self._wake.set()
+        self._go()
+
+    def _go(self) -> None:
+        """Messages may go: write them now if the socket takes them, else wake the writer."""
+        if self._write_now is None or self._sending or not self._write_through():
+            self._wake.set()
+
+    def _write_through(self) -> bool:
+        """Write the queued messages whose writes are committed straight to the socket; False when
+        one could not go now (the writer takes over from it)."""
+        fence = self.fence
+        pending = self._pending
+        write = self._write_now
+        assert write is not None
+        while pending and not self._dropped and not self.storage_down:
+            text, seq, queued = pending[0]
+            if fence is not None and seq > fence.committed:
+                self._arm(fence, seq)
+                return True
+            try:
+                if not write(text):
+                    return False
+            except Exception:  # the connection refused it (closing): the reader will notice
+                self.closed = self._dropped = True
+                return False
+            pending.popleft()
+            SEND_DELAY.observe(time.perf_counter() - queued)
+        return not (self._dropped or self.storage_down)
 
     def finish(self) -> None:
         """No more messages: the writer sends what is queued (once committed) and returns."""
@@ -102,10 +136,13 @@ class Connection:
                     break
                 pending.popleft()
                 SEND_DELAY.observe(time.perf_counter() - queued)
+                self._sending = True
                 try:
                     await self._send(text)
                 except Exception:  # the socket went away; the reader will notice
                     self.closed = self._dropped = True
+                finally:
+                    self._sending = False
             if self._dropped or self.storage_down or (self._ending and not pending):
                 return
 

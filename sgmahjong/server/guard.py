@@ -75,6 +75,26 @@ def _address(client: tuple[str, int] | None) -> str:
     return client[0] if client else "?"
 
 
+class DirectWrites(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with a synchronous send for the tables' messages: the frame is
+    written to the transport at once, without the ASGI ``send`` round (its message dict, its awaits
+    and a task switch for each message). Everything else (handshake, close, pings, extensions such as
+    per-message deflate, which frames the text here too) stays uvicorn's."""
+
+    def write_now(self, text: str) -> bool:
+        """Send ``text`` as one message now; False when it cannot go now (the socket is not open, or
+        its write buffer is full and the transport asked to pause: the caller sends it the async way,
+        which waits). Raises when the connection refuses it (the caller drops the client)."""
+        if (self.close_sent or self.disconnected or not self.handshake_complete
+                or self.initial_response is not None or not self.writable.is_set()
+                or self.transport.is_closing()):
+            return False
+        conn = self.conn
+        conn.send_text(text.encode())
+        self.transport.write(b"".join(conn.data_to_send()))
+        return True
+
+
 def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """The HTTP and WebSocket protocol classes of uvicorn, bound to ``guard``."""
     header_timeout = guard.settings.header_timeout
@@ -119,7 +139,7 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
             if not queued and not self.transport.is_closing():
                 self._arm_header_timer()  # the next request's headers are due in time too
 
-    class GuardedWebSocket(WebSocketsSansIOProtocol):
+    class GuardedWebSocket(DirectWrites):
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
