@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -130,6 +131,8 @@ def test_seat_views_give_the_same_views_and_reuse_unchanged_seats(pause_windows:
         cache = SeatViews()
         state, _ = new_hand(RuleSet(), seed=seed, pause_windows=pause_windows)
         before: dict[int | None, list[object]] = {}
+        last: dict[str, Any] | None = None
+        shared: dict[str, Any] | None = None
         while True:
             for viewer in (None, 0, 1, 2, 3):
                 view = player_view(state, viewer, seat_views=cache)
@@ -140,6 +143,13 @@ def test_seat_views_give_the_same_views_and_reuse_unchanged_seats(pause_windows:
                         reused += a is b
                         rebuilt += a is not b
                 before[viewer] = view["seats"]
+                # the fields every viewer sees alike: one object for all viewers, kept while equal
+                if viewer is not None and shared is not None:
+                    assert view["hand_ledger"] is shared["hand_ledger"]
+                if last is not None and view["hand_ledger"] == last["hand_ledger"]:
+                    assert view["hand_ledger"] is last["hand_ledger"]
+                shared = view
+            last, shared = shared, None
             if state.ended:
                 break
             state, _ = apply(state, random_action(state, rng, win_bias=0.3))

@@ -159,12 +159,18 @@ def match_view(match: MatchState, seat: int | None, *, private_awaiting: bool = 
                seat_views: SeatViews | None = None) -> dict[str, Any]:
     """``player_view`` plus the match: round, hand number, ledger, standings when finished."""
     view = player_view(match.hand, seat, private_awaiting=private_awaiting, seat_views=seat_views)
-    view.update({
+    shared = _match_fields(match) if seat_views is None else seat_views.match_fields.of(match, _match_fields)
+    view.update(shared)
+    return view
+
+
+def _match_fields(match: MatchState) -> dict[str, Any]:
+    """The fields a match adds to every viewer's view alike."""
+    return {
         "round": match.round,
         "round_wind": _WINDS[match.round],
         "hand_number": match.hand_number,
         "match_ledger": list(match.total_ledger),
         "match_finished": match.finished,
         "standings": standings(match.ledger) if match.finished else None,
-    })
-    return view
+    }

@@ -6,6 +6,7 @@ indexed by the tile (``map`` over a tuple of tiles), meld and action texts from 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..melds import MeldKind
@@ -55,14 +56,19 @@ class SeatViews:
     the very same entry objects. So after a change the four viewers' views cost only the changed
     seats' entries, and a delta finds an unchanged seat by identity. Bounded: two entries (as others
     see the seat, as its owner sees it) for each of the four seats. The entries are shared between
-    views: read-only."""
+    views: read-only.
 
-    __slots__ = ("_keys", "_own", "_public")
+    The fields every viewer sees alike (the version, the phase, the wall, the ledgers, ...) are built
+    once per state for all four viewers (:class:`SharedFields`)."""
+
+    __slots__ = ("_keys", "_own", "_public", "hand_fields", "match_fields")
 
     def __init__(self) -> None:
         self._keys: list[tuple[SeatState, int, bool] | None] = [None] * 4
         self._public: list[dict[str, Any] | None] = [None] * 4
         self._own: list[dict[str, Any] | None] = [None] * 4
+        self.hand_fields = SharedFields()  # the fields every viewer of a hand state sees alike
+        self.match_fields = SharedFields()  # ... and of a match state
 
     def entry(self, state: HandState, i: int, own: bool) -> dict[str, Any]:
         st = state.seats[i]
@@ -78,6 +84,32 @@ class SeatViews:
         if out is None:
             out = cache[i] = _seat_entry(state.dealer, ended, i, st, own)
         return out
+
+
+class SharedFields:
+    """The viewer-independent fields of the views of one state (a hand's or a match's): built once
+    for all viewers, and a value equal to the previous state's is the previous object, so a delta
+    finds it unchanged by identity. Bounded: the fields of one state. Read-only, like the entries."""
+
+    __slots__ = ("_fields", "_key")
+
+    def __init__(self) -> None:
+        self._key: object = None
+        self._fields: dict[str, Any] = {}
+
+    def of(self, key: object, build: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+        if key is not self._key:
+            new = build(key)
+            old = self._fields
+            for name, value in new.items():
+                before = old.get(name, _MISSING)
+                if before is not value and type(before) is type(value) and before == value:
+                    new[name] = before
+            self._key, self._fields = key, new
+        return self._fields
+
+
+_MISSING = object()
 
 
 def _shows_same(a: SeatState, b: SeatState) -> bool:
@@ -116,6 +148,21 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
     tell which seats may claim, hence hold a pair or a wait). ``private_awaiting=False`` shows the
     full list (for replays and tests; the engine itself has it from :func:`awaiting`).
     ``seat_views`` (the server's, one per table) reuses the seat entries of unchanged seats."""
+    public = _hand_fields(state) if seat_views is None else seat_views.hand_fields.of(state, _hand_fields)
+    ended = state.phase == ENDED
+    return {
+        **public,
+        "seat": seat,
+        "awaiting": _visible_awaiting(state, seat) if private_awaiting else awaiting(state),
+        "seats": ([_seat_entry(state.dealer, ended, i, st, i == seat) for i, st in enumerate(state.seats)]
+                  if seat_views is None
+                  else [seat_views.entry(state, i, i == seat) for i in range(len(state.seats))]),
+        "legal_actions": _action_texts(legal_actions(state, seat)) if seat is not None else [],
+    }
+
+
+def _hand_fields(state: HandState) -> dict[str, Any]:
+    """The fields of a hand's view that every viewer sees alike."""
     st_phase = state.phase
     phase = "ended" if st_phase == ENDED else ("claim" if st_phase == CLAIM else "turn")
     last = None
@@ -127,20 +174,14 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
         window = {"kind": w.kind, "seat": w.source, "tile": _NOTATION[w.tile]}
     return {
         "version": state.version,
-        "seat": seat,
         "phase": phase,
         "dealer": state.dealer,
         "prevailing": state.prevailing,
         "turn": state.turn,
         "wall_remaining": max(0, state.wall_remaining),
         "wall_hash": state.wall_hash,
-        "awaiting": _visible_awaiting(state, seat) if private_awaiting else awaiting(state),
-        "seats": ([_seat_entry(state.dealer, st_phase == ENDED, i, st, i == seat)
-                   for i, st in enumerate(state.seats)] if seat_views is None
-                  else [seat_views.entry(state, i, i == seat) for i in range(len(state.seats))]),
         "last_discard": last,
         "window": window,
-        "legal_actions": _action_texts(legal_actions(state, seat)) if seat is not None else [],
         "hand_ledger": list(state.ledger),
         "result": state.result,
     }
