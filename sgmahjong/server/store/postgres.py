@@ -132,6 +132,18 @@ class PostgresStore(SqlStore):
         except _UNAVAILABLE as exc:
             raise self._unavailable(exc) from None
 
+    def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One ``executemany``: in a transaction's pipeline the rows go with its other statements."""
+        if len(rows) == 1:
+            self._run(sql, rows[0])
+            return
+        conn = self._connection()
+        try:
+            with conn.cursor() as cur:
+                cur.executemany(_translate(sql), rows)
+        except _UNAVAILABLE as exc:
+            raise self._unavailable(exc) from None
+
     @contextlib.contextmanager
     def _tx(self) -> Iterator[None]:
         """A transaction in pipeline mode: its statements go in one round trip, not one each (a

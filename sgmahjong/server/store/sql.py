@@ -367,14 +367,9 @@ class SqlStore(Store):
         events: list[dict[str, Any]], first_event_seq: int,
     ) -> None:
         self._guard(table_id)
-        self._run(
-            "INSERT INTO actions (table_id, hand, seq, seat, action, version, source, at, worker, lease)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, hand, seq, seat, action, version, source, time.time(), self.worker,
-             self._epochs.get(table_id, 0)),
-        )
-        self._insert_events(table_id, hand, events, first_event_seq)
-        ACTIONS.labels(source).inc()
+        rows = _ActionRows()
+        rows.add(self, table_id, hand, seq, seat, action, version, source, events, first_event_seq)
+        rows.insert(self)
 
     def add_events(self, table_id: int, hand: int, events: list[dict[str, Any]], first_seq: int) -> None:
         with self._tx():
@@ -386,10 +381,8 @@ class SqlStore(Store):
 
     def _insert_events(self, table_id: int, hand: int, events: list[dict[str, Any]], first_seq: int) -> None:
         if events:
-            self._run_many(
-                "INSERT INTO events (table_id, hand, seq, event) VALUES (?, ?, ?, ?)",
-                [(table_id, hand, first_seq + i, _event_text(ev)) for i, ev in enumerate(events)],
-            )
+            self._run_many(INSERT_EVENT, [(table_id, hand, first_seq + i, _event_text(ev))
+                                          for i, ev in enumerate(events)])
 
     def actions(self, table_id: int, hand: int) -> list[ActionRow]:
         rows = self._read(
@@ -411,8 +404,15 @@ class SqlStore(Store):
             if w.method not in BATCHABLE:
                 raise ValueError(f"{w.method!r} cannot be batched; batchable: {sorted(BATCHABLE)}")
         with self._tx():
+            rows = _ActionRows()  # the batch's actions and their events: two statements for all of them
             for w in writes:
+                if w.method == "add_action" and not w.kwargs:
+                    self._guard(int(w.args[0]))
+                    rows.add(self, *w.args)
+                    continue
+                rows.insert(self)  # before any other write, in order
                 getattr(self, "_w_" + w.method)(*w.args, **dict(w.kwargs))
+            rows.insert(self)
 
     # -- players (browser-held identities) and their ended hands ------------------------------------
     def ensure_player(self, secret_hash: str, name: str) -> int:
@@ -485,3 +485,36 @@ class SqlStore(Store):
             self._run("DELETE FROM player_hands WHERE player_id = ?", (player_id,))
             self._run("DELETE FROM seat_players WHERE player_id = ?", (player_id,))
             self._run("DELETE FROM players WHERE id = ?", (player_id,))
+
+
+INSERT_ACTION = ("INSERT INTO actions (table_id, hand, seq, seat, action, version, source, at, worker, lease)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+INSERT_EVENT = "INSERT INTO events (table_id, hand, seq, event) VALUES (?, ?, ?, ?)"
+
+
+class _ActionRows:
+    """Actions (and their events) to insert: each kind in one ``executemany`` for a whole batch."""
+
+    __slots__ = ("actions", "events", "sources")
+
+    def __init__(self) -> None:
+        self.actions: list[tuple[Any, ...]] = []
+        self.events: list[tuple[Any, ...]] = []
+        self.sources: list[str] = []
+
+    def add(self, store: SqlStore, table_id: int, hand: int, seq: int, seat: int, action: str, version: int,
+            source: str, events: list[dict[str, Any]], first_event_seq: int) -> None:
+        self.actions.append((table_id, hand, seq, seat, action, version, source, time.time(), store.worker,
+                             store._epochs.get(table_id, 0)))
+        self.events.extend((table_id, hand, first_event_seq + i, _event_text(ev))
+                           for i, ev in enumerate(events))
+        self.sources.append(source)
+
+    def insert(self, store: SqlStore) -> None:
+        if self.actions:
+            store._run_many(INSERT_ACTION, self.actions)
+            if self.events:
+                store._run_many(INSERT_EVENT, self.events)
+            for source in self.sources:
+                ACTIONS.labels(source).inc()
+            self.actions, self.events, self.sources = [], [], []
