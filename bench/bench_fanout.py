@@ -55,9 +55,9 @@ async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[
         sent[0] += 1
         sent[1] += len(text)
 
-    def write_now(text: str) -> bool:
-        sent[0] += 1
-        sent[1] += len(text)
+    def write_now(texts: list[str]) -> bool:
+        sent[0] += len(texts)
+        sent[1] += sum(map(len, texts))
         return True
 
     tables: list[Table] = []

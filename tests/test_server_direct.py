@@ -20,19 +20,21 @@ class Socket:
 
     def __init__(self) -> None:
         self.got: list[str] = []
-        self.direct = 0
+        self.direct = 0  # writes made directly
+        self.writes: list[int] = []  # messages in each
         self.full = False
         self.broken = False
         self.gate = False
         self.open = asyncio.Event()
 
-    def write_now(self, text: str) -> bool:
+    def write_now(self, texts: list[str]) -> bool:
         if self.broken:
             raise RuntimeError("closing")
         if self.full:
             return False
-        self.got.append(text)
+        self.got.extend(texts)
         self.direct += 1
+        self.writes.append(len(texts))
         return True
 
     async def send(self, text: str) -> None:
@@ -92,7 +94,7 @@ def test_a_refused_write_drops_the_client() -> None:
     asyncio.run(main())
 
 
-def test_nothing_is_written_before_its_writes_are_committed(tmp_path: Path) -> None:
+def test_nothing_is_written_before_its_writes_are_committed_then_all_at_once(tmp_path: Path) -> None:
     store = GroupCommit(open_store(str(tmp_path / "db.sqlite3")))
     table_id = store.create_table("code0001", "t", False, {}, {})
 
@@ -101,9 +103,11 @@ def test_nothing_is_written_before_its_writes_are_committed(tmp_path: Path) -> N
         conn = Connection(sock.send, store, sock.write_now)
         store.add_action(table_id, 1, 0, 0, "discard 5p", 0, "human", [{"kind": "discard"}], 0)
         conn.push("after the write")
+        conn.push("and its hints")
         assert sock.got == []  # queued behind the uncommitted write
         await store.wait(store.submitted)
-        assert sock.got == ["after the write"] and sock.direct == 1
+        assert sock.got == ["after the write", "and its hints"]
+        assert sock.writes == [2]  # released together: one write (one system call) for both
         assert [a.seq for a in store.inner.actions(table_id, 1)] == [0]
 
     asyncio.run(main())
@@ -136,9 +140,9 @@ def test_a_flush_in_another_thread_releases_messages_in_the_event_loop(tmp_path:
         sock = Socket()
         threads: list[int] = []
 
-        def write_now(text: str) -> bool:
+        def write_now(texts: list[str]) -> bool:
             threads.append(threading.get_ident())
-            return sock.write_now(text)
+            return sock.write_now(texts)
 
         conn = Connection(sock.send, store, write_now)
         store.add_action(table_id, 1, 0, 0, "discard 5p", 0, "human", [{"kind": "discard"}], 0)

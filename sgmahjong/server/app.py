@@ -625,7 +625,7 @@ def _text_sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
     return send_text
 
 
-def _direct_writer(ws: WebSocket) -> Callable[[str], bool] | None:
+def _direct_writer(ws: WebSocket) -> Callable[[list[str]], bool] | None:
     """The socket's synchronous send when the server is uvicorn with the guard's protocol
     (:class:`~.guard.DirectWrites`; not under a test client, say)."""
     protocol = getattr(ws.scope.get(RAW_SEND), "__self__", None)

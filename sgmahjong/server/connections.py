@@ -43,7 +43,7 @@ class Connection:
     sends what the socket could not take then (its buffer full), waiting until it can."""
 
     def __init__(self, send: Callable[[str], Awaitable[Any]], fence: GroupCommit | None = None,
-                 write_now: Callable[[str], bool] | None = None) -> None:
+                 write_now: Callable[[list[str]], bool] | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
         self._send = send
@@ -94,26 +94,36 @@ class Connection:
             self._wake.set()
 
     def _write_through(self) -> bool:
-        """Write the queued messages whose writes are committed straight to the socket; False when
-        one could not go now (the writer takes over from it)."""
+        """Write the queued messages whose writes are committed straight to the socket, together (one
+        system call); False when they could not go now (the writer takes over from them)."""
+        if self._dropped or self.storage_down:
+            return False
         fence = self.fence
         pending = self._pending
         write = self._write_now
         assert write is not None
-        while pending and not self._dropped and not self.storage_down:
-            text, seq, queued = pending[0]
-            if fence is not None and seq > fence.committed:
-                self._arm(fence, seq)
-                return True
-            try:
-                if not write(text):
-                    return False
-            except Exception:  # the connection refused it (closing): the reader will notice
-                self.closed = self._dropped = True
+        ready = len(pending)
+        if fence is not None:
+            committed = fence.committed
+            for i, (_text, seq, _queued) in enumerate(pending):
+                if seq > committed:
+                    ready = i
+                    self._arm(fence, seq)
+                    break
+        if not ready:
+            return True
+        batch = [pending[i] for i in range(ready)]
+        try:
+            if not write([text for text, _seq, _queued in batch]):
                 return False
+        except Exception:  # the connection refused them (closing): the reader will notice
+            self.closed = self._dropped = True
+            return False
+        now = time.perf_counter()
+        for _text, _seq, queued in batch:
             pending.popleft()
-            SEND_DELAY.observe(time.perf_counter() - queued)
-        return not (self._dropped or self.storage_down)
+            SEND_DELAY.observe(now - queued)
+        return True
 
     def finish(self) -> None:
         """No more messages: the writer sends what is queued (once committed) and returns."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -81,16 +82,18 @@ class DirectWrites(WebSocketsSansIOProtocol):
     and a task switch for each message). Everything else (handshake, close, pings, extensions such as
     per-message deflate, which frames the text here too) stays uvicorn's."""
 
-    def write_now(self, text: str) -> bool:
-        """Send ``text`` as one message now; False when it cannot go now (the socket is not open, or
-        its write buffer is full and the transport asked to pause: the caller sends it the async way,
-        which waits). Raises when the connection refuses it (the caller drops the client)."""
+    def write_now(self, texts: Sequence[str]) -> bool:
+        """Send ``texts`` now, one message each, in one write to the socket (one system call for the
+        messages released together); False when they cannot go now (the socket is not open, or its
+        write buffer is full and the transport asked to pause: the caller sends them the async way,
+        which waits). Raises when the connection refuses them (the caller drops the client)."""
         if (self.close_sent or self.disconnected or not self.handshake_complete
                 or self.initial_response is not None or not self.writable.is_set()
                 or self.transport.is_closing()):
             return False
         conn = self.conn
-        conn.send_text(text.encode())
+        for text in texts:
+            conn.send_text(text.encode())
         self.transport.write(b"".join(conn.data_to_send()))
         return True
 
