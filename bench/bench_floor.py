@@ -11,8 +11,8 @@ one more to the actor every other action. Two servers:
 * ``raw``: an asyncio protocol on uvloop writing WebSocket-framed bytes straight to each transport
   (the least any Python server can do per message: one ``write`` system call);
 * ``uvicorn``: uvicorn with the server's own protocol classes (``guard.uvicorn_options``) and a bare
-  ASGI WebSocket app sending through uvicorn's ``send``: the framework's floor, the real clients
-  (``websockets``).
+  ASGI WebSocket app receiving through uvicorn and sending as the server's tables do (straight to the
+  socket: ``guard.DirectWrites``): the framework's floor, with the real clients (``websockets``).
 
 It prints the server's CPU per action (user + system, ``/proc``) and its system share: what the
 kernel charges for loopback sends alone, whatever the server is written in.
@@ -108,11 +108,11 @@ def _serve_uvicorn(port: int, size: int, pause: float) -> None:
     from sgmahjong.server.settings import ServerSettings
 
     fan = _Fanout(size, pause)
-    text = fan.text
+    texts = [fan.text]
 
-    def send(sends: list[Any]) -> None:
-        for s in sends:
-            asyncio.get_running_loop().create_task(s({"type": "websocket.send", "text": text}))
+    def send(writers: list[Any]) -> None:  # as the server's tables send (guard.DirectWrites)
+        for write_now in writers:
+            write_now(texts)
 
     async def app(scope: dict[str, Any], receive: Any, send_: Any) -> None:
         if scope["type"] == "lifespan":
@@ -124,7 +124,7 @@ def _serve_uvicorn(port: int, size: int, pause: float) -> None:
         table, seat = (int(x) for x in scope["path"].strip("/").split("/")[1:3])
         await receive()  # websocket.connect
         await send_({"type": "websocket.accept"})
-        fan.seats.setdefault(table, []).append(send_)
+        fan.seats.setdefault(table, []).append(send_.__self__.write_now)
         while True:
             message = await receive()
             if message["type"] != "websocket.receive":
