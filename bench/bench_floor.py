@@ -170,7 +170,7 @@ async def _players(stack: str, port: int, tables: list[int], rate: float, pipe: 
             else:
                 from websockets.asyncio.client import connect
 
-                ws = await connect(f"ws://127.0.0.1:{port}/ws/{t}/{s}", compression=None, proxy=None,
+                ws = await connect(f"ws://127.0.0.1:{port}/ws/{t}/{s}", compression="deflate", proxy=None,
                                    ping_interval=None, open_timeout=120)
                 readers.append(asyncio.create_task(read_ws(ws)))
                 seats.append(lambda w=ws: asyncio.create_task(w.send("a")))

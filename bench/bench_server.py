@@ -341,8 +341,9 @@ async def _table(client: Any, base_ws: str, index: int, think: float, stats: Sta
                   for s in range(4)]
         players = []
         for s, token in enumerate(tokens):
-            # like a browser: no protocol-level pings from the client, a `ping` message every 25 s
-            ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression=None, proxy=None,
+            # like a browser: permessage-deflate offered (the server takes it only with
+            # SGMAHJONG_WS_DEFLATE=1), no protocol-level pings from the client, a `ping` message every 25 s
+            ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression="deflate", proxy=None,
                                ping_interval=None, open_timeout=120)
             sockets.append(ws)
             await ws.send(json.dumps({"type": "hello", "token": token}))

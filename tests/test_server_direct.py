@@ -5,13 +5,17 @@ every message still arrives exactly once, in order, and never before its writes 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from pathlib import Path
 
+import pytest
+
 from sgmahjong.server.committer import GroupCommit
 from sgmahjong.server.connections import Connection
+from sgmahjong.server.settings import ServerSettings, SettingsError
 from sgmahjong.server.store import open_store
-from tests.conftest import LiveServer, WsClient
+from tests.conftest import LiveServer, WsClient, free_port
 
 
 class Socket:
@@ -153,3 +157,38 @@ def test_a_flush_in_another_thread_releases_messages_in_the_event_loop(tmp_path:
 
     asyncio.run(main())
     store.close()
+
+
+@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
+def test_messages_are_compressed_only_when_the_setting_says_so(tmp_path: Path, deflate: bool) -> None:
+    """A browser always offers permessage-deflate; the server takes it only with
+    ``SGMAHJONG_WS_DEFLATE=1`` (off by default: small messages, CPU and a zlib context per socket), and
+    the direct writes frame the messages through the extension when it is on."""
+    from websockets.sync.client import connect
+
+    live = LiveServer(free_port(), str(tmp_path / "db.sqlite3"), settings=ServerSettings(ws_deflate=deflate))
+    live.start()
+    try:
+        table = live.create_table("deflate", seed=7)
+        token = live.join(table["code"], "Ann", 0)["token"]
+        with connect(f"{live.ws_url}/ws/{table['code']}", compression="deflate", proxy=None) as ws:
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+            assert ("permessage-deflate" in agreed) is deflate
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            ws.send(json.dumps({"type": "start"}))
+            for _ in range(50):
+                message = json.loads(ws.recv(timeout=10))
+                if message["type"] == "view":
+                    assert len(message["view"]["seats"][0]["concealed"]) >= 13
+                    break
+            else:
+                raise AssertionError("no view after the start")
+    finally:
+        live.stop()
+
+
+def test_the_deflate_setting_reads_booleans() -> None:
+    assert ServerSettings.from_env({"SGMAHJONG_WS_DEFLATE": "1"}).ws_deflate is True
+    assert ServerSettings.from_env({"SGMAHJONG_WS_DEFLATE": "off"}).ws_deflate is False
+    with pytest.raises(SettingsError, match="SGMAHJONG_WS_DEFLATE must be 1 or 0"):
+        ServerSettings.from_env({"SGMAHJONG_WS_DEFLATE": "maybe"})

@@ -160,6 +160,7 @@ def uvicorn_options(settings: ServerSettings, guard: ConnectionGuard | None = No
         "ws_max_size": settings.ws_max_size,
         "ws_ping_interval": settings.ws_ping_interval or None,
         "ws_ping_timeout": settings.ws_ping_timeout or None,
+        "ws_per_message_deflate": settings.ws_deflate,
         "h11_max_incomplete_event_size": 16 * 1024,
         "timeout_graceful_shutdown": 5,
     }

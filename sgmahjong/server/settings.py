@@ -37,6 +37,7 @@ class ServerSettings:
     ws_max_size: int = 1 << 16  # bytes of one inbound WebSocket message
     ws_ping_interval: float = 20.0  # seconds between pings (a dead peer is dropped)
     ws_ping_timeout: float = 20.0  # seconds to wait for the answer to a ping
+    ws_deflate: bool = False  # compress messages (permessage-deflate) when the browser offers it
     # -- HTTP requests ---------------------------------------------------------------------------
     max_body: int = 64 * 1024  # bytes of a request body (refused by Content-Length before reading)
     max_json_depth: int = 32  # nesting of a JSON body
@@ -84,14 +85,17 @@ class ServerSettings:
                 continue
             default = f.default
             try:
-                if isinstance(default, tuple):
+                if isinstance(default, bool):
+                    values[f.name] = _boolean(raw)
+                elif isinstance(default, tuple):
                     values[f.name] = tuple(x.strip() for x in raw.split(",") if x.strip())
                 elif isinstance(default, int):
                     values[f.name] = int(raw)
                 else:
                     values[f.name] = float(raw)
             except ValueError:
-                kind = "a whole number" if isinstance(default, int) else "a number"
+                kind = ("1 or 0 (true or false)" if isinstance(default, bool)
+                        else "a whole number" if isinstance(default, int) else "a number")
                 raise SettingsError(f"SGMAHJONG_{f.name.upper()} must be {kind}; got {raw!r}") from None
         values.update(overrides)
         return cls(**values)
@@ -103,3 +107,12 @@ class ServerSettings:
     def describe(cls) -> list[tuple[str, Any]]:
         """(environment variable, default) of every setting, for the README."""
         return [("SGMAHJONG_" + f.name.upper(), f.default) for f in fields(cls)]
+
+
+def _boolean(raw: str) -> bool:
+    text = raw.strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(raw)
