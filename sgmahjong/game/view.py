@@ -148,17 +148,18 @@ def player_view(state: HandState, seat: int | None, *, private_awaiting: bool = 
     tell which seats may claim, hence hold a pair or a wait). ``private_awaiting=False`` shows the
     full list (for replays and tests; the engine itself has it from :func:`awaiting`).
     ``seat_views`` (the server's, one per table) reuses the seat entries of unchanged seats."""
-    public = _hand_fields(state) if seat_views is None else seat_views.hand_fields.of(state, _hand_fields)
-    ended = state.phase == ENDED
-    return {
-        **public,
-        "seat": seat,
-        "awaiting": _visible_awaiting(state, seat) if private_awaiting else awaiting(state),
-        "seats": ([_seat_entry(state.dealer, ended, i, st, i == seat) for i, st in enumerate(state.seats)]
-                  if seat_views is None
-                  else [seat_views.entry(state, i, i == seat) for i in range(len(state.seats))]),
-        "legal_actions": _action_texts(legal_actions(state, seat)) if seat is not None else [],
-    }
+    if seat_views is None:
+        view = _hand_fields(state)  # a fresh dict: the viewer's fields are added to it
+        ended = state.phase == ENDED
+        seats = [_seat_entry(state.dealer, ended, i, st, i == seat) for i, st in enumerate(state.seats)]
+    else:
+        view = dict(seat_views.hand_fields.of(state, _hand_fields))
+        seats = [seat_views.entry(state, i, i == seat) for i in range(len(state.seats))]
+    view["seat"] = seat
+    view["awaiting"] = _visible_awaiting(state, seat) if private_awaiting else awaiting(state)
+    view["seats"] = seats
+    view["legal_actions"] = _action_texts(legal_actions(state, seat)) if seat is not None else []
+    return view
 
 
 def _hand_fields(state: HandState) -> dict[str, Any]:
