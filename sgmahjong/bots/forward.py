@@ -258,7 +258,8 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                     best, best_d = a, d
         return best if best is not None else legal[0]
     keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
-    vs = [ef.suit_vec(keys[0]), ef.suit_vec(keys[1]), ef.suit_vec(keys[2]), ef.honour_vec(tuple(counts[27:34]))]
+    vs = [ef.suit_vec(keys[0]), ef.suit_vec(keys[1]), ef.suit_vec(keys[2]),
+          ef.honour_vec(tuple(counts[27:34]))]
     rs = ef.rests(vs)
     need = 4 - n
     best_d = ef.final(vs[0], rs[0], need)  # after the best discard: the 14-equivalent hand's
