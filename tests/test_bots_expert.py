@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sgmahjong.bots import forward as fw
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.beginner import BeginnerBot
 from sgmahjong.bots.determinise import knowledge, sample_state, table
@@ -319,6 +320,51 @@ def test_quick_policy_plays_legal_moves_and_always_wins() -> None:
         assert end is not None and end.ended and sum(end.ledger) == 0
         won += (end.result or {}).get("winner") is not None
     assert won >= 9
+
+
+def _quick_reference(state: HandState, seat: int, legal: list[Action]) -> Action | None:
+    """The quick policy's discard as first written (None where it would fold or kong): every
+    discard's distance from ``tactics.discard_table``, the lowest kept, ties by keep score then by
+    the lowest tile."""
+    counts = [0] * 34
+    for t in state.seats[seat].concealed:
+        counts[t] += 1
+    dd = fw._distances(counts, len(state.seats[seat].melds))
+    best_d = min(dd.values())
+    if any(a.kind == "kong" for a in legal):
+        return None
+    if best_d >= fw.QUICK_FOLD_DIST and fw._threats(state.seats, state.wall_remaining, seat):
+        return None
+    value = fw._VALUE[(seat - state.dealer) % 4][state.prevailing]
+    best_t = min((fw._keep_score(counts, x, value), x) for x, d in dd.items() if d == best_d)[1]
+    return next(a for a in legal if a.kind == "discard" and a.tile == best_t)
+
+
+def test_quick_policy_discards_as_every_discard_distance_says() -> None:
+    """The quick policy's discard (the hand's distance once, then tiles tried by keep score until one
+    keeps it) is the tile the full table of every discard's distance picks, at every turn of some
+    hands of strong and greedy bots and of quick playouts."""
+    checked = 0
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal checked
+        if state.window is not None or any(a.kind == "win" for a in legal) or len(legal) < 2:
+            return
+        want = _quick_reference(state, seat, legal)
+        if want is not None:
+            assert quick_policy(state, seat, legal) is want
+            checked += 1
+
+    for seed in range(6):
+        _play(600 + seed, check)
+    for seed in range(20):
+        state, _ = new_hand(RULES, seed=700 + seed, dealer=seed % 4)
+        while not state.ended:
+            seat = awaiting(state)[0]
+            legal = legal_actions(state, seat)
+            check(state, seat, {}, legal)
+            state, _ = apply(state, legal[0] if len(legal) == 1 else quick_policy(state, seat, legal))
+    assert checked > 500
 
 
 def test_quick_policy_folds_against_a_shown_threat() -> None:

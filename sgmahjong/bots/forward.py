@@ -249,13 +249,22 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                     work[x] -= 1
                 if min(work) < 0:
                     continue
-                dd = _distances(work, n + 1)
-                d = min(dd.values()) if dd else 99
+                # the distance after the claim and the best discard: the 14-equivalent hand's (an
+                # unused tile goes), or 1 if it is complete (any discard breaks it)
+                d = ef.distance(work, n + 1)
+                if d < 1:
+                    d = 1
                 if d < best_d:
                     best, best_d = a, d
         return best if best is not None else legal[0]
-    dd = _distances(counts, n)
-    best_d = min(dd.values())
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    vs = [ef.suit_vec(keys[0]), ef.suit_vec(keys[1]), ef.suit_vec(keys[2]),
+          ef.honour_vec(tuple(counts[27:34]))]
+    rs = ef.rests(vs)
+    need = 4 - n
+    best_d = ef.final(vs[0], rs[0], need)  # after the best discard: the 14-equivalent hand's
+    if best_d < 1:  # distance (an unused tile goes), or 1 if it is complete (any discard breaks it)
+        best_d = 1
     for a in legal:
         if a.kind == "kong" and a.tile is not None:
             kt = int(a.tile)
@@ -273,6 +282,7 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 return a
     threats = _threats(seats, wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
     if threats:
+        dd = _distances(counts, n)
         seen = [0] * NUM_PLAYING
         for s2 in seats:
             for t in s2.discards:
@@ -283,13 +293,27 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         key = {x: (_danger(seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
+        # the tile of fewest copies and neighbours (then the lowest) among those whose discard keeps
+        # the lowest distance: tried in that order, the first that keeps it
         value = _VALUE[(seat - dealer) % 4][prevailing]
-        best_t, best_k = -1, 1 << 30
-        for x, d in dd.items():
-            if d == best_d:
-                sc = _keep_score(counts, x, value)
-                if sc < best_k:
-                    best_t, best_k = x, sc
+        order = [*_suit_keeps(keys[0], 0), *_suit_keeps(keys[1], 9), *_suit_keeps(keys[2], 18)]
+        order.extend((_keep_score(counts, x, value), x) for x in range(27, NUM_PLAYING) if counts[x])
+        order.sort()
+        best_t = -1
+        final = ef.final
+        for _, x in order:
+            counts[x] -= 1
+            if x >= 27:
+                sub = ef.honour_vec(tuple(counts[27:34]))
+                r = rs[3]
+            else:
+                g = x // 9
+                sub = ef.suit_vec(tuple(counts[9 * g:9 * g + 9]))
+                r = rs[g]
+            counts[x] += 1
+            if final(sub, r, need) <= best_d:
+                best_t = x
+                break
     if best_t < 0:
         return discard
     if discards is not None:
@@ -298,6 +322,25 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         if a.kind == "discard" and a.tile == best_t:
             return a
     return discard
+
+
+_keeps_memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+
+
+def _suit_keeps(key: tuple[int, ...], base: int) -> tuple[tuple[int, int], ...]:
+    """``(keep score, tile)`` of each rank held in a suit (9 counts; its tiles from ``base``): a suit
+    tile's :func:`_keep_score` depends on its suit's counts only (memoised by them)."""
+    mk = (base, key)
+    hit = _keeps_memo.get(mk)
+    if hit is None:
+        if len(_keeps_memo) > ef.CONV_MAX:
+            _keeps_memo.clear()
+        c = list(key)
+        hit = _keeps_memo[mk] = tuple((_keep_score(c, r, _NO_VALUE), base + r) for r in range(9) if c[r])
+    return hit
+
+
+_NO_VALUE: frozenset[int] = frozenset()
 
 
 # the honours worth keeping, by seat wind and prevailing wind: the dragons and both winds

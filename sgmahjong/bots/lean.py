@@ -308,7 +308,7 @@ class Sim:
         d = DISCARD[seat]
         opts = [d[t] for t in range(NUM_PLAYING) if c[t]]
         if self.remaining > 0:
-            kongs = [t for t in range(NUM_PLAYING) if c[t] == 4]
+            kongs = [t for t in range(NUM_PLAYING) if c[t] == 4] if 4 in c else []
             for m in st.melds:
                 if m.kind is _PONG and c[m.tile]:
                     kongs.append(int(m.tile))
@@ -856,5 +856,6 @@ def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     copies and neighbours), folding to tiles a shown threat discarded when far from winning; kong when
     it keeps the distance; pong or chow when it brings the hand closer."""
     st = sim.seats[seat]
-    return quick_choice(st.c[:], len(st.melds), None if sim.w_kind is None else sim.w_tile, sim.seats,
+    w = sim.w_kind
+    return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
                         sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat])
