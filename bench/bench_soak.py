@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
 import os
 import sqlite3
 import sys
@@ -253,13 +254,34 @@ class Tracer:
               flush=True)
 
 
+_client: Any = None
+
+
+def _client_table(url: str, options: dict[str, Any]) -> str:
+    """(In the clients' process.) A new table of bots whose one human starts the match and leaves."""
+    global _client
+    import httpx
+
+    from tests.conftest import WsClient
+
+    if _client is None:
+        _client = httpx.Client(base_url=url, timeout=30)
+    code: str = _client.post("/api/tables", json={"name": "soak", "options": options,
+                                                   "rules": {"rounds": 1}}).json()["code"]
+    token = _client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
+    with WsClient(url.replace("http://", "ws://", 1) + f"/ws/{code}") as ws:
+        ws.hello(token)
+        ws.send({"type": "start"})
+        ws.until("view")
+    return code
+
+
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
                 malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
                 memo_limit: int = 0, tactics_limit: int = 0, auto_gc: bool = False,
                 trace: int = 0, trace_from: int = 0) -> None:
     import ctypes
 
-    import httpx
 
     trim = tune_malloc(malloc)
     if memo_limit:  # an experiment: the analysis memos and the bots' convolution memo emptied sooner
@@ -294,20 +316,17 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
         tracer = Tracer(trace, trace_from) if trace else None
         assert live._runner is not None
         server = live._runner.server.config.app.state.server  # the TableServer, for its live set
-        client = httpx.Client(base_url=live.url, timeout=30)
         collection = ("automatic" if auto_gc
                       else f"as serve: a full pass every {settings.gc_interval_seconds:g} s")
         print(f"server soak: {tables} tables of {level} bots at a time, each closed after its first hand; "
-              f"RSS every {every} hands; garbage collection {collection}")
+              f"RSS every {every} hands; garbage collection {collection}; the clients in another process")
+        # the clients (HTTP and WebSocket) in a process of their own, so that this one holds the server
+        # alone: a client's objects are cyclic garbage (and its compressor's buffers with them), which
+        # would stay here until the report's pass while collection is as serve's
+        clients = multiprocessing.get_context("spawn").Pool(1)
 
         def new_table() -> str:
-            code: str = client.post("/api/tables", json={"name": "soak", "options": fast,
-                                                         "rules": {"rounds": 1}}).json()["code"]
-            token = client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
-            with live.ws(code) as ws:
-                ws.hello(token)
-                ws.send({"type": "start"})
-                ws.until("view")
+            code: str = clients.apply(_client_table, (live.url, fast))
             return code
 
         live_codes = [new_table() for _ in range(tables)]
@@ -320,8 +339,13 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
             if trim and time.monotonic() - last_trim >= trim:
                 ctypes.CDLL("libc.so.6").malloc_trim(0)
                 last_trim = time.monotonic()
+            # the tables' status from the database (as stored at each hand's end), not by HTTP: the
+            # client's objects of each request are cyclic garbage, kept in this process until the
+            # report's pass while collection is as serve's
+            marks = ",".join("?" * len(live_codes))
+            status = dict(db.execute(f"SELECT code, status FROM tables WHERE code IN ({marks})", live_codes))
             for i, code in enumerate(live_codes):
-                if client.get(f"/api/tables/{code}").json()["status"] != "playing":
+                if status.get(code) not in ("lobby", "playing"):  # lobby: its start not committed yet
                     live_codes[i] = new_table()  # the old one waits for its humans, then is closed
             done_hands = db.execute("SELECT COUNT(*) FROM hands WHERE ended IS NOT NULL").fetchone()[0]
             if done_hands >= next_report:
@@ -343,7 +367,8 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                               flush=True)
                 next_report += every
         db.close()
-        client.close()
+        clients.close()
+        clients.join()
         live.stop()
 
 
