@@ -86,7 +86,7 @@ class GuardMiddleware:
             try:
                 await self.app(scope, receive, send)
             finally:  # the protocol holds the scope: a cycle kept its closed connection until a gc pass
-                del scope[RAW_SEND]
+                scope.pop(RAW_SEND, None)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
