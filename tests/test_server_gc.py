@@ -92,15 +92,17 @@ def test_steady_play_makes_no_cyclic_garbage(tmp_path: Path) -> None:
 
 
 def _server_sockets() -> int:
-    """The server-side WebSocket protocol objects alive (in cycles or not)."""
-    return sum(1 for o in gc.get_objects() if type(o).__name__ == "GuardedWebSocket")
+    """The server's protocol objects of WebSockets alive (in cycles or not): the WebSocket's, and the
+    HTTP one it was upgraded from."""
+    return sum(1 for o in gc.get_objects() if type(o).__name__ in ("GuardedWebSocket", "GuardedHttp"))
 
 
 def test_a_closed_websocket_is_freed_without_the_collector(live_server: Any) -> None:
-    """A WebSocket's server side (uvicorn's protocol, the websockets connection and its compressor
+    """A WebSocket's server side (uvicorn's protocols, the websockets connection and its compressor
     state: ~40 KB of zlib buffers) is freed by reference counting when the socket closes. With `serve`'s
-    one collector pass every 10 minutes, a cycle kept every socket closed in that time (the
-    middleware's raw ``send``, left in the scope that the protocol holds, pointed back to it)."""
+    one collector pass every 10 minutes, cycles kept every socket closed in that time: the middleware's
+    raw ``send``, left in the scope that the protocol holds, pointed back to it; and the HTTP protocol
+    the socket was upgraded from kept its parser, which holds its callbacks (guard.py)."""
     from websockets.sync.client import connect
 
     table = live_server.create_table()
