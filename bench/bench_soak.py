@@ -279,7 +279,7 @@ def _client_table(url: str, options: dict[str, Any]) -> str:
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
                 malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
                 memo_limit: int = 0, tactics_limit: int = 0, auto_gc: bool = False,
-                trace: int = 0, trace_from: int = 0) -> None:
+                trace: int = 0, trace_from: int = 0, garbage: bool = False) -> None:
     import ctypes
 
 
@@ -349,6 +349,20 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                     live_codes[i] = new_table()  # the old one waits for its humans, then is closed
             done_hands = db.execute("SELECT COUNT(*) FROM hands WHERE ended IS NOT NULL").fetchone()[0]
             if done_hands >= next_report:
+                if garbage:  # what the report's pass is about to free, by type
+                    gc.set_debug(gc.DEBUG_SAVEALL)
+                    gc.collect()
+                    gc.set_debug(0)
+                    kinds: dict[str, list[int]] = {}
+                    for obj in gc.garbage:
+                        kind = kinds.setdefault(f"{type(obj).__module__}.{type(obj).__qualname__}", [0, 0])
+                        kind[0] += 1
+                        kind[1] += sys.getsizeof(obj)
+                    top = sorted(kinds.items(), key=lambda kv: -kv[1][1])[:15]
+                    print(f"           garbage: {len(gc.garbage)} objects in cycles, "
+                          f"{sum(v[1] for v in kinds.values()) / 2**20:.1f} MB shallow: "
+                          + " ".join(f"{k} {n} ({b / 1024:.0f} KB)" for k, (n, b) in top), flush=True)
+                    gc.garbage.clear()
                 gc.collect()
                 print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB (peak {rss_mb('VmHWM'):6.1f})  "
                       f"memo entries {memo_entries():>9}  "
@@ -595,6 +609,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="server: tracemalloc with FRAMES frames; reports compare with the baseline")
     parser.add_argument("--trace-from", type=int, default=0, metavar="HANDS",
                         help="server: the baseline snapshot at the first report after HANDS hands")
+    parser.add_argument("--garbage", action="store_true",
+                        help="server: at each report, what the pass frees (objects in cycles by type)")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
@@ -602,7 +618,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "server"):
         server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
                     args.glibc_defaults, args.poll, args.memo_limit, args.tactics_limit, args.auto_gc,
-                    args.trace, args.trace_from)
+                    args.trace, args.trace_from, args.garbage)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 
