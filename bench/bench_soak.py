@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
 import os
 import sqlite3
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def rss_mb(field: str = "VmRSS") -> float:
@@ -122,7 +124,7 @@ PACKAGES = ("sgmahjong.bots", "sgmahjong.analysis", "sgmahjong.game", "sgmahjong
 
 
 def memos() -> dict[str, int]:
-    """Entries of every module-level dict (or tuple of dicts) of the bots, analysis, game and scoring
+    """Entries of every module-level dict (or tuple or list of dicts) of the bots, analysis, game and scoring
     packages whose name looks like a memo, by ``module.name`` (a dict bound to two names once)."""
     out: dict[str, int] = {}
     seen: set[int] = set()
@@ -132,7 +134,7 @@ def memos() -> dict[str, int]:
         for attr, value in vars(module).items():
             if not attr.startswith("_") or attr.startswith("__"):
                 continue
-            tables = [t for t in (value if isinstance(value, tuple) else (value,))
+            tables = [t for t in (value if isinstance(value, (tuple, list)) else (value,))
                       if isinstance(t, dict) and id(t) not in seen]
             if tables:
                 seen.update(id(t) for t in tables)
@@ -187,12 +189,99 @@ def tune_malloc(spec: str) -> float:
     return trim
 
 
+class Tracer:
+    """Where Python's memory grew between two reports (``--trace``): tracemalloc snapshots compared
+    (by line, and by call stack for the biggest), and the collector's objects counted by type."""
+
+    def __init__(self, frames: int, start: int, top: int = 25) -> None:
+        import tracemalloc
+
+        self.start, self.top = start, top
+        self.base: Any = None
+        self.types: dict[str, int] = {}
+        self.blocks = 0
+        tracemalloc.start(frames)
+
+    @staticmethod
+    def _types() -> dict[str, int]:
+        out: dict[str, int] = {}
+        for obj in gc.get_objects():
+            name = type(obj).__qualname__
+            out[name] = out.get(name, 0) + 1
+        return out
+
+    def report(self, done: int) -> None:
+        import tracemalloc
+
+        if done < self.start:
+            return
+        snap = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        types, blocks = self._types(), sys.getallocatedblocks()
+        if self.base is None:
+            self.base, self.types, self.blocks, self.at = snap, types, blocks, done
+            traced = tracemalloc.get_traced_memory()[0] / 2**20
+            print(f"           trace: baseline at {done} hands ({traced:.1f} MB traced, {blocks} blocks)",
+                  flush=True)
+            return
+
+        def show(stats: list[Any], count: int) -> None:
+            for d in sorted(stats, key=lambda d: -abs(d.size_diff))[:count]:
+                print(f"             {d.size_diff / 1024:+9.1f} KB {d.count_diff:+7d}  {d.traceback[-1]}",
+                      flush=True)
+
+        memo_modules = ("/sgmahjong/bots/", "/sgmahjong/analysis/")
+
+        def outside(stat: Any) -> bool:  # allocated outside the memo modules
+            return not any(m in stat.traceback[-1].filename for m in memo_modules)
+
+        diff = snap.compare_to(self.base, "lineno")
+        grew = sum(d.size_diff for d in diff) / 1024
+        print(f"           trace since {self.at} hands: {grew:+.0f} KB traced, "
+              f"{blocks - self.blocks:+d} blocks; by line:", flush=True)
+        show(diff, 10)
+        rest = [d for d in diff if outside(d)]
+        grew = sum(d.size_diff for d in rest) / 1024
+        print(f"           the same outside the memo modules (bots, analysis): {grew:+.0f} KB", flush=True)
+        show(rest, self.top)
+        stacks = [d for d in snap.compare_to(self.base, "traceback") if outside(d)]
+        for d in sorted(stacks, key=lambda d: -d.size_diff)[:8]:
+            print(f"             stack {d.size_diff / 1024:+.1f} KB {d.count_diff:+d}:", flush=True)
+            for line in d.traceback.format()[-12:]:
+                print(f"               {line}", flush=True)
+        grown = sorted(((types.get(k, 0) - self.types.get(k, 0), k) for k in set(types) | set(self.types)),
+                       reverse=True)
+        print("           objects by type: " + " ".join(f"{k} {n:+d}" for n, k in grown[:12] if n),
+              flush=True)
+
+
+_client: Any = None
+
+
+def _client_table(url: str, options: dict[str, Any]) -> str:
+    """(In the clients' process.) A new table of bots whose one human starts the match and leaves."""
+    global _client
+    import httpx
+
+    from tests.conftest import WsClient
+
+    if _client is None:
+        _client = httpx.Client(base_url=url, timeout=30)
+    code: str = _client.post("/api/tables", json={"name": "soak", "options": options,
+                                                   "rules": {"rounds": 1}}).json()["code"]
+    token = _client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
+    with WsClient(url.replace("http://", "ws://", 1) + f"/ws/{code}") as ws:
+        ws.hello(token)
+        ws.send({"type": "start"})
+        ws.until("view")
+    return code
+
+
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
                 malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
-                memo_limit: int = 0, tactics_limit: int = 0) -> None:
+                memo_limit: int = 0, tactics_limit: int = 0, auto_gc: bool = False,
+                trace: int = 0, trace_from: int = 0, garbage: bool = False) -> None:
     import ctypes
 
-    import httpx
 
     trim = tune_malloc(malloc)
     if memo_limit:  # an experiment: the analysis memos and the bots' convolution memo emptied sooner
@@ -220,20 +309,24 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
             settings = settings.replace(malloc_arena_max=0, malloc_mmap_threshold=0)
         live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
         live.start()
+        if not auto_gc:  # as `sgmahjong serve`: automatic collection off, a full pass every interval
+            from sgmahjong.commands.serve import tune_gc
+
+            tune_gc(settings.gc_interval_seconds)
+        tracer = Tracer(trace, trace_from) if trace else None
         assert live._runner is not None
         server = live._runner.server.config.app.state.server  # the TableServer, for its live set
-        client = httpx.Client(base_url=live.url, timeout=30)
+        collection = ("automatic" if auto_gc
+                      else f"as serve: a full pass every {settings.gc_interval_seconds:g} s")
         print(f"server soak: {tables} tables of {level} bots at a time, each closed after its first hand; "
-              f"RSS every {every} hands")
+              f"RSS every {every} hands; garbage collection {collection}; the clients in another process")
+        # the clients (HTTP and WebSocket) in a process of their own, so that this one holds the server
+        # alone: a client's objects are cyclic garbage (and its compressor's buffers with them), which
+        # would stay here until the report's pass while collection is as serve's
+        clients = multiprocessing.get_context("spawn").Pool(1)
 
         def new_table() -> str:
-            code: str = client.post("/api/tables", json={"name": "soak", "options": fast,
-                                                         "rules": {"rounds": 1}}).json()["code"]
-            token = client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
-            with live.ws(code) as ws:
-                ws.hello(token)
-                ws.send({"type": "start"})
-                ws.until("view")
+            code: str = clients.apply(_client_table, (live.url, fast))
             return code
 
         live_codes = [new_table() for _ in range(tables)]
@@ -246,11 +339,30 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
             if trim and time.monotonic() - last_trim >= trim:
                 ctypes.CDLL("libc.so.6").malloc_trim(0)
                 last_trim = time.monotonic()
+            # the tables' status from the database (as stored at each hand's end), not by HTTP: the
+            # client's objects of each request are cyclic garbage, kept in this process until the
+            # report's pass while collection is as serve's
+            marks = ",".join("?" * len(live_codes))
+            status = dict(db.execute(f"SELECT code, status FROM tables WHERE code IN ({marks})", live_codes))
             for i, code in enumerate(live_codes):
-                if client.get(f"/api/tables/{code}").json()["status"] != "playing":
+                if status.get(code) not in ("lobby", "playing"):  # lobby: its start not committed yet
                     live_codes[i] = new_table()  # the old one waits for its humans, then is closed
             done_hands = db.execute("SELECT COUNT(*) FROM hands WHERE ended IS NOT NULL").fetchone()[0]
             if done_hands >= next_report:
+                if garbage:  # what the report's pass is about to free, by type
+                    gc.set_debug(gc.DEBUG_SAVEALL)
+                    gc.collect()
+                    gc.set_debug(0)
+                    kinds: dict[str, list[int]] = {}
+                    for obj in gc.garbage:
+                        kind = kinds.setdefault(f"{type(obj).__module__}.{type(obj).__qualname__}", [0, 0])
+                        kind[0] += 1
+                        kind[1] += sys.getsizeof(obj)
+                    top = sorted(kinds.items(), key=lambda kv: -kv[1][1])[:15]
+                    print(f"           garbage: {len(gc.garbage)} objects in cycles, "
+                          f"{sum(v[1] for v in kinds.values()) / 2**20:.1f} MB shallow: "
+                          + " ".join(f"{k} {n} ({b / 1024:.0f} KB)" for k, (n, b) in top), flush=True)
+                    gc.garbage.clear()
                 gc.collect()
                 print(f"  {done_hands:>7} hands  RSS {rss_mb():7.1f} MB (peak {rss_mb('VmHWM'):6.1f})  "
                       f"memo entries {memo_entries():>9}  "
@@ -259,6 +371,8 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                 if diag:
                     print(f"           {memory_breakdown()}", flush=True)
                     print(f"           memos: {big_memos()}", flush=True)
+                if tracer is not None:
+                    tracer.report(done_hands)
                     if "trim=report" in malloc:
                         t0 = time.perf_counter()
                         ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -267,7 +381,8 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                               flush=True)
                 next_report += every
         db.close()
-        client.close()
+        clients.close()
+        clients.join()
         live.stop()
 
 
@@ -488,13 +603,22 @@ def main(argv: list[str] | None = None) -> None:
                         help="server: an experiment: the analysis memos' and the convolution memo's bound")
     parser.add_argument("--tactics-limit", type=int, default=0,
                         help="server: an experiment: the bots' group memos' bound (tactics)")
+    parser.add_argument("--auto-gc", action="store_true",
+                        help="server: keep Python's automatic garbage collection (`serve` turns it off)")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="server: tracemalloc with FRAMES frames; reports compare with the baseline")
+    parser.add_argument("--trace-from", type=int, default=0, metavar="HANDS",
+                        help="server: the baseline snapshot at the first report after HANDS hands")
+    parser.add_argument("--garbage", action="store_true",
+                        help="server: at each report, what the pass frees (objects in cycles by type)")
     parser.add_argument("--deep", type=int, default=50, help="startup: the hand of the deep live table")
     args = parser.parse_args(argv)
     if args.what in ("all", "self-play"):
         self_play(args.hands or 2000, args.every or 250, args.level)
     if args.what in ("all", "server"):
         server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
-                    args.glibc_defaults, args.poll, args.memo_limit, args.tactics_limit)
+                    args.glibc_defaults, args.poll, args.memo_limit, args.tactics_limit, args.auto_gc,
+                    args.trace, args.trace_from, args.garbage)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 

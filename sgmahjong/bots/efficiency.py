@@ -24,8 +24,12 @@ Vec = tuple[int, ...]  # 10 entries: v[0..4] without the pair, v[5..9] with it
 
 EMPTY: Vec = (0, 3, 6, 9, 12, 2, 5, 8, 11, 14)  # sets from nothing cost 3, the pair 2
 
-_memo: list[dict[tuple[int, ...], Vec]] = [{}, {}, {}]
-_honour_memo: list[dict[tuple[int, ...], Vec]] = [{}, {}, {}]
+VEC_MAX = 20_000  # entries of each distance-vector memo below (emptied when full)
+_memo: tuple[dict[tuple[int, ...], Vec], ...] = ({}, {}, {})  # suit shape -> vector, by mode
+_honour_memo: tuple[dict[tuple[int, ...], Vec], ...] = ({}, {}, {})  # sorted honour counts -> vector
+"""The vectors of the group shapes met so far. A bound is needed: the suit shapes of 14 tiles or fewer
+number ~405k per mode, and a server's bots meet a few new ones every hand without end (~1.5 KB a hand
+over thousands of hands of a server soak, bench/bench_soak.py)."""
 
 
 def _add_set(best: list[int], sub: Vec, cost: int) -> None:
@@ -55,6 +59,8 @@ def _suit_vec(counts: tuple[int, ...], mode: int, chows: bool) -> Vec:
     i = 0
     while i < n and counts[i] == 0:
         i += 1
+    if len(memo) >= VEC_MAX:
+        memo.clear()  # before any entry of this call is made (the recursion below fills it again)
     if i == n:
         memo[counts] = EMPTY
         return EMPTY

@@ -136,6 +136,13 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
             self._disarm_header_timer()
             super().on_headers_complete()
 
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            # the connection is the WebSocket protocol's now, and this one gets no connection_lost,
+            # where uvicorn drops the parser (which holds this protocol's callbacks): without this
+            # the pair stayed in a cycle, with the connection's transport, until a collector pass
+            self.parser = None  # type: ignore[assignment]
+
         def on_response_complete(self) -> None:
             queued = bool(self.pipeline)
             super().on_response_complete()

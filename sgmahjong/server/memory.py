@@ -12,7 +12,7 @@ thread that allocates: the event loop, the bots' and the committer's threads).
 
 :func:`tune_malloc` fixes the threshold (``malloc_mmap_threshold``) and caps the arenas
 (``malloc_arena_max``); with both the soak's glibc arenas stay level (README, "Memory"; Python's own
-arenas still grow, slowly, for a reason not found).
+arenas grew on for a while, by the bots' distance-vector memos, which had no bound).
 
 :func:`collect_garbage` is the server's garbage collection while ``sgmahjong serve`` keeps Python's
 automatic passes off: one full pass every ``gc_interval_seconds`` (commands/serve.py says why).

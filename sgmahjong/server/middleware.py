@@ -83,7 +83,10 @@ class GuardMiddleware:
                 await send({"type": "websocket.close", "code": 1008, "reason": "foreign origin"})
                 return
             scope[RAW_SEND] = send
-            await self.app(scope, receive, send)
+            try:
+                await self.app(scope, receive, send)
+            finally:  # the protocol holds the scope: a cycle kept its closed connection until a gc pass
+                scope.pop(RAW_SEND, None)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)

@@ -1,0 +1,156 @@
+"""Every module-level table of the package is bounded (issue 13: a long-running server's memory levels
+off). A table is either a constant (filled at import, never written), a memo over a small fixed domain,
+or a memo emptied when it reaches a bound; a new module-level table fails the first test until it is
+declared here, and the second plays hands with every bound lowered and checks each memo stays within
+its own.
+
+The bots' distance-vector memos (``efficiency._memo``) once had no bound: the suit shapes number
+~405k per mode and a server's bots meet a few new ones every hand, so a server soak grew by ~1.5 KB a
+hand for as long as it ran (bench/bench_soak.py)."""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import pkgutil
+import random
+import sys
+from typing import Any
+
+import pytest
+
+import sgmahjong
+
+# module-level tables filled at import and never written (module.name)
+CONSTANTS = {
+    "analysis.decompose.SUIT_COMPLETE", "analysis.decompose.SUIT_DECOMPS", "analysis.shanten._ORPHAN_INDEX",
+    "analysis.waits._ALL_ORPHANS", "bots.CLOCKS", "bots.determinise._KINDS", "bots.forward._PHASE",
+    "bots.lean._NOWIN", "bots.perception._TILE", "bots.perception._INDEX", "cli.COMMANDS",
+    "game.events._PRIVATE", "game.events._OWN_ONLY", "game.events._SECRET", "game.testing._QUIET",
+    "game.view._NOTATION", "game.wall._NAMES", "notation._SUIT_BASE", "notation._SUIT_MAX",
+    "notation._HONOURS", "notation._ALIASES", "payments.INSTANT_UNITS", "review.REASON_CODES",
+    "rules._HINTS", "rules.PRESETS", "scoring.BY_ID", "scoring.PATTERNS", "scoring.SPECIAL_WINS",
+    "scoring.context.REASON_CODES", "scoring.registry._FIXED_VALUES", "scoring.registry._ADD_VALUES",
+    "scoring.scorer._ORDER", "tiles._NOTATION", "server.app.PRESETS", "server.app.MOVED",
+    "server.app.BOT_LEVEL_INFO", "server.app.PAGES", "server.app.STORAGE_DOWN", "server.app._STATUS",
+    "server.middleware.SECURITY_HEADERS",
+    # the same objects imported under other names
+    "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
+    "bots.expert.CLOCKS", "commands.score.BY_ID", "commands.score.SPECIAL_WINS",
+    "commands.score._REPLACEMENTS",
+    "scoring.reference.PATTERNS", "scoring.reference.SPECIAL_WINS", "scoring.registry.BY_ID",
+    "scoring.registry.PATTERNS", "scoring.scorer.PATTERNS", "scoring.special.SPECIAL_WINS",
+    "server.ownership.MOVED", "server.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
+}
+
+# memos over a small fixed domain: name -> most entries
+FIXED_DOMAIN = {
+    "bots.perception._MELDS": 10_000,  # meld tile strings (also capped at 10,000)
+    "game.view._MELD_TILES": 4 * 34,  # (meld kind, tile)
+    "game.view._ACTION_TEXT": 16 * 43,  # (action kind, tile or None)
+    "scoring.scorer._cache": 65,  # by rule-set object, emptied past 64
+    "scoring.scorer._SCORES": 36 * 14,  # (pattern, tai)
+}
+
+# memos emptied when full: name -> (module of the bound, the bound's name, entries allowed beyond it)
+BOUNDED: dict[str, tuple[str, str, int]] = {
+    **{f"analysis.{name}": ("analysis.tables", "MEMO_LIMIT", 0) for name in (
+        "decompose._GLOBAL", "decompose._HONOURS", "shanten._SUIT_FAST", "shanten._HONOUR_FAST",
+        "shanten._NEIGHBOURS", "tables._SUIT_WAITS", "tables._SUFFIX", "tables._SUIT_OPTIONS",
+        "tables._HONOUR_OPTIONS", "waits._GROUP_WAITS", "waits._HONOUR_STATE")},
+    "bots.efficiency._memo": ("bots.efficiency", "VEC_MAX", 14),  # a shape's sub-shapes, then itself
+    "bots.efficiency._honour_memo": ("bots.efficiency", "VEC_MAX", 14),
+    "bots.efficiency._conv_memo": ("bots.efficiency", "CONV_MAX", 1),
+    "bots.tactics._useful_memo": ("bots.tactics", "MEMO_MAX", 1),
+    "bots.tactics._accept_memo": ("bots.tactics", "MEMO_MAX", 1),
+    "bots.tactics._group_tables": ("bots.tactics", "MEMO_MAX", 1),
+    "bots.tactics._groups": ("bots.tactics", "MEMO_MAX", 1),
+}
+# emptied with the group tables, checked when a group is made: a few hands' entries beyond the bound
+DERIVED = {"bots.tactics._subs", "bots.tactics._useful_of", "bots.tactics._dists_of", "bots.tactics._adds_of"}
+
+SMALL = 60  # every bound, lowered for the play below
+
+
+def _is_table(value: Any) -> bool:
+    if isinstance(value, (dict, set, list, collections.deque)):
+        return True
+    return isinstance(value, tuple) and bool(value) and all(isinstance(x, (dict, set, list)) for x in value)
+
+
+def _tables() -> dict[str, Any]:
+    """Every module-level table of the package, by ``module.name`` without ``sgmahjong.``."""
+    for info in pkgutil.walk_packages(sgmahjong.__path__, "sgmahjong."):
+        if info.name != "sgmahjong.__main__":
+            importlib.import_module(info.name)
+    out: dict[str, Any] = {}
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith("sgmahjong."):
+            continue
+        for attr, value in vars(module).items():
+            if not attr.startswith("__") and _is_table(value):
+                out[f"{name.removeprefix('sgmahjong.')}.{attr}"] = value
+    return out
+
+
+def _size(value: Any) -> int:
+    """Entries of a table (of the biggest part for a tuple of tables: each part is bounded alone)."""
+    if isinstance(value, tuple):
+        return max(len(x) for x in value)
+    return len(value)
+
+
+def test_every_module_level_table_is_declared() -> None:
+    found = set(_tables())
+    declared = CONSTANTS | set(FIXED_DOMAIN) | set(BOUNDED) | DERIVED
+    assert found - declared == set(), "a new module-level table: declare it here, with its bound"
+    assert declared - found == set(), "a declared table is gone: remove it here"
+
+
+def test_the_memos_stay_within_their_bounds_over_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgmahjong.analysis import shanten
+    from sgmahjong.bots import make_bot
+    from sgmahjong.bots.arena import play_hand
+    from sgmahjong.rules import RuleSet
+
+    tables = _tables()
+    constants = {name: _size(tables[name]) for name in CONSTANTS}
+    for module, bound, _ in BOUNDED.values():
+        monkeypatch.setattr(sys.modules[f"sgmahjong.{module}"], bound, SMALL)
+    for name in (*BOUNDED, *DERIVED):  # start empty (they refill: memos hold nothing but results)
+        for part in tables[name] if isinstance(tables[name], tuple) else (tables[name],):
+            part.clear()
+
+    biggest = dict.fromkeys(tables, 0)
+
+    def look() -> None:
+        for name, value in tables.items():
+            biggest[name] = max(biggest[name], _size(value))
+
+    rules = RuleSet()
+    rng = random.Random(5)
+    for level, hands in (("greedy", 12), ("strong", 4)):
+        bots = [make_bot(level, i, rules) for i in range(4)]
+        for n in range(hands):
+            play_hand(rules, bots, seed=100 + n, dealer=n % 4)
+            look()
+    for _ in range(300):  # the server's hints (shanten) on random hands
+        tiles = sorted(rng.sample(range(136), 13))
+        counts = [0] * 34
+        for t in tiles:
+            counts[t // 4] += 1
+        shanten.shanten(counts)
+        look()
+
+    for name, (_, _, beyond) in BOUNDED.items():
+        assert biggest[name] <= SMALL + beyond, name
+    for name in DERIVED:
+        assert biggest[name] <= 4 * SMALL, name
+    for name, most in FIXED_DOMAIN.items():
+        assert biggest[name] <= most, name
+    for name, size in constants.items():
+        assert _size(tables[name]) == size, name
+    # the play went far beyond the bounds: a memo without one would have failed above
+    for name in ("bots.efficiency._memo", "bots.efficiency._conv_memo", "bots.tactics._accept_memo",
+                 "bots.tactics._groups", "analysis.tables._SUIT_WAITS", "analysis.shanten._SUIT_FAST"):
+        assert biggest[name] >= SMALL // 2, name
