@@ -26,7 +26,7 @@ import statistics
 from typing import Any
 
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
-from sgmahjong.bots.expert import ELIMINATE_AFTER, ELIMINATE_Z, MIN_ROUNDS, ExpertBot, Z
+from sgmahjong.bots.expert import ELIMINATE_AFTER, ELIMINATE_Z, MIN_ROUNDS, ExpertBot, Z, _mean_se
 from sgmahjong.bots.lean import lean_playout, lean_quick_policy, sample_sim
 from sgmahjong.bots.perception import perceive
 from sgmahjong.bots.strong import StrongBot
@@ -83,14 +83,6 @@ def _results(view: Any, cands: list[Any], me: int, deals: int, rng: random.Rando
             row.append(end.ledger[me])
         res.append(row)
     return res
-
-
-def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
-    mean = total / n
-    if n < 2:
-        return mean, math.inf
-    var = max(0.0, squares / n - mean * mean) * n / (n - 1)
-    return mean, math.sqrt(var / n)
 
 
 def search(res: list[list[int]], playouts: int, z: float = Z, min_rounds: int = MIN_ROUNDS,
