@@ -61,6 +61,7 @@ BOUNDED: dict[str, tuple[str, str, int]] = {
     "bots.efficiency._memo": ("bots.efficiency", "VEC_MAX", 14),  # a shape's sub-shapes, then itself
     "bots.efficiency._honour_memo": ("bots.efficiency", "VEC_MAX", 14),
     "bots.efficiency._conv_memo": ("bots.efficiency", "CONV_MAX", 1),
+    "bots.forward._keeps_memo": ("bots.efficiency", "CONV_MAX", 1),  # the expert's quick policy
     "bots.tactics._useful_memo": ("bots.tactics", "MEMO_MAX", 1),
     "bots.tactics._accept_memo": ("bots.tactics", "MEMO_MAX", 1),
     "bots.tactics._group_tables": ("bots.tactics", "MEMO_MAX", 1),
@@ -134,6 +135,12 @@ def test_the_memos_stay_within_their_bounds_over_play(monkeypatch: pytest.Monkey
         for n in range(hands):
             play_hand(rules, bots, seed=100 + n, dealer=n % 4)
             look()
+    from sgmahjong.bots.expert import ExpertBot
+
+    searcher = [ExpertBot(0, rules, budget_ms=None, max_rounds=2),
+                *(make_bot("strong", i, rules) for i in (1, 2, 3))]
+    play_hand(rules, searcher, seed=99, dealer=0)  # the expert's playouts (forward's quick policy)
+    look()
     for _ in range(300):  # the server's hints (shanten) on random hands
         tiles = sorted(rng.sample(range(136), 13))
         counts = [0] * 34
@@ -151,6 +158,7 @@ def test_the_memos_stay_within_their_bounds_over_play(monkeypatch: pytest.Monkey
     for name, size in constants.items():
         assert _size(tables[name]) == size, name
     # the play went far beyond the bounds: a memo without one would have failed above
-    for name in ("bots.efficiency._memo", "bots.efficiency._conv_memo", "bots.tactics._accept_memo",
+    for name in ("bots.efficiency._memo", "bots.efficiency._conv_memo", "bots.forward._keeps_memo",
+                 "bots.tactics._accept_memo",
                  "bots.tactics._groups", "analysis.tables._SUIT_WAITS", "analysis.shanten._SUIT_FAST"):
         assert biggest[name] >= SMALL // 2, name
