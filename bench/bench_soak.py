@@ -278,21 +278,12 @@ def _client_table(url: str, options: dict[str, Any]) -> str:
 
 def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: str = "greedy",
                 malloc: str = "", glibc_defaults: bool = False, poll: float = 0.5,
-                memo_limit: int = 0, tactics_limit: int = 0, auto_gc: bool = False,
+                memo_limit: int = -1, tactics_limit: int = 0, auto_gc: bool = False,
                 trace: int = 0, trace_from: int = 0, garbage: bool = False) -> None:
     import ctypes
 
 
     trim = tune_malloc(malloc)
-    if memo_limit:  # an experiment: the analysis memos and the bots' convolution memo emptied sooner
-        from sgmahjong.analysis import tables as analysis_tables
-        from sgmahjong.bots import efficiency
-
-        analysis_tables.MEMO_LIMIT = efficiency.CONV_MAX = memo_limit
-    if tactics_limit:  # an experiment: the bots' group memos (tactics) emptied sooner
-        from sgmahjong.bots import tactics
-
-        tactics.MEMO_MAX = tactics.DERIVED_MAX = tactics_limit
     last_trim = time.monotonic()
 
     from sgmahjong.server.settings import ServerSettings
@@ -307,8 +298,14 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
                                   tables_per_hour=1e9)
         if glibc_defaults:  # as before the malloc settings (memory.py): glibc's own arenas and threshold
             settings = settings.replace(malloc_arena_max=0, malloc_mmap_threshold=0)
+        if memo_limit >= 0:  # the memos' bound (memory.bound_memos; 0: the library's); else serve's
+            settings = settings.replace(memo_limit=memo_limit)
         live = LiveServer(free_port(), str(Path(tmp) / "soak.sqlite3"), settings=settings)
         live.start()
+        if tactics_limit:  # an experiment: the bots' group memos (tactics) apart from the others
+            from sgmahjong.bots import tactics
+
+            tactics.MEMO_MAX = tactics.DERIVED_MAX = tactics_limit
         if not auto_gc:  # as `sgmahjong serve`: automatic collection off, a full pass every interval
             from sgmahjong.commands.serve import tune_gc
 
@@ -599,8 +596,9 @@ def main(argv: list[str] | None = None) -> None:
                         "(malloc_arena_max=0, malloc_mmap_threshold=0), as before they were settings")
     parser.add_argument("--poll", type=float, default=0.5,
                         help="server: seconds between looks for tables whose hand is over (each is replaced)")
-    parser.add_argument("--memo-limit", type=int, default=0,
-                        help="server: an experiment: the analysis memos' and the convolution memo's bound")
+    parser.add_argument("--memo-limit", type=int, default=-1,
+                        help="server: the memos' bound (SGMAHJONG_MEMO_LIMIT; 0: the library's own; "
+                             "default: serve's)")
     parser.add_argument("--tactics-limit", type=int, default=0,
                         help="server: an experiment: the bots' group memos' bound (tactics)")
     parser.add_argument("--auto-gc", action="store_true",

@@ -122,3 +122,22 @@ ARENAS_OF_SIX_THREADS = """
 def test_threads_share_at_most_the_capped_arenas() -> None:
     assert child({"malloc_arena_max": 2}, ARENAS_OF_SIX_THREADS) <= 2
     assert child({"malloc_arena_max": 0}, ARENAS_OF_SIX_THREADS) > 2  # glibc's own: 8 per core
+
+
+def test_the_server_bounds_the_memos_at_its_setting(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """``SGMAHJONG_MEMO_LIMIT`` (default 5,000) bounds the analysis and bot memos of the server's process
+    (emptied when full: a soak levels within ~2,000 hands); 0 leaves the library's own bounds."""
+    from sgmahjong.analysis import tables
+    from sgmahjong.bots import efficiency, tactics
+    from sgmahjong.server import create_app
+
+    for module, name in ((tables, "MEMO_LIMIT"), (efficiency, "CONV_MAX"), (tactics, "MEMO_MAX"),
+                         (tactics, "DERIVED_MAX")):
+        monkeypatch.setattr(module, name, getattr(module, name))  # restored after the test
+    library = (tables.MEMO_LIMIT, efficiency.CONV_MAX, tactics.MEMO_MAX, tactics.DERIVED_MAX)
+    memory.bound_memos(0)
+    assert library == (tables.MEMO_LIMIT, efficiency.CONV_MAX, tactics.MEMO_MAX, tactics.DERIVED_MAX)
+    assert ServerSettings().memo_limit == 5000
+    assert ServerSettings.from_env({"SGMAHJONG_MEMO_LIMIT": "123"}).memo_limit == 123
+    create_app(str(tmp_path / "db.sqlite3"), settings=ServerSettings(memo_limit=777))
+    assert (tables.MEMO_LIMIT, efficiency.CONV_MAX, tactics.MEMO_MAX, tactics.DERIVED_MAX) == (777,) * 4

@@ -294,6 +294,7 @@ def create_app(
         test_hooks = os.environ.get("SGMAHJONG_TEST_HOOKS") == "1"
     settings = settings or ServerSettings.from_env()
     memory.tune_malloc(settings)  # before the server's threads start (see memory.py)
+    memory.bound_memos(settings.memo_limit)
     server = TableServer(database, test_hooks=test_hooks, settings=settings)
     creations = AddressBuckets(
         settings.tables_per_hour / 3600, settings.table_burst, settings.tracked_addresses

@@ -49,6 +49,23 @@ def _libc() -> Any:
     return libc
 
 
+def bound_memos(limit: int) -> None:
+    """Bound the analysis memos and the bots' convolution and group memos of this process at ``limit``
+    entries each (0: leave the library's bounds, 20,000-60,000, fit for fast self-play).
+
+    Each memo is emptied when full, so memory is bounded either way, but with the library's bounds a
+    server's memos fill for tens of thousands of hands (a 6,000-hand soak still grew ~0.9 KB a hand,
+    at 154-159 MB); at 5,000 they are full within ~2,000 hands and the soak levels at ~99-100 MB. The
+    cost: greedy bots' decisions ~15-20% slower, strong bots' unchanged (README, "Memory")."""
+    if limit <= 0:
+        return
+    from ..analysis import tables
+    from ..bots import efficiency, tactics
+
+    tables.MEMO_LIMIT = efficiency.CONV_MAX = limit
+    tactics.MEMO_MAX = tactics.DERIVED_MAX = limit
+
+
 def tune_malloc(settings: ServerSettings, libc: Any = None) -> dict[str, int]:
     """Apply ``settings``' glibc malloc bounds to this process (a value of 0 leaves glibc's own);
     returns what was set (mallopt parameter name -> value). Best called before threads start: the

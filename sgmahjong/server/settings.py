@@ -57,7 +57,8 @@ class ServerSettings:
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
-    # -- memory (glibc's allocator; see memory.py; 0 = glibc's own default) -------------------------
+    # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------
+    memo_limit: int = 5000  # entries each analysis and bot memo keeps (0: the library's, 20,000-60,000)
     malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
     malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
 
