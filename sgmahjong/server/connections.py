@@ -93,25 +93,29 @@ class Connection:
         if self._write_now is None or self._sending or not self._write_through():
             self._wake.set()
 
+    def _ready(self) -> int:
+        """How many queued messages, from the first, may go (their writes are committed); the fence is
+        armed at the first that may not, to release it at its commit."""
+        fence = self.fence
+        if fence is not None:
+            committed = fence.committed
+            for i, (_text, seq, _queued) in enumerate(self._pending):
+                if seq > committed:
+                    self._arm(fence, seq)
+                    return i
+        return len(self._pending)
+
     def _write_through(self) -> bool:
         """Write the queued messages whose writes are committed straight to the socket, together (one
         system call); False when they could not go now (the writer takes over from them)."""
         if self._dropped or self.storage_down:
             return False
-        fence = self.fence
-        pending = self._pending
         write = self._write_now
         assert write is not None
-        ready = len(pending)
-        if fence is not None:
-            committed = fence.committed
-            for i, (_text, seq, _queued) in enumerate(pending):
-                if seq > committed:
-                    ready = i
-                    self._arm(fence, seq)
-                    break
+        ready = self._ready()
         if not ready:
             return True
+        pending = self._pending
         batch = [pending[i] for i in range(ready)]
         try:
             if not write([text for text, _seq, _queued in batch]):
@@ -134,25 +138,23 @@ class Connection:
         """Send the queued messages in order, each once its writes are committed; return after
         :meth:`finish` (what was queued before it is sent first), or at once when the client is
         dropped or the table's writes failed (``storage_down``: none of its messages may go)."""
-        fence = self.fence
         pending = self._pending
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while pending and not self._dropped and not self.storage_down:
-                text, seq, queued = pending[0]
-                if fence is not None and seq > fence.committed:
-                    self._arm(fence, seq)
-                    break
-                pending.popleft()
-                SEND_DELAY.observe(time.perf_counter() - queued)
-                self._sending = True
-                try:
-                    await self._send(text)
-                except Exception:  # the socket went away; the reader will notice
-                    self.closed = self._dropped = True
-                finally:
-                    self._sending = False
+            while not self._dropped and not self.storage_down and (ready := self._ready()):
+                for _ in range(ready):
+                    if self._dropped or self.storage_down:
+                        break
+                    text, _seq, queued = pending.popleft()
+                    SEND_DELAY.observe(time.perf_counter() - queued)
+                    self._sending = True
+                    try:
+                        await self._send(text)
+                    except Exception:  # the socket went away; the reader will notice
+                        self.closed = self._dropped = True
+                    finally:
+                        self._sending = False
             if self._dropped or self.storage_down or (self._ending and not pending):
                 return
 

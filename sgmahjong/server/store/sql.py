@@ -366,7 +366,6 @@ class SqlStore(Store):
         self, table_id: int, hand: int, seq: int, seat: int, action: str, version: int, source: str,
         events: list[dict[str, Any]], first_event_seq: int,
     ) -> None:
-        self._guard(table_id)
         rows = _ActionRows()
         rows.add(self, table_id, hand, seq, seat, action, version, source, events, first_event_seq)
         rows.insert(self)
@@ -381,8 +380,7 @@ class SqlStore(Store):
 
     def _insert_events(self, table_id: int, hand: int, events: list[dict[str, Any]], first_seq: int) -> None:
         if events:
-            self._run_many(INSERT_EVENT, [(table_id, hand, first_seq + i, _event_text(ev))
-                                          for i, ev in enumerate(events)])
+            self._run_many(INSERT_EVENT, _event_rows(table_id, hand, events, first_seq))
 
     def actions(self, table_id: int, hand: int) -> list[ActionRow]:
         rows = self._read(
@@ -407,7 +405,6 @@ class SqlStore(Store):
             rows = _ActionRows()  # the batch's actions and their events: two statements for all of them
             for w in writes:
                 if w.method == "add_action" and not w.kwargs:
-                    self._guard(int(w.args[0]))
                     rows.add(self, *w.args)
                     continue
                 rows.insert(self)  # before any other write, in order
@@ -492,6 +489,12 @@ INSERT_ACTION = ("INSERT INTO actions (table_id, hand, seq, seat, action, versio
 INSERT_EVENT = "INSERT INTO events (table_id, hand, seq, event) VALUES (?, ?, ?, ?)"
 
 
+def _event_rows(table_id: int, hand: int, events: list[dict[str, Any]],
+                first_seq: int) -> list[tuple[Any, ...]]:
+    """The rows of ``events`` (numbered from ``first_seq``) for INSERT_EVENT."""
+    return [(table_id, hand, first_seq + i, _event_text(ev)) for i, ev in enumerate(events)]
+
+
 class _ActionRows:
     """Actions (and their events) to insert: each kind in one ``executemany`` for a whole batch."""
 
@@ -504,10 +507,11 @@ class _ActionRows:
 
     def add(self, store: SqlStore, table_id: int, hand: int, seq: int, seat: int, action: str, version: int,
             source: str, events: list[dict[str, Any]], first_event_seq: int) -> None:
+        """Queue one action of a table this process owns (else :class:`LeaseLost`, as any write)."""
+        store._guard(table_id)
         self.actions.append((table_id, hand, seq, seat, action, version, source, time.time(), store.worker,
                              store._epochs.get(table_id, 0)))
-        self.events.extend((table_id, hand, first_event_seq + i, _event_text(ev))
-                           for i, ev in enumerate(events))
+        self.events.extend(_event_rows(table_id, hand, events, first_event_seq))
         self.sources.append(source)
 
     def insert(self, store: SqlStore) -> None:
