@@ -418,12 +418,7 @@ class Sim:
             self.window_wins = list(_NOWIN)
             self._draw_turn((source + 1) % 4)
             return
-        self.phase = CLAIM
-        self.w_kind = "discard"
-        self.w_source = source
-        self.w_tile = t
-        self.w_options = options
-        self.w_decisions = [None, None, None, None]
+        self._open_window("discard", source, t, options)
         self.window_wins = wins if wins is not None else list(_NOWIN)
 
     def _do_decision(self, a: Action) -> None:
@@ -554,12 +549,7 @@ class Sim:
                 any_option = True
         self.window_wins = wins
         if any_option:
-            self.phase = CLAIM
-            self.w_kind = kind
-            self.w_source = seat
-            self.w_tile = t
-            self.w_options = options
-            self.w_decisions = [None, None, None, None]
+            self._open_window(kind, seat, t, options)
             self.turn_options = _EMPTY
             self.turn_win = None
             return
@@ -648,13 +638,17 @@ class Sim:
                 found = True
         if not found:
             return False
+        self._open_window("eighth", seat, tile, options)
+        return True
+
+    def _open_window(self, kind: str, source: int, tile: int, options: list[tuple[Action, ...]]) -> None:
+        """A claim window of ``kind`` on ``source``'s ``tile``: ``options`` by seat, nobody decided yet."""
         self.phase = CLAIM
-        self.w_kind = "eighth"
-        self.w_source = seat
+        self.w_kind = kind
+        self.w_source = source
         self.w_tile = tile
         self.w_options = options
         self.w_decisions = [None, None, None, None]
-        return True
 
     # -- the end -----------------------------------------------------------------------------------
     def _drawn_game(self) -> None:
