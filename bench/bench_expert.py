@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ExpertBot
@@ -100,28 +100,22 @@ def _timed_lean(sim: Sim, policies: Sequence[LeanPolicy], parts: dict[str, float
 def _lean_playouts(tables: list[Table]) -> None:
     """The expert's rollouts as it plays them: the lean model (:mod:`.lean`) with the quick policy,
     the sampled state copied into a Sim (``sample`` includes the copy)."""
-    rng = random.Random(1)
-    parts = {"sample": 0.0, "engine": 0.0, "perceive": 0.0, "policy": 0.0}
-    n = steps = 0
-    start, cpu0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < PLAYOUT_S:
-        tb = tables[n % len(tables)]
+    def play(state: HandState, parts: dict[str, float]) -> int:
         t0 = time.perf_counter()
-        state = sample_state(tb, rng)
-        sim = None if state is None else sim_of(state)
+        sim = sim_of(state)
         parts["sample"] += time.perf_counter() - t0
-        n += 1
-        if sim is not None:
-            steps += _timed_lean(sim, [lean_quick_policy] * 4, parts)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu0
-    total = sum(parts.values()) or 1.0
-    share = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts.items() if k != "perceive")
-    print(f"   playouts, lean quick: {n / wall:6.1f} hands/s ({n / cpu:.1f}/s of CPU), "
-          f"{steps / n:.0f} decisions per playout, {1e6 * cpu / steps:.0f} us of CPU per decision point; "
-          f"time: {share}")
+        return _timed_lean(sim, [lean_quick_policy] * 4, parts)
+
+    _measure(tables, "lean quick", play)
 
 
 def _playouts(rules: RuleSet, tables: list[Table], name: str, policies: list[Policy]) -> None:
+    _measure(tables, name, lambda state, parts: _timed_playout(state, policies, parts))
+
+
+def _measure(tables: list[Table], name: str, play: Callable[[HandState, dict[str, float]], int]) -> None:
+    """Playouts from sampled hands for ``PLAYOUT_S`` seconds, ``play`` playing each; prints their rate
+    and where the time went."""
     rng = random.Random(1)
     parts = {"sample": 0.0, "engine": 0.0, "perceive": 0.0, "policy": 0.0}
     n = steps = 0
@@ -131,14 +125,12 @@ def _playouts(rules: RuleSet, tables: list[Table], name: str, policies: list[Pol
         t0 = time.perf_counter()
         state = sample_state(tb, rng)
         parts["sample"] += time.perf_counter() - t0
-        if state is None:
-            n += 1
-            continue
-        steps += _timed_playout(state, policies, parts)
         n += 1
+        if state is not None:
+            steps += play(state, parts)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu0
     total = sum(parts.values()) or 1.0
-    share = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts.items())
+    share = ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts.items() if v)
     print(f"   playouts, {name:<6}: {n / wall:6.1f} hands/s ({n / cpu:.1f}/s of CPU), "
           f"{steps / n:.0f} decisions per playout, {1e6 * cpu / steps:.0f} us of CPU per decision point; "
           f"time: {share}")
