@@ -68,7 +68,8 @@ BOUNDED: dict[str, tuple[str, str, int]] = {
     "bots.tactics._groups": ("bots.tactics", "MEMO_MAX", 1),
 }
 # emptied with the group tables, checked when a group is made: a few hands' entries beyond the bound
-DERIVED = {"bots.tactics._subs", "bots.tactics._useful_of", "bots.tactics._dists_of", "bots.tactics._adds_of"}
+DERIVED = {"bots.tactics._subs", "bots.tactics._useful_of", "bots.tactics._dists_of", "bots.tactics._adds_of",
+           "bots.tactics._subs_prev", "bots.tactics._useful_prev", "bots.tactics._dists_prev"}
 
 SMALL = 60  # every bound, lowered for the play below
 
@@ -118,6 +119,7 @@ def test_the_memos_stay_within_their_bounds_over_play(monkeypatch: pytest.Monkey
     constants = {name: _size(tables[name]) for name in CONSTANTS}
     for module, bound, _ in BOUNDED.values():
         monkeypatch.setattr(sys.modules[f"sgmahjong.{module}"], bound, SMALL)
+    monkeypatch.setattr(sys.modules["sgmahjong.bots.tactics"], "DERIVED_MAX", SMALL)
     for name in (*BOUNDED, *DERIVED):  # start empty (they refill: memos hold nothing but results)
         for part in tables[name] if isinstance(tables[name], tuple) else (tables[name],):
             part.clear()
@@ -162,3 +164,5 @@ def test_the_memos_stay_within_their_bounds_over_play(monkeypatch: pytest.Monkey
                  "bots.tactics._accept_memo",
                  "bots.tactics._groups", "analysis.tables._SUIT_WAITS", "analysis.shanten._SUIT_FAST"):
         assert biggest[name] >= SMALL // 2, name
+    # the derived tables were full at least once without the groups: a previous generation was kept
+    assert biggest["bots.tactics._dists_prev"] > 0 and biggest["bots.tactics._useful_prev"] > 0

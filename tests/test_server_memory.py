@@ -131,13 +131,14 @@ def test_the_server_bounds_the_memos_at_its_setting(monkeypatch: pytest.MonkeyPa
     from sgmahjong.bots import efficiency, tactics
     from sgmahjong.server import create_app
 
-    for module, name in ((tables, "MEMO_LIMIT"), (efficiency, "CONV_MAX"), (tactics, "MEMO_MAX"),
-                         (tactics, "DERIVED_MAX")):
+    bounds = ((tables, "MEMO_LIMIT"), (efficiency, "CONV_MAX"), (efficiency, "VEC_MAX"),
+              (tactics, "MEMO_MAX"), (tactics, "DERIVED_MAX"))
+    for module, name in bounds:
         monkeypatch.setattr(module, name, getattr(module, name))  # restored after the test
-    library = (tables.MEMO_LIMIT, efficiency.CONV_MAX, tactics.MEMO_MAX, tactics.DERIVED_MAX)
+    library = [getattr(module, name) for module, name in bounds]
     memory.bound_memos(0)
-    assert library == (tables.MEMO_LIMIT, efficiency.CONV_MAX, tactics.MEMO_MAX, tactics.DERIVED_MAX)
+    assert library == [getattr(module, name) for module, name in bounds]
     assert ServerSettings().memo_limit == 5000
     assert ServerSettings.from_env({"SGMAHJONG_MEMO_LIMIT": "123"}).memo_limit == 123
     create_app(str(tmp_path / "db.sqlite3"), settings=ServerSettings(memo_limit=777))
-    assert (tables.MEMO_LIMIT, efficiency.CONV_MAX, tactics.MEMO_MAX, tactics.DERIVED_MAX) == (777,) * 4
+    assert [getattr(module, name) for module, name in bounds] == [777] * 5

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Collection, Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 from . import efficiency as ef
 
@@ -64,10 +64,13 @@ def hand_distance(counts: Sequence[int], n_melds: int, mode: int = ef.ALL,
     return ef.distance(work, n_melds, mode)
 
 
-# Bounds of the memo tables below (each is emptied when full): they fill within a few thousand hands
-# of self-play and then hold a process's memory flat (bench/bench_soak.py), with most of the hits kept.
-MEMO_MAX = 20_000  # hands or groups in _useful_memo, _accept_memo and each group table
-DERIVED_MAX = 60_000  # entries derived from group records (_subs, _useful_of, _dists_of)
+# Bounds of the memo tables below: they fill within a few thousand hands of self-play and then hold a
+# process's memory level (bench/bench_soak.py). At 20,000 groups and 60,000 derived entries, emptied
+# all at once, four greedy bots' process still grew from 82 to 90 MB over 20,000 hands; at these
+# bounds, with the derived tables' previous generation kept (below), it stays at 60-64 MB, for
+# ~7% of greedy's speed.
+MEMO_MAX = 5_000  # hands or groups in _useful_memo, _accept_memo and each group table
+DERIVED_MAX = 15_000  # entries derived from group records (_subs, _useful_of, _dists_of), per generation
 
 _useful_memo: dict[tuple[tuple[int, ...], int, ef.Vec, int, int], tuple[int, ...]] = {}
 
@@ -184,16 +187,34 @@ _subs: dict[tuple[int, int], Group] = {}  # (uid, rank) -> the group without one
 _adds_of: dict[int, tuple[tuple[int, ef.Vec], ...]] = {}  # uid -> draws that may help, vector after
 _useful_of: dict[tuple[int, ef.Vec, int], tuple[int, ...]] = {}  # (uid, rest, need) -> useful ranks
 _dists_of: dict[tuple[int, ef.Vec, int], tuple[tuple[int, int], ...]] = {}  # -> (rank, distance)
+# the derived tables' previous generation: when they fill, their entries move here (and these
+# entries go), and a miss above looks here before computing, so the entries still in use survive
+_subs_prev: dict[tuple[int, int], Group] = {}
+_useful_prev: dict[tuple[int, ef.Vec, int], tuple[int, ...]] = {}
+_dists_prev: dict[tuple[int, ef.Vec, int], tuple[tuple[int, int], ...]] = {}
 _uids = itertools.count()
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
-def _clear_groups() -> None:
-    for table in _group_tables:
-        table.clear()
-    _subs.clear()
+def _clear_groups(groups_too: bool = True) -> None:
+    """Empty the group records and everything derived from them or, without ``groups_too``, start a
+    new generation of the derived tables (which fill ~10 times faster than the records): the current
+    one becomes the previous, whose entries a miss brings back, and the previous one goes."""
+    _next_generation(_subs, _subs_prev, groups_too)
+    _next_generation(_useful_of, _useful_prev, groups_too)
+    _next_generation(_dists_of, _dists_prev, groups_too)
     _adds_of.clear()
-    _useful_of.clear()
-    _dists_of.clear()
+    if groups_too:
+        for groups in _group_tables:
+            groups.clear()
+
+
+def _next_generation(table: dict[_K, _V], prev: dict[_K, _V], drop_all: bool) -> None:
+    prev.clear()
+    if not drop_all:
+        prev.update(table)
+    table.clear()
 
 
 def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
@@ -202,9 +223,10 @@ def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
     table = _group_tables[mode]
     g = table.get(key)
     if g is None:
-        if (len(table) > MEMO_MAX or len(_useful_of) > DERIVED_MAX or len(_dists_of) > DERIVED_MAX
-                or len(_subs) > DERIVED_MAX):
+        if len(table) > MEMO_MAX:
             _clear_groups()
+        elif len(_useful_of) > DERIVED_MAX or len(_dists_of) > DERIVED_MAX or len(_subs) > DERIVED_MAX:
+            _clear_groups(groups_too=False)
         vec = ef.suit_vec(key, mode) if suit else ef.honour_vec(key, mode)
         g = table[key] = (next(_uids), key, suit, mode, vec, tuple(r for r, c in enumerate(key) if c))
     return g
@@ -213,8 +235,10 @@ def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
 def _sub(g: Group, r: int) -> Group:
     """The group with one tile of rank ``r`` removed."""
     sk = (g[_UID], r)
-    s = _subs.get(sk)
-    if s is None:
+    s = _subs.get(sk) or _subs_prev.get(sk)
+    if s is not None:
+        _subs[sk] = s
+    else:
         k = list(g[_KEY])
         k[r] -= 1
         s = _subs[sk] = _group(tuple(k), g[_SUIT], g[_MODE])
@@ -224,8 +248,10 @@ def _sub(g: Group, r: int) -> Group:
 def _discard_dists(g: Group, rest: ef.Vec, need: int) -> tuple[tuple[int, int], ...]:
     """``(rank, distance of the hand after discarding a tile of that rank)`` per rank held."""
     mk = (g[_UID], rest, need)
-    hit = _dists_of.get(mk)
-    if hit is None:
+    hit = _dists_of.get(mk) or _dists_prev.get(mk)
+    if hit is not None:
+        _dists_of[mk] = hit
+    else:
         hit = _dists_of[mk] = tuple([(r, _final_of(_sub(g, r)[_VEC], rest, need)) for r in g[_RANKS]])
     return hit
 
@@ -234,7 +260,10 @@ def _useful_ranks(g: Group, rest: ef.Vec, need: int) -> tuple[int, ...]:
     """The ranks whose draw lowers the distance of group ``g`` with ``rest`` (as :func:`_useful`)."""
     mk = (g[_UID], rest, need)
     hit = _useful_of.get(mk)
+    if hit is None:
+        hit = _useful_prev.get(mk)
     if hit is not None:
+        _useful_of[mk] = hit
         return hit
     adds = _adds_of.get(g[_UID])
     if adds is None:

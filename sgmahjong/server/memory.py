@@ -50,19 +50,19 @@ def _libc() -> Any:
 
 
 def bound_memos(limit: int) -> None:
-    """Bound the analysis memos and the bots' convolution and group memos of this process at ``limit``
-    entries each (0: leave the library's bounds, 20,000-60,000, fit for fast self-play).
+    """Bound the analysis memos and the bots' vector, convolution and group memos of this process at
+    ``limit`` entries each (0: leave the library's bounds, 5,000-50,000, fit for fast self-play).
 
     Each memo is emptied when full, so memory is bounded either way, but with the library's bounds a
-    server's memos fill for tens of thousands of hands (a 6,000-hand soak still grew ~0.9 KB a hand,
-    at 154-159 MB); at 5,000 they are full within ~2,000 hands and the soak levels at ~99-100 MB. The
-    cost: greedy bots' decisions ~15-20% slower, strong bots' unchanged (README, "Memory")."""
+    server's memos fill for tens of thousands of hands; at 5,000 they are full within ~2,000 hands and
+    the soak levels at ~100 MB. The cost: greedy bots' decisions ~15-20% slower, strong bots'
+    unchanged (README, "Memory")."""
     if limit <= 0:
         return
     from ..analysis import tables
     from ..bots import efficiency, tactics
 
-    tables.MEMO_LIMIT = efficiency.CONV_MAX = limit
+    tables.MEMO_LIMIT = efficiency.CONV_MAX = efficiency.VEC_MAX = limit
     tactics.MEMO_MAX = tactics.DERIVED_MAX = limit
 
 
