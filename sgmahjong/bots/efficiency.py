@@ -205,7 +205,7 @@ def thirteen_distance(counts: Sequence[int]) -> int:
     return 14 - kinds - pair
 
 
-_TERMINALS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_TERMINALS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 def shanten(counts: Sequence[int], n_melds: int = 0) -> int:

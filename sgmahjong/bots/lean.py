@@ -60,22 +60,26 @@ def _complete(c: list[int], n_melds: int) -> bool:
     return is_standard_complete(c)
 
 
+SEAT_FIELDS: tuple[str, ...] = (
+    "barred",
+    "bonus",
+    "c",
+    "discards",
+    "drawn",
+    "has_drawn",
+    "liable",
+    "liable_reason",
+    "melds",
+    "waits",
+)
+"""The attributes of an :class:`LSeat` (its ``__slots__``; compiled, the class has none)."""
+
+
 class LSeat:
     """One seat of a :class:`Sim` (the fields of :class:`~sgmahjong.game.state.SeatState`, mutable;
     ``c`` counts the concealed tiles, the drawn tile included)."""
 
-    __slots__ = (
-        "barred",
-        "bonus",
-        "c",
-        "discards",
-        "drawn",
-        "has_drawn",
-        "liable",
-        "liable_reason",
-        "melds",
-        "waits",
-    )
+    __slots__ = SEAT_FIELDS
 
     def __init__(self) -> None:
         self.c: list[int] = [0] * NUM_PLAYING
@@ -90,7 +94,7 @@ class LSeat:
         self.waits: frozenset[int] | None = None
 
     def copy(self) -> LSeat:
-        n = LSeat.__new__(LSeat)
+        n = LSeat()
         n.c = self.c[:]
         n.drawn = self.drawn
         n.melds = self.melds[:]
@@ -117,55 +121,60 @@ class LSeat:
                          bonus=tuple(_TILE[t] for t in self.bonus))
 
 
+SIM_FIELDS: tuple[str, ...] = (
+    "back",
+    "claimed",
+    "claims_made",
+    "dealer",
+    "discards_made",
+    "draw_source",
+    "flower_chain",
+    "front",
+    "kong_liable",
+    "kong_made",
+    "kongs_in_turn",
+    "last_discard",
+    "last_fresh",
+    "last_tile",
+    "ledger",
+    "liable",
+    "phase",
+    "prevailing",
+    "rules",
+    "seats",
+    "seen",
+    "shooter",
+    "tai",
+    "turn",
+    "turn_options",
+    "turn_win",
+    "w_decisions",
+    "w_kind",
+    "w_options",
+    "w_source",
+    "w_tile",
+    "wall",
+    "win_kind",
+    "window_wins",
+    "winner",
+)
+"""The attributes of a :class:`Sim` (its ``__slots__``; compiled, the class has none)."""
+
+
 class Sim:
     """An imagined hand, played in place (see the module docstring)."""
 
-    __slots__ = (
-        "back",
-        "claimed",
-        "claims_made",
-        "dealer",
-        "discards_made",
-        "draw_source",
-        "flower_chain",
-        "front",
-        "kong_liable",
-        "kong_made",
-        "kongs_in_turn",
-        "last_discard",
-        "last_fresh",
-        "last_tile",
-        "ledger",
-        "liable",
-        "phase",
-        "prevailing",
-        "rules",
-        "seats",
-        "seen",
-        "shooter",
-        "tai",
-        "turn",
-        "turn_options",
-        "turn_win",
-        "w_decisions",
-        "w_kind",
-        "w_options",
-        "w_source",
-        "w_tile",
-        "wall",
-        "win_kind",
-        "window_wins",
-        "winner",
-    )
+    __slots__ = SIM_FIELDS
 
-    def __init__(self, rules: RuleSet, dealer: int, prevailing: int, wall: list[int]) -> None:
+    def __init__(self, rules: RuleSet, dealer: int, prevailing: int, wall: list[int],
+                 seats: list[LSeat] | None = None) -> None:
         self.rules = rules
         self.dealer = dealer
         self.prevailing = prevailing
         self.wall = wall
         self.front = 0
         self.back = 0
-        self.seats = [LSeat() for _ in range(4)]
+        self.seats = seats if seats is not None else [LSeat() for _ in range(4)]
         self.phase = TURN
         self.turn = 0
         self.w_kind: str | None = None  # the open window (None: no window)
@@ -196,15 +205,37 @@ class Sim:
         self.win_kind: str | None = None
 
     def copy(self) -> Sim:
-        n = Sim.__new__(Sim)
-        for name in Sim.__slots__:
-            setattr(n, name, getattr(self, name))
-        n.seats = [s.copy() for s in self.seats]
-        n.w_options = self.w_options[:]
-        n.w_decisions = self.w_decisions[:]
-        n.window_wins = self.window_wins[:]
-        n.seen = self.seen[:]
+        n = Sim(self.rules, self.dealer, self.prevailing, self.wall, [s.copy() for s in self.seats])
+        n.back = self.back
+        n.claimed = self.claimed
+        n.claims_made = self.claims_made
+        n.discards_made = self.discards_made
+        n.draw_source = self.draw_source
+        n.flower_chain = self.flower_chain
+        n.front = self.front
+        n.kong_liable = self.kong_liable
+        n.kong_made = self.kong_made
+        n.kongs_in_turn = self.kongs_in_turn
+        n.last_discard = self.last_discard
+        n.last_fresh = self.last_fresh
+        n.last_tile = self.last_tile
         n.ledger = self.ledger[:]
+        n.liable = self.liable
+        n.phase = self.phase
+        n.seen = self.seen[:]
+        n.shooter = self.shooter
+        n.tai = self.tai
+        n.turn = self.turn
+        n.turn_options = self.turn_options
+        n.turn_win = self.turn_win
+        n.w_decisions = self.w_decisions[:]
+        n.w_kind = self.w_kind
+        n.w_options = self.w_options[:]
+        n.w_source = self.w_source
+        n.w_tile = self.w_tile
+        n.win_kind = self.win_kind
+        n.window_wins = self.window_wins[:]
+        n.winner = self.winner
         return n
 
     # -- what is asked -----------------------------------------------------------------------------
