@@ -10,10 +10,10 @@ reference and behaves identically (a test plays the expert both ways); a machine
 runs it as it is.
 
 :func:`install` (called when the package is imported) puts a finder first on ``sys.meta_path`` that
-loads a compiled module's ``.py`` instead of its extension when
+loads the compiled modules' ``.py`` files instead of their extensions when
 
 - ``SGMAHJONG_PURE`` is set in the environment (to ``1``): the pure Python, for comparing; or
-- the extension is older than its source (an edit since the last ``make compile``): with a warning, so
+- any extension is older than its source (an edit since the last ``make compile``): with a warning, so
   that a stale build never runs silently in place of the code being read.
 """
 
@@ -74,17 +74,26 @@ def is_compiled(module: ModuleType) -> bool:
 
 
 class _SourceFirst(importlib.abc.MetaPathFinder):
-    """Loads the ``.py`` of a compiled module when the pure Python is asked for or the build is stale."""
+    """Loads the ``.py`` of every compiled module when the pure Python is asked for or any extension is
+    stale (all of them: compiled modules call each other's compiled code directly, so one stale
+    extension would still run beside the other sources)."""
+
+    def __init__(self) -> None:
+        self.stale: list[str] | None = None  # found at the first import of a compiled module
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in COMPILED:
             return None
         if not pure_requested():
-            if extension(fullname) is None or not stale(fullname):
+            if self.stale is None:
+                self.stale = [n for n in COMPILED if stale(n)]
+                if self.stale:
+                    warnings.warn(f"compiled modules older than their sources ({', '.join(self.stale)}): "
+                                  "running the pure Python (`make compile` rebuilds)", RuntimeWarning,
+                                  stacklevel=2)
+            if not self.stale:
                 return None  # the normal import: the extension first, else the source
-            warnings.warn(f"{fullname}: the compiled module is older than its source; running the source "
-                          "(run `make compile` to rebuild)", RuntimeWarning, stacklevel=2)
         return importlib.util.spec_from_file_location(fullname, source(fullname))
 
 

@@ -11,6 +11,8 @@ and are not committed (``.gitignore``)."""
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import importlib.util
 import shutil
 import sys
@@ -25,6 +27,7 @@ from sgmahjong.native import COMPILED, extension, source  # noqa: E402
 
 GROUP = "sgmahjong._native"  # the shared library: sgmahjong/_native__mypyc.*.so
 BUILD = ROOT / "build" / "mypyc"
+STAMP = BUILD / ".compiled"
 
 
 def missing() -> str | None:
@@ -57,7 +60,7 @@ def clean() -> None:
     shutil.rmtree(BUILD, ignore_errors=True)
 
 
-def build() -> None:
+def build(quiet: bool) -> None:
     from mypyc.build import mypycify
     from setuptools import Distribution
     from setuptools.command.build_ext import build_ext
@@ -67,12 +70,19 @@ def build() -> None:
     start = time.monotonic()
     exts = mypycify(paths, group_name=GROUP, opt_level="3", target_dir=str(BUILD / "c"))
     dist = Distribution({"name": "sgmahjong-native", "ext_modules": exts})
+    if quiet:  # not every compiler command line
+        dist.verbose = False
+        logging.getLogger("setuptools").setLevel(logging.WARNING)
+        from distutils import log as dlog
+        dlog.set_threshold(dlog.WARN)
     cmd = build_ext(dist)
     cmd.inplace = True
     cmd.build_temp = str(BUILD / "temp")
     cmd.build_lib = str(BUILD / "lib")
     cmd.ensure_finalized()
     cmd.run()
+    STAMP.parent.mkdir(parents=True, exist_ok=True)
+    STAMP.touch()  # make's target (only when built: a skipped compile is tried again next time)
     print(f"compile: {len(COMPILED)} modules compiled with mypyc in {time.monotonic() - start:.0f} s: "
           + ", ".join(n.removeprefix("sgmahjong.") for n in COMPILED))
 
@@ -81,6 +91,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="exit 1 if an extension is missing or stale")
     ap.add_argument("--clean", action="store_true", help="remove the extensions")
+    ap.add_argument("--quiet", action="store_true", help="not every compiler command")
     args = ap.parse_args()
     if args.clean:
         clean()
@@ -91,9 +102,8 @@ def main() -> int:
     if why is not None:
         print(f"compile: skipped, {why}: the package runs as pure Python (slower expert)")
         return 0
-    import os
     os.chdir(ROOT)  # mypycify takes paths relative to the working directory
-    build()
+    build(args.quiet)
     return 0
 
 
