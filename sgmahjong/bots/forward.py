@@ -10,19 +10,19 @@ goes is measured by ``bench/bench_expert.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..game import apply, awaiting, legal_actions
 from ..game.actions import Action
 from ..game.state import CLAIM, ENDED, HandState
+from ..melds import MeldKind
 from ..tiles import NUM_PLAYING
 from . import efficiency as ef
 from .perception import Perception, SeatSeen
-from .tactics import discard_table
 
 Policy = Callable[[HandState, int, Sequence[Action]], Action]
 
-_PHASE = {ENDED: "ended", CLAIM: "claim"}
+_PHASE: Final = {ENDED: "ended", CLAIM: "claim"}
 
 
 def perceive_state(state: HandState, seat: int) -> Perception:
@@ -98,7 +98,7 @@ def perceiving(decide: Callable[[Perception, Sequence[Action]], Action]) -> Poli
     return policy
 
 
-_NEAR = (0, 2, 1)  # weight of a neighbour one and two ranks away
+_NEAR: Final = (0, 2, 1)  # weight of a neighbour one and two ranks away
 
 
 def _keep_score(counts: list[int], t: int, honour_value: frozenset[int]) -> int:
@@ -154,9 +154,9 @@ def fast_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
 
 
 # -- quick_policy: wins about as often as greedy, defends like a person, a fraction of the cost ------
-QUICK_THREAT_SETS = 3  # an opponent showing this many sets is treated as waiting
-QUICK_LATE_WALL = 24  # ... or two sets once fewer tiles than this are left
-QUICK_FOLD_DIST = 3  # the quick policy folds (discards safe tiles) when this far from winning
+QUICK_THREAT_SETS: Final = 3  # an opponent showing this many sets is treated as waiting
+QUICK_LATE_WALL: Final = 24  # ... or two sets once fewer tiles than this are left
+QUICK_FOLD_DIST: Final = 3  # the quick policy folds (discards safe tiles) when this far from winning
 
 
 def _threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> list[int]:
@@ -189,9 +189,25 @@ def _danger(seats: Sequence[Any], threats: Sequence[int], t: int, seen: Sequence
 
 
 def _distances(counts: list[int], n_melds: int) -> dict[int, int]:
-    """The hand's distance after each discard (the memoised tables of :func:`tactics.discard_table`,
-    without the acceptance count)."""
-    return discard_table(counts, n_melds, (), False, limit=-1)[0]
+    """The hand's distance after each discard, by tile held in ascending order (what
+    ``tactics.discard_table(counts, n_melds, (), False, limit=-1)[0]`` gives, a test checks: here on
+    the distance vectors directly, which compiled is cheaper than that table's memos)."""
+    rs = ef.rests(ef.group_vectors(counts))
+    need = 4 - n_melds
+    out: dict[int, int] = {}
+    for x in range(NUM_PLAYING):
+        if counts[x]:
+            counts[x] -= 1
+            if x >= 27:
+                sub = ef.honour_vec(tuple(counts[27:34]))
+                r = rs[3]
+            else:
+                g = x // 9
+                sub = ef.suit_vec(tuple(counts[9 * g:9 * g + 9]))
+                r = rs[g]
+            counts[x] += 1
+            out[x] = ef.final(sub, r, need)
+    return out
 
 
 def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
@@ -287,9 +303,14 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         for s2 in seats:
             for t in s2.discards:
                 seen[t] += 1
-            for m in s2.melds:
-                for t in m.meld.tiles:
+            for m in s2.melds:  # a set's tiles (as ``m.meld.tiles``, without building them)
+                t = int(m.tile)
+                if m.kind is MeldKind.CHOW:
                     seen[t] += 1
+                    seen[t + 1] += 1
+                    seen[t + 2] += 1
+                else:
+                    seen[t] += 4 if m.kind is MeldKind.KONG else 3
         key = {x: (_danger(seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
@@ -324,7 +345,7 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     return discard
 
 
-_keeps_memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+_keeps_memo: Final[dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]]] = {}
 
 
 def _suit_keeps(key: tuple[int, ...], base: int) -> tuple[tuple[int, int], ...]:
@@ -340,8 +361,8 @@ def _suit_keeps(key: tuple[int, ...], base: int) -> tuple[tuple[int, int], ...]:
     return hit
 
 
-_NO_VALUE: frozenset[int] = frozenset()
+_NO_VALUE: Final[frozenset[int]] = frozenset()
 
 
 # the honours worth keeping, by seat wind and prevailing wind: the dragons and both winds
-_VALUE = tuple(tuple(frozenset((27 + w, 27 + p, 31, 32, 33)) for p in range(4)) for w in range(4))
+_VALUE: Final = tuple(tuple(frozenset((27 + w, 27 + p, 31, 32, 33)) for p in range(4)) for w in range(4))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .. import bao, payments
 from ..analysis.decompose import is_standard_complete
@@ -40,13 +40,13 @@ from ..tiles import NUM_PLAYING, Tile
 from .determinise import Table, deal_hidden
 from .forward import quick_choice
 
-_FLOWERS = frozenset(range(34, 42))
-_NOWIN: list[WinInfo | None] = [None, None, None, None]
-_EMPTY: tuple[Action, ...] = ()
-_PONG = MeldKind.PONG
-_KONG = MeldKind.KONG
-_CHOW = MeldKind.CHOW
-_TILE = tuple(Tile(i) for i in range(46))
+_FLOWERS: Final = frozenset(range(34, 42))
+_NOWIN: Final[list[WinInfo | None]] = [None, None, None, None]
+_EMPTY: Final[tuple[Action, ...]] = ()
+_PONG: Final = MeldKind.PONG
+_KONG: Final = MeldKind.KONG
+_CHOW: Final = MeldKind.CHOW
+_TILE: Final = tuple(Tile(i) for i in range(46))
 
 
 def _waits_of(c: list[int]) -> frozenset[int]:
@@ -60,7 +60,7 @@ def _complete(c: list[int], n_melds: int) -> bool:
     return is_standard_complete(c)
 
 
-SEAT_FIELDS: tuple[str, ...] = (
+SEAT_FIELDS: Final[tuple[str, ...]] = (
     "barred",
     "bonus",
     "c",
@@ -121,7 +121,7 @@ class LSeat:
                          bonus=tuple(_TILE[t] for t in self.bonus))
 
 
-SIM_FIELDS: tuple[str, ...] = (
+SIM_FIELDS: Final[tuple[str, ...]] = (
     "back",
     "claimed",
     "claims_made",
