@@ -115,6 +115,29 @@ def suit_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
     return _suit_vec(counts, mode, True)
 
 
+def suit_code(counts: Sequence[int], base: int) -> int:
+    """The counts of the suit starting at ``base`` (9 ranks) as one int, 3 bits a rank from the lowest
+    bits: a memo key cheaper than the tuple (a rank's tile is removed by subtracting ``1 << 3 * rank``)."""
+    code = 0
+    for r in range(8, -1, -1):
+        code = (code << 3) | counts[base + r]
+    return code
+
+
+_code_memo: Final[dict[int, Vec]] = {}  # suit code -> vector (mode ALL), emptied past VEC_MAX
+
+
+def suit_vec_of_code(code: int) -> Vec:
+    """:func:`suit_vec` (mode ``ALL``) of the suit with :func:`suit_code` ``code``."""
+    hit = _code_memo.get(code)
+    if hit is not None:
+        return hit
+    if len(_code_memo) > VEC_MAX:
+        _code_memo.clear()
+    out = _code_memo[code] = suit_vec(tuple([(code >> 3 * r) & 7 for r in range(9)]))
+    return out
+
+
 def honour_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
     """Distance vector of the honours (7 counts; only their multiset matters)."""
     key = tuple(sorted(x for x in counts if x))

@@ -273,8 +273,8 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 if d < best_d:
                     best, best_d = a, d
         return best if best is not None else legal[0]
-    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
-    vs = [ef.suit_vec(keys[0]), ef.suit_vec(keys[1]), ef.suit_vec(keys[2]),
+    codes = (ef.suit_code(counts, 0), ef.suit_code(counts, 9), ef.suit_code(counts, 18))
+    vs = [ef.suit_vec_of_code(codes[0]), ef.suit_vec_of_code(codes[1]), ef.suit_vec_of_code(codes[2]),
           ef.honour_vec(tuple(counts[27:34]))]
     rs = ef.rests(vs)
     need = 4 - n
@@ -317,21 +317,21 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         # the tile of fewest copies and neighbours (then the lowest) among those whose discard keeps
         # the lowest distance: tried in that order, the first that keeps it
         value = _VALUE[(seat - dealer) % 4][prevailing]
-        order = [*_suit_keeps(keys[0], 0), *_suit_keeps(keys[1], 9), *_suit_keeps(keys[2], 18)]
+        order = [*_suit_keeps(codes[0], 0), *_suit_keeps(codes[1], 9), *_suit_keeps(codes[2], 18)]
         order.extend((_keep_score(counts, x, value), x) for x in range(27, NUM_PLAYING) if counts[x])
         order.sort()
         best_t = -1
         final = ef.final
         for _, x in order:
-            counts[x] -= 1
             if x >= 27:
+                counts[x] -= 1
                 sub = ef.honour_vec(tuple(counts[27:34]))
+                counts[x] += 1
                 r = rs[3]
             else:
                 g = x // 9
-                sub = ef.suit_vec(tuple(counts[9 * g:9 * g + 9]))
+                sub = ef.suit_vec_of_code(codes[g] - (1 << 3 * (x - 9 * g)))
                 r = rs[g]
-            counts[x] += 1
             if final(sub, r, need) <= best_d:
                 best_t = x
                 break
@@ -345,18 +345,19 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     return discard
 
 
-_keeps_memo: Final[dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]]] = {}
+_keeps_memo: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
 
 
-def _suit_keeps(key: tuple[int, ...], base: int) -> tuple[tuple[int, int], ...]:
-    """``(keep score, tile)`` of each rank held in a suit (9 counts; its tiles from ``base``): a suit
-    tile's :func:`_keep_score` depends on its suit's counts only (memoised by them)."""
-    mk = (base, key)
+def _suit_keeps(code: int, base: int) -> tuple[tuple[int, int], ...]:
+    """``(keep score, tile)`` of each rank held in a suit (its :func:`efficiency.suit_code`; its tiles
+    from ``base``): a suit tile's :func:`_keep_score` depends on its suit's counts only (memoised by
+    them)."""
+    mk = code << 5 | base
     hit = _keeps_memo.get(mk)
     if hit is None:
         if len(_keeps_memo) > ef.CONV_MAX:
             _keeps_memo.clear()
-        c = list(key)
+        c = [(code >> 3 * r) & 7 for r in range(9)]
         hit = _keeps_memo[mk] = tuple((_keep_score(c, r, _NO_VALUE), base + r) for r in range(9) if c[r])
     return hit
 

@@ -852,16 +852,17 @@ LeanPolicy = Callable[[Sim, int, Sequence[Action]], Action]
 
 
 def lean_playout(sim: Sim, policies: Sequence[LeanPolicy], *, stop: Callable[[], bool] | None = None,
-                 max_steps: int = 1000) -> Sim | None:
+                 check_every: int = 1, max_steps: int = 1000) -> Sim | None:
     """Play ``sim`` to the end of the hand in place, ``policies[seat]`` deciding for each seat; ``None``
-    if ``stop()`` turns true first (checked after every decision) or the hand runs past ``max_steps``."""
+    if ``stop()`` turns true first (checked after every ``check_every``-th decision) or the hand runs
+    past ``max_steps``."""
     steps = 0
     while sim.phase != ENDED:
         seat = sim.awaiting()
         legal = sim.options(seat)
         sim.step(legal[0] if len(legal) == 1 else policies[seat](sim, seat, legal))
         steps += 1
-        if (stop is not None and stop()) or steps > max_steps:
+        if (stop is not None and steps % check_every == 0 and stop()) or steps > max_steps:
             return None
     return sim
 
