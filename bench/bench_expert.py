@@ -8,11 +8,13 @@ clock and by this process's CPU time (which the other processes of a shared mach
 
 from __future__ import annotations
 
+import importlib
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 
+from sgmahjong import native
 from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
@@ -216,6 +218,9 @@ def _overrule_check(rules: RuleSet) -> None:
 
 
 def main() -> None:
+    compiled = [n.removeprefix("sgmahjong.") for n in native.COMPILED
+                if native.is_compiled(importlib.import_module(n))]
+    print(f"   compiled with mypyc (make compile): {', '.join(compiled) or 'none, pure Python'}")
     rules = RuleSet()
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]

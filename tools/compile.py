@@ -11,9 +11,9 @@ and are not committed (``.gitignore``)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
-import importlib.util
 import shutil
 import sys
 import sysconfig
@@ -62,8 +62,8 @@ def clean() -> None:
 
 def build(quiet: bool) -> None:
     from mypyc.build import mypycify
-    from setuptools import Distribution
-    from setuptools.command.build_ext import build_ext
+    from setuptools import Distribution  # type: ignore[import-untyped]
+    from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
 
     paths = [str(source(n).relative_to(ROOT)) for n in COMPILED]
     clean()
