@@ -276,9 +276,14 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     codes = (ef.suit_code(counts, 0), ef.suit_code(counts, 9), ef.suit_code(counts, 18))
     vs = [ef.suit_vec_of_code(codes[0]), ef.suit_vec_of_code(codes[1]), ef.suit_vec_of_code(codes[2]),
           ef.honour_vec(tuple(counts[27:34]))]
-    rs = ef.rests(vs)
+    # the other groups' vectors for each group (ef.rests, the same convolutions, made when needed)
+    p23 = ef.conv(vs[2], vs[3])
+    rs: list[ef.Vec | None] = [ef.conv(vs[1], p23), None, None, None]
+    p01: ef.Vec | None = None
     need = 4 - n
-    best_d = ef.final(vs[0], rs[0], need)  # after the best discard: the 14-equivalent hand's
+    r0 = rs[0]
+    assert r0 is not None
+    best_d = ef.final(vs[0], r0, need)  # after the best discard: the 14-equivalent hand's
     if best_d < 1:  # distance (an unused tile goes), or 1 if it is complete (any discard breaks it)
         best_d = 1
     for a in legal:
@@ -324,14 +329,22 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         final = ef.final
         for _, x in order:
             if x >= 27:
+                g = 3
                 counts[x] -= 1
                 sub = ef.honour_vec(tuple(counts[27:34]))
                 counts[x] += 1
-                r = rs[3]
             else:
                 g = x // 9
                 sub = ef.suit_vec_of_code(codes[g] - (1 << 3 * (x - 9 * g)))
-                r = rs[g]
+            r = rs[g]
+            if r is None:
+                if g == 1:
+                    r = ef.conv(vs[0], p23)
+                else:
+                    if p01 is None:
+                        p01 = ef.conv(vs[0], vs[1])
+                    r = ef.conv(p01, vs[3]) if g == 2 else ef.conv(p01, vs[2])
+                rs[g] = r
             if final(sub, r, need) <= best_d:
                 best_t = x
                 break

@@ -29,8 +29,8 @@ from typing import Any, Final
 from .. import bao, payments
 from ..analysis.decompose import is_standard_complete
 from ..analysis.waits import waits as shape_waits
+from ..game import builder
 from ..game.actions import Action
-from ..game.builder import CHOW, DISCARD, KONG, PASS, PONG, WIN
 from ..game.scoring_bridge import score_special
 from ..game.state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec
 from ..game.wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
@@ -46,6 +46,13 @@ _EMPTY: Final[tuple[Action, ...]] = ()
 _PONG: Final = MeldKind.PONG
 _KONG: Final = MeldKind.KONG
 _CHOW: Final = MeldKind.CHOW
+# the engine's shared actions (``game.builder``), as constants the compiled module reads without a lookup
+CHOW: Final = builder.CHOW
+DISCARD: Final = builder.DISCARD
+KONG: Final = builder.KONG
+PASS: Final = builder.PASS
+PONG: Final = builder.PONG
+WIN: Final = builder.WIN
 _TILE: Final = tuple(Tile(i) for i in range(46))
 
 
@@ -337,9 +344,16 @@ class Sim:
         st = self.seats[seat]
         c = st.c
         d = DISCARD[seat]
-        opts = [d[t] for t in range(NUM_PLAYING) if c[t]]
+        opts: list[Action] = []
+        fours: list[int] = []
+        for t in range(NUM_PLAYING):
+            n = c[t]
+            if n:
+                opts.append(d[t])
+                if n == 4:
+                    fours.append(t)
         if self.remaining > 0:
-            kongs = [t for t in range(NUM_PLAYING) if c[t] == 4] if 4 in c else []
+            kongs = fours
             for m in st.melds:
                 if m.kind is _PONG and c[m.tile]:
                     kongs.append(int(m.tile))
