@@ -233,14 +233,18 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     if the caller has them (else the legal one is looked up)."""
     discard: Action | None = None
     passing: Action | None = None
+    kongs: list[Action] = []  # in the order offered
     for a in legal:
         k = a.kind
         if k == "win":
             return a
-        if k == "discard" and discard is None:
-            discard = a
+        if k == "discard":
+            if discard is None:
+                discard = a
         elif k == "pass":
             passing = a
+        elif k == "kong":
+            kongs.append(a)
     if discard is None:  # a claim window: claim if it brings the hand closer
         if window_tile is None:
             return passing if passing is not None else legal[0]
@@ -286,8 +290,8 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     best_d = ef.final(vs[0], r0, need)  # after the best discard: the 14-equivalent hand's
     if best_d < 1:  # distance (an unused tile goes), or 1 if it is complete (any discard breaks it)
         best_d = 1
-    for a in legal:
-        if a.kind == "kong" and a.tile is not None:
+    for a in kongs:
+        if a.tile is not None:
             kt = int(a.tile)
             work = list(counts)
             if work[kt] >= 4:
