@@ -143,6 +143,7 @@ def _expert(rules: RuleSet, clock: str) -> None:
     others = [StrongBot(10 + i, rules) for i in range(3)]
     times: list[float] = []
     rounds: list[int] = []
+    full: list[int] = []  # deals of the searches that ran to the end of the budget (none ended early)
     over = 0
     start, cpu0 = time.perf_counter(), time.process_time()
     seed = 0
@@ -161,6 +162,8 @@ def _expert(rules: RuleSet, clock: str) -> None:
                 if bot.stats.candidates >= 2:
                     times.append(dt)
                     rounds.append(bot.stats.rounds)
+                    if bot.stats.seconds >= 0.98 * (bot.budget or 0):
+                        full.append(bot.stats.rounds)
                     over += bot.stats.overruled
             else:
                 action = bots[seat].choose(view, legal)
@@ -175,7 +178,8 @@ def _expert(rules: RuleSet, clock: str) -> None:
           f"{len(times)} searched decisions, time median {1000 * statistics.median(times):.1f} ms, "
           f"p99 {1000 * p99:.1f} ms, max "
           f"{1000 * times[-1]:.1f} ms; {sum(t > 0.11 for t in times)} over 110 ms; deals per decision median "
-          f"{statistics.median(rounds):.0f} (max {max(rounds)}); strong overruled {over} times; "
+          f"{statistics.median(rounds):.0f} (max {max(rounds)}), in the {len(full)} that used the whole "
+          f"budget median {statistics.median(full) if full else 0:.0f}; strong overruled {over} times; "
           f"CPU {100 * cpu / (time.perf_counter() - start):.0f}% of the wall clock")
 
 
