@@ -39,6 +39,10 @@ COMPILED = (
 )
 """The compiled modules (leaves first), by name."""
 
+INLINED = ("sgmahjong.tiles", "sgmahjong.game.state")
+"""Modules whose ``Final`` constants the compiled code holds inlined (``NUM_PLAYING``, the phases): an
+extension older than one of them is stale too."""
+
 PURE_ENV = "SGMAHJONG_PURE"
 ROOT = Path(__file__).resolve().parent
 
@@ -59,9 +63,12 @@ def extension(name: str) -> Path | None:
 
 
 def stale(name: str) -> bool:
-    """Whether ``name`` has an extension older than its source."""
+    """Whether ``name`` has an extension older than its source (or than a module in ``INLINED``)."""
     so = extension(name)
-    return so is not None and so.stat().st_mtime < source(name).stat().st_mtime
+    if so is None:
+        return False
+    built = so.stat().st_mtime
+    return any(built < source(n).stat().st_mtime for n in (name, *INLINED))
 
 
 def pure_requested() -> bool:

@@ -3,6 +3,7 @@ Python, loaded in place of the sources when built and fresh, never when stale or
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import random
@@ -10,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from sgmahjong import native
 from sgmahjong.bots.shuffle import shuffle
@@ -97,6 +100,31 @@ def test_a_stale_extension_runs_the_sources() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                          check=True, timeout=120).stdout.splitlines()
     assert out == ["[]", "[True]"]
+
+
+def test_stale_means_older_than_the_source_or_an_inlined_module(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension is stale when its ``.py`` or a module whose constants it inlines is newer."""
+    monkeypatch.setattr(native, "ROOT", tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    files = {name: tmp_path / name for name in
+             ("bots/lean.py", f"bots/lean{suffix}", "tiles.py", "game/state.py")}
+    for path in files.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+        os.utime(path, (1000, 1000))
+    so = files[f"bots/lean{suffix}"]
+    assert native.extension("sgmahjong.bots.lean") == so
+    assert not native.stale("sgmahjong.bots.lean")
+    os.utime(so, (2000, 2000))
+    assert not native.stale("sgmahjong.bots.lean")
+    for edited in ("bots/lean.py", "tiles.py", "game/state.py"):
+        os.utime(files[edited], (3000, 3000))
+        assert native.stale("sgmahjong.bots.lean"), edited
+        os.utime(files[edited], (1000, 1000))
+    so.unlink()
+    assert native.extension("sgmahjong.bots.lean") is None
+    assert not native.stale("sgmahjong.bots.lean")  # nothing compiled: nothing stale
 
 
 def test_shuffle_is_random_shuffle() -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sgmahjong.native import COMPILED, extension, source  # noqa: E402
+from sgmahjong.native import COMPILED, extension, source, stale  # noqa: E402
 
 GROUP = "sgmahjong._native"  # the shared library: sgmahjong/_native__mypyc.*.so
 BUILD = ROOT / "build" / "mypyc"
@@ -50,8 +50,7 @@ def outputs() -> list[Path]:
 
 
 def up_to_date() -> bool:
-    return all(extension(n) is not None for n in COMPILED) and not any(
-        p.stat().st_mtime < source(n).stat().st_mtime for n in COMPILED if (p := extension(n)) is not None)
+    return all(extension(n) is not None and not stale(n) for n in COMPILED)
 
 
 def clean() -> None:
