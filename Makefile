@@ -4,11 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
+COMPILESTAMP := $(VENV)/.installed-compile
+# the modules compiled with mypyc (sgmahjong/native.py lists them); rebuilt when one changes
+NATIVE_SRC := sgmahjong/analysis/waits.py sgmahjong/bots/efficiency.py sgmahjong/bots/shuffle.py \
+	sgmahjong/bots/forward.py sgmahjong/bots/lean.py sgmahjong/native.py tools/compile.py \
+	sgmahjong/tiles.py sgmahjong/game/state.py
+NATIVE := build/mypyc/.compiled
 HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench clean cluster cluster-stop chromium
+.PHONY: serve test lint bench clean cluster cluster-stop chromium compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,18 +28,30 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	touch $@ $(STAMP)
 
-serve: $(STAMP)
+# mypyc (from the mypy package) compiles the expert's hot path in place (tools/compile.py): skipped, with
+# one line saying so, where there is no C compiler or no Python headers; the package then runs as pure
+# Python. The stamp depends on the compiled sources, so an edit recompiles before the next serve/test/bench.
+$(COMPILESTAMP): pyproject.toml | $(STAMP)
+	$(BIN)/pip install -q -e '.[compile]'
+	touch $@
+
+$(NATIVE): $(NATIVE_SRC) | $(COMPILESTAMP)
+	$(BIN)/python tools/compile.py --quiet
+
+compile: $(NATIVE)
+
+serve: $(STAMP) $(NATIVE)
 	$(BIN)/sgmahjong serve --host $(HOST) --port $(PORT)
 
 # a local cluster: PostgreSQL in ./data/cluster, WORKERS server processes, HAProxy on PORT (deploy/README.md)
 WORKERS ?= 2
-cluster: $(STAMP)
+cluster: $(STAMP) $(NATIVE)
 	$(BIN)/sgmahjong cluster up --workers $(WORKERS) --host $(HOST) --port $(PORT) --data data/cluster
 
 cluster-stop: $(STAMP)
 	$(BIN)/sgmahjong cluster down --data data/cluster
 
-test: $(DEVSTAMP) chromium
+test: $(DEVSTAMP) $(NATIVE) chromium
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's Chromium (never `playwright install`): installed here when missing
@@ -55,8 +73,9 @@ lint: $(DEVSTAMP)
 	$(BIN)/ruff check sgmahjong tests bench
 	$(BIN)/mypy
 
-bench: $(DEVSTAMP)
+bench: $(DEVSTAMP) $(NATIVE)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	find sgmahjong -name '*.so' -delete

@@ -8,11 +8,13 @@ clock and by this process's CPU time (which the other processes of a shared mach
 
 from __future__ import annotations
 
+import importlib
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 
+from sgmahjong import native
 from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
@@ -141,6 +143,7 @@ def _expert(rules: RuleSet, clock: str) -> None:
     others = [StrongBot(10 + i, rules) for i in range(3)]
     times: list[float] = []
     rounds: list[int] = []
+    full: list[int] = []  # deals of the searches that ran to the end of the budget (none ended early)
     over = 0
     start, cpu0 = time.perf_counter(), time.process_time()
     seed = 0
@@ -159,6 +162,8 @@ def _expert(rules: RuleSet, clock: str) -> None:
                 if bot.stats.candidates >= 2:
                     times.append(dt)
                     rounds.append(bot.stats.rounds)
+                    if bot.stats.seconds >= 0.98 * (bot.budget or 0):
+                        full.append(bot.stats.rounds)
                     over += bot.stats.overruled
             else:
                 action = bots[seat].choose(view, legal)
@@ -173,7 +178,8 @@ def _expert(rules: RuleSet, clock: str) -> None:
           f"{len(times)} searched decisions, time median {1000 * statistics.median(times):.1f} ms, "
           f"p99 {1000 * p99:.1f} ms, max "
           f"{1000 * times[-1]:.1f} ms; {sum(t > 0.11 for t in times)} over 110 ms; deals per decision median "
-          f"{statistics.median(rounds):.0f} (max {max(rounds)}); strong overruled {over} times; "
+          f"{statistics.median(rounds):.0f} (max {max(rounds)}), in the {len(full)} that used the whole "
+          f"budget median {statistics.median(full) if full else 0:.0f}; strong overruled {over} times; "
           f"CPU {100 * cpu / (time.perf_counter() - start):.0f}% of the wall clock")
 
 
@@ -216,6 +222,9 @@ def _overrule_check(rules: RuleSet) -> None:
 
 
 def main() -> None:
+    compiled = [n.removeprefix("sgmahjong.") for n in native.COMPILED
+                if native.is_compiled(importlib.import_module(n))]
+    print(f"   compiled with mypyc (make compile): {', '.join(compiled) or 'none, pure Python'}")
     rules = RuleSet()
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]

@@ -15,13 +15,16 @@ def _copies(n: int) -> str:
     return words.get(n, f"{n} copies")
 
 
+_COPIES = tuple(copies_of(Tile(i)) for i in range(NUM_FACES))
+
+
 def check_copies(tiles: list[Tile]) -> None:
     """Raise :class:`InvalidHandError` if any face appears more often than the set holds."""
     counts = [0] * NUM_FACES
     for t in tiles:
         counts[t] += 1
     for index, n in enumerate(counts):
-        if n > copies_of(Tile(index)):
+        if n > _COPIES[index]:
             raise InvalidHandError(f"{_copies(n)} of {Tile(index)!r}")
 
 

@@ -11,9 +11,10 @@ paths of hand analysis use ``list[int]`` of length :data:`NUM_PLAYING` = 34). In
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
-NUM_PLAYING = 34  # suited + honours: the tiles that make sets
-NUM_FACES = 46  # all distinct faces, bonus tiles included
+NUM_PLAYING: Final = 34  # suited + honours: the tiles that make sets
+NUM_FACES: Final = 46  # all distinct faces, bonus tiles included
 COPIES = 4  # copies of each playing tile; one copy of each bonus tile
 
 SUITS = "mps"

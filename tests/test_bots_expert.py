@@ -19,6 +19,7 @@ from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot
 from sgmahjong.bots.forward import fast_policy, perceive_state, playout, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.perception import perceive
+from sgmahjong.bots.tactics import discard_table
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.testing import deal, expose
 from sgmahjong.rules import RuleSet
@@ -329,7 +330,9 @@ def _quick_reference(state: HandState, seat: int, legal: list[Action]) -> Action
     counts = [0] * 34
     for t in state.seats[seat].concealed:
         counts[t] += 1
-    dd = fw._distances(counts, len(state.seats[seat].melds))
+    dd = discard_table(counts, len(state.seats[seat].melds), (), False, limit=-1)[0]
+    # the fold's table (forward._distances): the same distances in the same (tile) order
+    assert list(fw._distances(counts, len(state.seats[seat].melds)).items()) == list(dd.items())
     best_d = min(dd.values())
     if any(a.kind == "kong" for a in legal):
         return None

@@ -14,7 +14,16 @@ from hypothesis import strategies as st
 
 from sgmahjong.bots.determinise import knowledge, sample_state, table
 from sgmahjong.bots.forward import playout, quick_policy
-from sgmahjong.bots.lean import LSeat, Sim, lean_playout, lean_quick_policy, result_of, sample_sim, sim_of
+from sgmahjong.bots.lean import (
+    SEAT_FIELDS,
+    SIM_FIELDS,
+    Sim,
+    lean_playout,
+    lean_quick_policy,
+    result_of,
+    sample_sim,
+    sim_of,
+)
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.rules import RuleSet
 
@@ -175,8 +184,8 @@ def test_sim_rejects_paused_windows() -> None:
 
 
 def _fields(sim: Sim) -> dict[str, object]:
-    out: dict[str, object] = {name: getattr(sim, name) for name in Sim.__slots__ if name != "seats"}
-    out["seats"] = [{name: getattr(s, name) for name in LSeat.__slots__} for s in sim.seats]
+    out: dict[str, object] = {name: getattr(sim, name) for name in SIM_FIELDS if name != "seats"}
+    out["seats"] = [{name: getattr(s, name) for name in SEAT_FIELDS} for s in sim.seats]
     return out
 
 

@@ -61,6 +61,7 @@ BOUNDED: dict[str, tuple[str, str, int]] = {
     "bots.efficiency._memo": ("bots.efficiency", "VEC_MAX", 14),  # a shape's sub-shapes, then itself
     "bots.efficiency._honour_memo": ("bots.efficiency", "VEC_MAX", 14),
     "bots.efficiency._conv_memo": ("bots.efficiency", "CONV_MAX", 1),
+    "bots.efficiency._code_memo": ("bots.efficiency", "VEC_MAX", 1),  # the quick policy's suit vectors
     "bots.forward._keeps_memo": ("bots.efficiency", "CONV_MAX", 1),  # the expert's quick policy
     "bots.tactics._useful_memo": ("bots.tactics", "MEMO_MAX", 1),
     "bots.tactics._accept_memo": ("bots.tactics", "MEMO_MAX", 1),

@@ -15,17 +15,18 @@ incomplete, so most hands are answered after four lookups.
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import Final
 
 from .decompose import is_standard_complete
 from .special import ORPHANS
 from .tables import SUIT_COMPLETE, GroupWaits, honour_complete, honour_waits, remember, suit_waits
 
-_orphans = itemgetter(*ORPHANS)
-_ALL_ORPHANS = list(ORPHANS)
+_orphans: Final = itemgetter(*ORPHANS)
+_ALL_ORPHANS: Final = list(ORPHANS)
 
 # group shape -> (tiles completing it without a pair, with a pair), global tile indices
-_GROUP_WAITS: tuple[dict[bytes, GroupWaits], ...] = ({}, {}, {}, {})
-_HONOUR_STATE: dict[bytes, int] = {}
+_GROUP_WAITS: Final[tuple[dict[bytes, GroupWaits], ...]] = ({}, {}, {}, {})
+_HONOUR_STATE: Final[dict[bytes, int]] = {}
 
 
 def _group_waits(g: int, key: bytes) -> GroupWaits:

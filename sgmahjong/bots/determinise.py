@@ -27,6 +27,7 @@ from ..melds import MeldKind
 from ..rules import RuleSet
 from ..tiles import NUM_FACES, NUM_PLAYING, Tile, full_set
 from .perception import tile_of
+from .shuffle import shuffle
 
 _FULL: tuple[int, ...] = tuple(full_set().count(Tile(i)) for i in range(NUM_FACES))
 _KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
@@ -170,7 +171,7 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     """The other seats' concealed tiles and the wall (draw order) for one sample."""
     k = tb.k
     pool = list(tb.playing)
-    rng.shuffle(pool)
+    shuffle(pool, rng)
     hands: list[list[Tile]] = [[], [], [], []]
     at = 0
     for s in range(4):
@@ -178,7 +179,7 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
         hands[s] = sorted(pool[at:at + n])
         at += n
     wall = pool[at:] + list(tb.bonus)
-    rng.shuffle(wall)
+    shuffle(wall, rng)
     return hands, wall
 
 

@@ -14,19 +14,20 @@ triplets hand) and ``CHOWS`` (chows, and one pair as the head: the sequence hand
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-ALL = 0
-PONGS = 1
-CHOWS = 2
+ALL: Final = 0
+PONGS: Final = 1
+CHOWS: Final = 2
 
-INF = 99
+INF: Final = 99
 Vec = tuple[int, ...]  # 10 entries: v[0..4] without the pair, v[5..9] with it
 
-EMPTY: Vec = (0, 3, 6, 9, 12, 2, 5, 8, 11, 14)  # sets from nothing cost 3, the pair 2
+EMPTY: Final[Vec] = (0, 3, 6, 9, 12, 2, 5, 8, 11, 14)  # sets from nothing cost 3, the pair 2
 
 VEC_MAX = 20_000  # entries of each distance-vector memo below (emptied when full)
-_memo: tuple[dict[tuple[int, ...], Vec], ...] = ({}, {}, {})  # suit shape -> vector, by mode
-_honour_memo: tuple[dict[tuple[int, ...], Vec], ...] = ({}, {}, {})  # sorted honour counts -> vector
+_memo: Final[tuple[dict[tuple[int, ...], Vec], ...]] = ({}, {}, {})  # suit shape -> vector, by mode
+_honour_memo: Final[tuple[dict[tuple[int, ...], Vec], ...]] = ({}, {}, {})  # sorted honour counts -> vector
 """The vectors of the group shapes met so far. A bound is needed: the suit shapes of 14 tiles or fewer
 number ~405k per mode, and a server's bots meet a few new ones every hand without end (~1.5 KB a hand
 over thousands of hands of a server soak, bench/bench_soak.py)."""
@@ -114,6 +115,29 @@ def suit_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
     return _suit_vec(counts, mode, True)
 
 
+def suit_code(counts: Sequence[int], base: int) -> int:
+    """The counts of the suit starting at ``base`` (9 ranks) as one int, 3 bits a rank from the lowest
+    bits: a memo key cheaper than the tuple (a rank's tile is removed by subtracting ``1 << 3 * rank``)."""
+    code = 0
+    for r in range(8, -1, -1):
+        code = (code << 3) | counts[base + r]
+    return code
+
+
+_code_memo: Final[dict[int, Vec]] = {}  # suit code -> vector (mode ALL), emptied past VEC_MAX
+
+
+def suit_vec_of_code(code: int) -> Vec:
+    """:func:`suit_vec` (mode ``ALL``) of the suit with :func:`suit_code` ``code``."""
+    hit = _code_memo.get(code)
+    if hit is not None:
+        return hit
+    if len(_code_memo) > VEC_MAX:
+        _code_memo.clear()
+    out = _code_memo[code] = suit_vec(tuple([(code >> 3 * r) & 7 for r in range(9)]))
+    return out
+
+
 def honour_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
     """Distance vector of the honours (7 counts; only their multiset matters)."""
     key = tuple(sorted(x for x in counts if x))
@@ -124,7 +148,7 @@ def honour_vec(counts: tuple[int, ...], mode: int = ALL) -> Vec:
 
 
 CONV_MAX = 20_000  # entries of the convolution memo (emptied when full)
-_conv_memo: dict[tuple[Vec, Vec], Vec] = {}
+_conv_memo: Final[dict[tuple[Vec, Vec], Vec]] = {}
 
 
 def conv(a: Vec, b: Vec) -> Vec:
@@ -205,7 +229,7 @@ def thirteen_distance(counts: Sequence[int]) -> int:
     return 14 - kinds - pair
 
 
-_TERMINALS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_TERMINALS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 def shanten(counts: Sequence[int], n_melds: int = 0) -> int:

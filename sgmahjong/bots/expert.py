@@ -148,15 +148,6 @@ class ExpertBot(Bot):
             last[0] = now = clock()
             return now >= deadline
 
-        steps = [0]
-
-        def spent_in_playout() -> bool:  # the clock read after every CHECK_EVERY-th playout decision
-            steps[0] += 1
-            if steps[0] % CHECK_EVERY:
-                return False
-            last[0] = now = clock()
-            return now >= deadline
-
         policies = self._policies(me)
         lean = self.lean
         lean_policies = [lean_quick_policy] * 4
@@ -195,7 +186,7 @@ class ExpertBot(Bot):
                 if start_sim is not None:
                     sim = start_sim.copy()
                     sim.step(act)
-                    end_sim = lean_playout(sim, lean_policies, stop=spent_in_playout)
+                    end_sim = lean_playout(sim, lean_policies, stop=spent, check_every=CHECK_EVERY)
                     if end_sim is None:
                         cut = True
                         break

@@ -10,19 +10,19 @@ goes is measured by ``bench/bench_expert.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..game import apply, awaiting, legal_actions
 from ..game.actions import Action
 from ..game.state import CLAIM, ENDED, HandState
+from ..melds import MeldKind
 from ..tiles import NUM_PLAYING
 from . import efficiency as ef
 from .perception import Perception, SeatSeen
-from .tactics import discard_table
 
 Policy = Callable[[HandState, int, Sequence[Action]], Action]
 
-_PHASE = {ENDED: "ended", CLAIM: "claim"}
+_PHASE: Final = {ENDED: "ended", CLAIM: "claim"}
 
 
 def perceive_state(state: HandState, seat: int) -> Perception:
@@ -98,7 +98,7 @@ def perceiving(decide: Callable[[Perception, Sequence[Action]], Action]) -> Poli
     return policy
 
 
-_NEAR = (0, 2, 1)  # weight of a neighbour one and two ranks away
+_NEAR: Final = (0, 2, 1)  # weight of a neighbour one and two ranks away
 
 
 def _keep_score(counts: list[int], t: int, honour_value: frozenset[int]) -> int:
@@ -154,9 +154,9 @@ def fast_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
 
 
 # -- quick_policy: wins about as often as greedy, defends like a person, a fraction of the cost ------
-QUICK_THREAT_SETS = 3  # an opponent showing this many sets is treated as waiting
-QUICK_LATE_WALL = 24  # ... or two sets once fewer tiles than this are left
-QUICK_FOLD_DIST = 3  # the quick policy folds (discards safe tiles) when this far from winning
+QUICK_THREAT_SETS: Final = 3  # an opponent showing this many sets is treated as waiting
+QUICK_LATE_WALL: Final = 24  # ... or two sets once fewer tiles than this are left
+QUICK_FOLD_DIST: Final = 3  # the quick policy folds (discards safe tiles) when this far from winning
 
 
 def _threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> list[int]:
@@ -189,9 +189,25 @@ def _danger(seats: Sequence[Any], threats: Sequence[int], t: int, seen: Sequence
 
 
 def _distances(counts: list[int], n_melds: int) -> dict[int, int]:
-    """The hand's distance after each discard (the memoised tables of :func:`tactics.discard_table`,
-    without the acceptance count)."""
-    return discard_table(counts, n_melds, (), False, limit=-1)[0]
+    """The hand's distance after each discard, by tile held in ascending order (what
+    ``tactics.discard_table(counts, n_melds, (), False, limit=-1)[0]`` gives, a test checks: here on
+    the distance vectors directly, which compiled is cheaper than that table's memos)."""
+    rs = ef.rests(ef.group_vectors(counts))
+    need = 4 - n_melds
+    out: dict[int, int] = {}
+    for x in range(NUM_PLAYING):
+        if counts[x]:
+            counts[x] -= 1
+            if x >= 27:
+                sub = ef.honour_vec(tuple(counts[27:34]))
+                r = rs[3]
+            else:
+                g = x // 9
+                sub = ef.suit_vec(tuple(counts[9 * g:9 * g + 9]))
+                r = rs[g]
+            counts[x] += 1
+            out[x] = ef.final(sub, r, need)
+    return out
 
 
 def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
@@ -217,14 +233,18 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     if the caller has them (else the legal one is looked up)."""
     discard: Action | None = None
     passing: Action | None = None
+    kongs: list[Action] = []  # in the order offered
     for a in legal:
         k = a.kind
         if k == "win":
             return a
-        if k == "discard" and discard is None:
-            discard = a
+        if k == "discard":
+            if discard is None:
+                discard = a
         elif k == "pass":
             passing = a
+        elif k == "kong":
+            kongs.append(a)
     if discard is None:  # a claim window: claim if it brings the hand closer
         if window_tile is None:
             return passing if passing is not None else legal[0]
@@ -257,16 +277,21 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 if d < best_d:
                     best, best_d = a, d
         return best if best is not None else legal[0]
-    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
-    vs = [ef.suit_vec(keys[0]), ef.suit_vec(keys[1]), ef.suit_vec(keys[2]),
+    codes = (ef.suit_code(counts, 0), ef.suit_code(counts, 9), ef.suit_code(counts, 18))
+    vs = [ef.suit_vec_of_code(codes[0]), ef.suit_vec_of_code(codes[1]), ef.suit_vec_of_code(codes[2]),
           ef.honour_vec(tuple(counts[27:34]))]
-    rs = ef.rests(vs)
+    # the other groups' vectors for each group (ef.rests, the same convolutions, made when needed)
+    p23 = ef.conv(vs[2], vs[3])
+    rs: list[ef.Vec | None] = [ef.conv(vs[1], p23), None, None, None]
+    p01: ef.Vec | None = None
     need = 4 - n
-    best_d = ef.final(vs[0], rs[0], need)  # after the best discard: the 14-equivalent hand's
+    r0 = rs[0]
+    assert r0 is not None
+    best_d = ef.final(vs[0], r0, need)  # after the best discard: the 14-equivalent hand's
     if best_d < 1:  # distance (an unused tile goes), or 1 if it is complete (any discard breaks it)
         best_d = 1
-    for a in legal:
-        if a.kind == "kong" and a.tile is not None:
+    for a in kongs:
+        if a.tile is not None:
             kt = int(a.tile)
             work = list(counts)
             if work[kt] >= 4:
@@ -287,30 +312,43 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         for s2 in seats:
             for t in s2.discards:
                 seen[t] += 1
-            for m in s2.melds:
-                for t in m.meld.tiles:
+            for m in s2.melds:  # a set's tiles (as ``m.meld.tiles``, without building them)
+                t = int(m.tile)
+                if m.kind is MeldKind.CHOW:
                     seen[t] += 1
+                    seen[t + 1] += 1
+                    seen[t + 2] += 1
+                else:
+                    seen[t] += 4 if m.kind is MeldKind.KONG else 3
         key = {x: (_danger(seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
         # the tile of fewest copies and neighbours (then the lowest) among those whose discard keeps
         # the lowest distance: tried in that order, the first that keeps it
         value = _VALUE[(seat - dealer) % 4][prevailing]
-        order = [*_suit_keeps(keys[0], 0), *_suit_keeps(keys[1], 9), *_suit_keeps(keys[2], 18)]
+        order = [*_suit_keeps(codes[0], 0), *_suit_keeps(codes[1], 9), *_suit_keeps(codes[2], 18)]
         order.extend((_keep_score(counts, x, value), x) for x in range(27, NUM_PLAYING) if counts[x])
         order.sort()
         best_t = -1
         final = ef.final
         for _, x in order:
-            counts[x] -= 1
             if x >= 27:
+                g = 3
+                counts[x] -= 1
                 sub = ef.honour_vec(tuple(counts[27:34]))
-                r = rs[3]
+                counts[x] += 1
             else:
                 g = x // 9
-                sub = ef.suit_vec(tuple(counts[9 * g:9 * g + 9]))
-                r = rs[g]
-            counts[x] += 1
+                sub = ef.suit_vec_of_code(codes[g] - (1 << 3 * (x - 9 * g)))
+            r = rs[g]
+            if r is None:
+                if g == 1:
+                    r = ef.conv(vs[0], p23)
+                else:
+                    if p01 is None:
+                        p01 = ef.conv(vs[0], vs[1])
+                    r = ef.conv(p01, vs[3]) if g == 2 else ef.conv(p01, vs[2])
+                rs[g] = r
             if final(sub, r, need) <= best_d:
                 best_t = x
                 break
@@ -324,24 +362,25 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     return discard
 
 
-_keeps_memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+_keeps_memo: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
 
 
-def _suit_keeps(key: tuple[int, ...], base: int) -> tuple[tuple[int, int], ...]:
-    """``(keep score, tile)`` of each rank held in a suit (9 counts; its tiles from ``base``): a suit
-    tile's :func:`_keep_score` depends on its suit's counts only (memoised by them)."""
-    mk = (base, key)
+def _suit_keeps(code: int, base: int) -> tuple[tuple[int, int], ...]:
+    """``(keep score, tile)`` of each rank held in a suit (its :func:`efficiency.suit_code`; its tiles
+    from ``base``): a suit tile's :func:`_keep_score` depends on its suit's counts only (memoised by
+    them)."""
+    mk = code << 5 | base
     hit = _keeps_memo.get(mk)
     if hit is None:
         if len(_keeps_memo) > ef.CONV_MAX:
             _keeps_memo.clear()
-        c = list(key)
+        c = [(code >> 3 * r) & 7 for r in range(9)]
         hit = _keeps_memo[mk] = tuple((_keep_score(c, r, _NO_VALUE), base + r) for r in range(9) if c[r])
     return hit
 
 
-_NO_VALUE: frozenset[int] = frozenset()
+_NO_VALUE: Final[frozenset[int]] = frozenset()
 
 
 # the honours worth keeping, by seat wind and prevailing wind: the dragons and both winds
-_VALUE = tuple(tuple(frozenset((27 + w, 27 + p, 31, 32, 33)) for p in range(4)) for w in range(4))
+_VALUE: Final = tuple(tuple(frozenset((27 + w, 27 + p, 31, 32, 33)) for p in range(4)) for w in range(4))

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .. import bao, payments
 from ..analysis.decompose import is_standard_complete
 from ..analysis.waits import waits as shape_waits
+from ..game import builder
 from ..game.actions import Action
-from ..game.builder import CHOW, DISCARD, KONG, PASS, PONG, WIN
 from ..game.scoring_bridge import score_special
 from ..game.state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec
 from ..game.wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
@@ -40,13 +40,20 @@ from ..tiles import NUM_PLAYING, Tile
 from .determinise import Table, deal_hidden
 from .forward import quick_choice
 
-_FLOWERS = frozenset(range(34, 42))
-_NOWIN: list[WinInfo | None] = [None, None, None, None]
-_EMPTY: tuple[Action, ...] = ()
-_PONG = MeldKind.PONG
-_KONG = MeldKind.KONG
-_CHOW = MeldKind.CHOW
-_TILE = tuple(Tile(i) for i in range(46))
+_FLOWERS: Final = frozenset(range(34, 42))
+_NOWIN: Final[list[WinInfo | None]] = [None, None, None, None]
+_EMPTY: Final[tuple[Action, ...]] = ()
+_PONG: Final = MeldKind.PONG
+_KONG: Final = MeldKind.KONG
+_CHOW: Final = MeldKind.CHOW
+# the engine's shared actions (``game.builder``), as constants the compiled module reads without a lookup
+CHOW: Final = builder.CHOW
+DISCARD: Final = builder.DISCARD
+KONG: Final = builder.KONG
+PASS: Final = builder.PASS
+PONG: Final = builder.PONG
+WIN: Final = builder.WIN
+_TILE: Final = tuple(Tile(i) for i in range(46))
 
 
 def _waits_of(c: list[int]) -> frozenset[int]:
@@ -60,22 +67,26 @@ def _complete(c: list[int], n_melds: int) -> bool:
     return is_standard_complete(c)
 
 
+SEAT_FIELDS: Final[tuple[str, ...]] = (
+    "barred",
+    "bonus",
+    "c",
+    "discards",
+    "drawn",
+    "has_drawn",
+    "liable",
+    "liable_reason",
+    "melds",
+    "waits",
+)
+"""The attributes of an :class:`LSeat` (its ``__slots__``; compiled, the class has none)."""
+
+
 class LSeat:
     """One seat of a :class:`Sim` (the fields of :class:`~sgmahjong.game.state.SeatState`, mutable;
     ``c`` counts the concealed tiles, the drawn tile included)."""
 
-    __slots__ = (
-        "barred",
-        "bonus",
-        "c",
-        "discards",
-        "drawn",
-        "has_drawn",
-        "liable",
-        "liable_reason",
-        "melds",
-        "waits",
-    )
+    __slots__ = SEAT_FIELDS
 
     def __init__(self) -> None:
         self.c: list[int] = [0] * NUM_PLAYING
@@ -90,7 +101,7 @@ class LSeat:
         self.waits: frozenset[int] | None = None
 
     def copy(self) -> LSeat:
-        n = LSeat.__new__(LSeat)
+        n = LSeat()
         n.c = self.c[:]
         n.drawn = self.drawn
         n.melds = self.melds[:]
@@ -117,55 +128,60 @@ class LSeat:
                          bonus=tuple(_TILE[t] for t in self.bonus))
 
 
+SIM_FIELDS: Final[tuple[str, ...]] = (
+    "back",
+    "claimed",
+    "claims_made",
+    "dealer",
+    "discards_made",
+    "draw_source",
+    "flower_chain",
+    "front",
+    "kong_liable",
+    "kong_made",
+    "kongs_in_turn",
+    "last_discard",
+    "last_fresh",
+    "last_tile",
+    "ledger",
+    "liable",
+    "phase",
+    "prevailing",
+    "rules",
+    "seats",
+    "seen",
+    "shooter",
+    "tai",
+    "turn",
+    "turn_options",
+    "turn_win",
+    "w_decisions",
+    "w_kind",
+    "w_options",
+    "w_source",
+    "w_tile",
+    "wall",
+    "win_kind",
+    "window_wins",
+    "winner",
+)
+"""The attributes of a :class:`Sim` (its ``__slots__``; compiled, the class has none)."""
+
+
 class Sim:
     """An imagined hand, played in place (see the module docstring)."""
 
-    __slots__ = (
-        "back",
-        "claimed",
-        "claims_made",
-        "dealer",
-        "discards_made",
-        "draw_source",
-        "flower_chain",
-        "front",
-        "kong_liable",
-        "kong_made",
-        "kongs_in_turn",
-        "last_discard",
-        "last_fresh",
-        "last_tile",
-        "ledger",
-        "liable",
-        "phase",
-        "prevailing",
-        "rules",
-        "seats",
-        "seen",
-        "shooter",
-        "tai",
-        "turn",
-        "turn_options",
-        "turn_win",
-        "w_decisions",
-        "w_kind",
-        "w_options",
-        "w_source",
-        "w_tile",
-        "wall",
-        "win_kind",
-        "window_wins",
-        "winner",
-    )
+    __slots__ = SIM_FIELDS
 
-    def __init__(self, rules: RuleSet, dealer: int, prevailing: int, wall: list[int]) -> None:
+    def __init__(self, rules: RuleSet, dealer: int, prevailing: int, wall: list[int],
+                 seats: list[LSeat] | None = None) -> None:
         self.rules = rules
         self.dealer = dealer
         self.prevailing = prevailing
         self.wall = wall
         self.front = 0
         self.back = 0
-        self.seats = [LSeat() for _ in range(4)]
+        self.seats = seats if seats is not None else [LSeat() for _ in range(4)]
         self.phase = TURN
         self.turn = 0
         self.w_kind: str | None = None  # the open window (None: no window)
@@ -196,15 +212,37 @@ class Sim:
         self.win_kind: str | None = None
 
     def copy(self) -> Sim:
-        n = Sim.__new__(Sim)
-        for name in Sim.__slots__:
-            setattr(n, name, getattr(self, name))
-        n.seats = [s.copy() for s in self.seats]
-        n.w_options = self.w_options[:]
-        n.w_decisions = self.w_decisions[:]
-        n.window_wins = self.window_wins[:]
-        n.seen = self.seen[:]
+        n = Sim(self.rules, self.dealer, self.prevailing, self.wall, [s.copy() for s in self.seats])
+        n.back = self.back
+        n.claimed = self.claimed
+        n.claims_made = self.claims_made
+        n.discards_made = self.discards_made
+        n.draw_source = self.draw_source
+        n.flower_chain = self.flower_chain
+        n.front = self.front
+        n.kong_liable = self.kong_liable
+        n.kong_made = self.kong_made
+        n.kongs_in_turn = self.kongs_in_turn
+        n.last_discard = self.last_discard
+        n.last_fresh = self.last_fresh
+        n.last_tile = self.last_tile
         n.ledger = self.ledger[:]
+        n.liable = self.liable
+        n.phase = self.phase
+        n.seen = self.seen[:]
+        n.shooter = self.shooter
+        n.tai = self.tai
+        n.turn = self.turn
+        n.turn_options = self.turn_options
+        n.turn_win = self.turn_win
+        n.w_decisions = self.w_decisions[:]
+        n.w_kind = self.w_kind
+        n.w_options = self.w_options[:]
+        n.w_source = self.w_source
+        n.w_tile = self.w_tile
+        n.win_kind = self.win_kind
+        n.window_wins = self.window_wins[:]
+        n.winner = self.winner
         return n
 
     # -- what is asked -----------------------------------------------------------------------------
@@ -306,9 +344,16 @@ class Sim:
         st = self.seats[seat]
         c = st.c
         d = DISCARD[seat]
-        opts = [d[t] for t in range(NUM_PLAYING) if c[t]]
+        opts: list[Action] = []
+        fours: list[int] = []
+        for t in range(NUM_PLAYING):
+            n = c[t]
+            if n:
+                opts.append(d[t])
+                if n == 4:
+                    fours.append(t)
         if self.remaining > 0:
-            kongs = [t for t in range(NUM_PLAYING) if c[t] == 4] if 4 in c else []
+            kongs = fours
             for m in st.melds:
                 if m.kind is _PONG and c[m.tile]:
                     kongs.append(int(m.tile))
@@ -821,16 +866,17 @@ LeanPolicy = Callable[[Sim, int, Sequence[Action]], Action]
 
 
 def lean_playout(sim: Sim, policies: Sequence[LeanPolicy], *, stop: Callable[[], bool] | None = None,
-                 max_steps: int = 1000) -> Sim | None:
+                 check_every: int = 1, max_steps: int = 1000) -> Sim | None:
     """Play ``sim`` to the end of the hand in place, ``policies[seat]`` deciding for each seat; ``None``
-    if ``stop()`` turns true first (checked after every decision) or the hand runs past ``max_steps``."""
+    if ``stop()`` turns true first (checked after every ``check_every``-th decision) or the hand runs
+    past ``max_steps``."""
     steps = 0
     while sim.phase != ENDED:
         seat = sim.awaiting()
         legal = sim.options(seat)
         sim.step(legal[0] if len(legal) == 1 else policies[seat](sim, seat, legal))
         steps += 1
-        if (stop is not None and stop()) or steps > max_steps:
+        if (stop is not None and steps % check_every == 0 and stop()) or steps > max_steps:
             return None
     return sim
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ..melds import Meld, MeldKind
 from ..rules import RuleSet
 from ..tiles import Tile
 from .actions import Action
 
-TURN = "turn"
-CLAIM = "claim"
-ENDED = "ended"
+TURN: Final = "turn"
+CLAIM: Final = "claim"
+ENDED: Final = "ended"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,139 @@
+"""The compiled hot path (mypyc, ``make compile``; :mod:`sgmahjong.native`): the same play as the pure
+Python, loaded in place of the sources when built and fresh, never when stale or ``SGMAHJONG_PURE=1``."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sgmahjong import native
+from sgmahjong.bots.shuffle import shuffle
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# plays hands with an expert in seat 0 (fixed deals, no budget: deterministic) and prints every search's
+# statistics and choice, the hands' ledgers, and which compiled modules were loaded as extensions
+_PLAY = """
+import json, sys
+from sgmahjong import native
+from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.expert import ExpertBot
+from sgmahjong.bots.strong import StrongBot
+from sgmahjong.rules import RuleSet
+
+rules = RuleSet()
+searches = []
+
+class Recording(ExpertBot):
+    def choose(self, view, legal):
+        action = super().choose(view, legal)
+        s = self.stats
+        searches.append([repr(action), s.rounds, s.playouts, s.candidates, s.overruled,
+                         round(s.advantage, 9)])
+        return action
+
+hands = []
+for n in range(int(sys.argv[1])):
+    bots = [Recording(7 + n, rules, budget_ms=None, max_rounds=16), *(StrongBot(s, rules) for s in (1, 2, 3))]
+    hands.append(play_hand(rules, bots, seed=910 + n, dealer=n % 4).net)
+compiled = [name for name in native.COMPILED if native.is_compiled(sys.modules[name])]
+print(json.dumps({"searches": searches, "hands": hands, "compiled": compiled}))
+"""
+
+
+def _play(hands: int, *, pure: bool) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    if pure:
+        env[native.PURE_ENV] = "1"
+    out = subprocess.run([sys.executable, "-c", _PLAY, str(hands)], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=True, timeout=600)
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def _built() -> bool:
+    return all(native.extension(n) is not None and not native.stale(n) for n in native.COMPILED)
+
+
+def test_compiled_and_pure_expert_play_alike() -> None:
+    """With a fixed number of deals the expert searches and chooses exactly alike compiled and pure."""
+    pure = _play(4, pure=True)
+    assert pure["compiled"] == []
+    fast = _play(4, pure=False)
+    assert fast["compiled"] == (list(native.COMPILED) if _built() else [])
+    searches = pure["searches"]  # [choice, deals, playouts, candidates, overruled, advantage]
+    assert len(searches) > 40
+    assert sum(s[2] for s in searches) > 1000  # playouts, whose results decide the drops and choices
+    assert any(s[4] for s in searches)  # strong overruled: a choice the rollouts' results made
+    assert fast == {**pure, "compiled": fast["compiled"]}
+
+
+def test_the_built_extensions_are_what_runs() -> None:
+    """Extensions that are built and fresh are imported in place of the sources (in this process)."""
+    for name in native.COMPILED:
+        module = sys.modules.get(name) or __import__(name, fromlist=["_"])
+        assert native.is_compiled(module) == (_built() and not native.pure_requested()), name
+
+
+def test_a_stale_extension_runs_the_sources() -> None:
+    """One compiled module older than its source: every compiled module loads from source, with a
+    warning (compiled modules call each other's compiled code directly)."""
+    code = (
+        "import warnings, sys\n"
+        "from sgmahjong import native\n"
+        "native.stale = lambda name: name == 'sgmahjong.bots.forward'\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import sgmahjong.bots.lean\n"
+        "print(sorted(n for n in native.COMPILED if native.is_compiled(sys.modules[n])))\n"
+        "print(['older than their sources (sgmahjong.bots.forward)' in str(w.message) for w in caught])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True, timeout=120).stdout.splitlines()
+    assert out == ["[]", "[True]"]
+
+
+def test_stale_means_older_than_the_source_or_an_inlined_module(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension is stale when its ``.py`` or a module whose constants it inlines is newer."""
+    monkeypatch.setattr(native, "ROOT", tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    files = {name: tmp_path / name for name in
+             ("bots/lean.py", f"bots/lean{suffix}", "tiles.py", "game/state.py")}
+    for path in files.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+        os.utime(path, (1000, 1000))
+    so = files[f"bots/lean{suffix}"]
+    assert native.extension("sgmahjong.bots.lean") == so
+    assert not native.stale("sgmahjong.bots.lean")
+    os.utime(so, (2000, 2000))
+    assert not native.stale("sgmahjong.bots.lean")
+    for edited in ("bots/lean.py", "tiles.py", "game/state.py"):
+        os.utime(files[edited], (3000, 3000))
+        assert native.stale("sgmahjong.bots.lean"), edited
+        os.utime(files[edited], (1000, 1000))
+    so.unlink()
+    assert native.extension("sgmahjong.bots.lean") is None
+    assert not native.stale("sgmahjong.bots.lean")  # nothing compiled: nothing stale
+
+
+def test_shuffle_is_random_shuffle() -> None:
+    """The sampling's shuffle gives ``random.shuffle``'s permutations and uses the same random bits."""
+    for seed in range(300):
+        for n in (0, 1, 2, 3, 5, 17, 64, 136):
+            a, b = list(range(n)), list(range(n))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            shuffle(b, r2)
+            assert a == b
+            assert r1.random() == r2.random()
