@@ -58,7 +58,7 @@ class ServerSettings:
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------
-    memo_limit: int = 5000  # entries each analysis and bot memo keeps (0: the library's, 20,000-60,000)
+    memo_limit: int = 5000  # entries each analysis and bot memo keeps (0: the library's, 5,000-50,000)
     malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
     malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
 
