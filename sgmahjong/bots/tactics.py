@@ -201,20 +201,32 @@ def _clear_groups(groups_too: bool = True) -> None:
     """Empty the group records and everything derived from them or, without ``groups_too``, start a
     new generation of the derived tables (which fill ~10 times faster than the records): the current
     one becomes the previous, whose entries a miss brings back, and the previous one goes."""
-    _next_generation(_subs, _subs_prev, groups_too)
-    _next_generation(_useful_of, _useful_prev, groups_too)
-    _next_generation(_dists_of, _dists_prev, groups_too)
+    keep = not groups_too
+    _next_generation(_subs, _subs_prev, keep)
+    _next_generation(_useful_of, _useful_prev, keep)
+    _next_generation(_dists_of, _dists_prev, keep)
     _adds_of.clear()
     if groups_too:
         for groups in _group_tables:
             groups.clear()
 
 
-def _next_generation(table: dict[_K, _V], prev: dict[_K, _V], drop_all: bool) -> None:
+def _next_generation(table: dict[_K, _V], prev: dict[_K, _V], keep: bool) -> None:
+    """Empty ``table``; its entries become the previous generation ``prev`` if ``keep``."""
     prev.clear()
-    if not drop_all:
+    if keep:
         prev.update(table)
     table.clear()
+
+
+def _recall(table: dict[_K, _V], prev: dict[_K, _V], key: _K) -> _V | None:
+    """``table[key]``, else the previous generation's entry (brought back into ``table``), else None."""
+    hit = table.get(key)
+    if hit is None:
+        hit = prev.get(key)
+        if hit is not None:
+            table[key] = hit
+    return hit
 
 
 def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
@@ -235,10 +247,8 @@ def _group(key: tuple[int, ...], suit: bool, mode: int = ef.ALL) -> Group:
 def _sub(g: Group, r: int) -> Group:
     """The group with one tile of rank ``r`` removed."""
     sk = (g[_UID], r)
-    s = _subs.get(sk) or _subs_prev.get(sk)
-    if s is not None:
-        _subs[sk] = s
-    else:
+    s = _recall(_subs, _subs_prev, sk)
+    if s is None:
         k = list(g[_KEY])
         k[r] -= 1
         s = _subs[sk] = _group(tuple(k), g[_SUIT], g[_MODE])
@@ -248,10 +258,8 @@ def _sub(g: Group, r: int) -> Group:
 def _discard_dists(g: Group, rest: ef.Vec, need: int) -> tuple[tuple[int, int], ...]:
     """``(rank, distance of the hand after discarding a tile of that rank)`` per rank held."""
     mk = (g[_UID], rest, need)
-    hit = _dists_of.get(mk) or _dists_prev.get(mk)
-    if hit is not None:
-        _dists_of[mk] = hit
-    else:
+    hit = _recall(_dists_of, _dists_prev, mk)
+    if hit is None:
         hit = _dists_of[mk] = tuple([(r, _final_of(_sub(g, r)[_VEC], rest, need)) for r in g[_RANKS]])
     return hit
 
@@ -259,11 +267,8 @@ def _discard_dists(g: Group, rest: ef.Vec, need: int) -> tuple[tuple[int, int], 
 def _useful_ranks(g: Group, rest: ef.Vec, need: int) -> tuple[int, ...]:
     """The ranks whose draw lowers the distance of group ``g`` with ``rest`` (as :func:`_useful`)."""
     mk = (g[_UID], rest, need)
-    hit = _useful_of.get(mk)
-    if hit is None:
-        hit = _useful_prev.get(mk)
+    hit = _recall(_useful_of, _useful_prev, mk)
     if hit is not None:
-        _useful_of[mk] = hit
         return hit
     adds = _adds_of.get(g[_UID])
     if adds is None:
