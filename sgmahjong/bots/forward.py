@@ -193,21 +193,25 @@ def _distances(counts: list[int], n_melds: int) -> dict[int, int]:
     ``tactics.discard_table(counts, n_melds, (), False, limit=-1)[0]`` gives, a test checks: here on
     the distance vectors directly, which compiled is cheaper than that table's memos)."""
     rs = ef.rests(ef.group_vectors(counts))
+    codes = (ef.suit_code(counts, 0), ef.suit_code(counts, 9), ef.suit_code(counts, 18))
     need = 4 - n_melds
     out: dict[int, int] = {}
     for x in range(NUM_PLAYING):
         if counts[x]:
-            counts[x] -= 1
-            if x >= 27:
-                sub = ef.honour_vec(tuple(counts[27:34]))
-                r = rs[3]
-            else:
-                g = x // 9
-                sub = ef.suit_vec(tuple(counts[9 * g:9 * g + 9]))
-                r = rs[g]
-            counts[x] += 1
-            out[x] = ef.final(sub, r, need)
+            out[x] = ef.final(_group_after(counts, codes, x), rs[3 if x >= 27 else x // 9], need)
     return out
+
+
+def _group_after(counts: list[int], codes: Sequence[int], x: int) -> ef.Vec:
+    """The distance vector of tile ``x``'s group after one ``x`` is discarded: a suit's from its int
+    code (``codes``: the three suits' :func:`~.efficiency.suit_code`), the honours' from ``counts``."""
+    if x >= 27:
+        counts[x] -= 1
+        sub = ef.honour_vec(tuple(counts[27:34]))
+        counts[x] += 1
+        return sub
+    g = x // 9
+    return ef.suit_vec_of_code(codes[g] - (1 << 3 * (x - 9 * g)))
 
 
 def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
@@ -332,14 +336,7 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         best_t = -1
         final = ef.final
         for _, x in order:
-            if x >= 27:
-                g = 3
-                counts[x] -= 1
-                sub = ef.honour_vec(tuple(counts[27:34]))
-                counts[x] += 1
-            else:
-                g = x // 9
-                sub = ef.suit_vec_of_code(codes[g] - (1 << 3 * (x - 9 * g)))
+            g = 3 if x >= 27 else x // 9
             r = rs[g]
             if r is None:
                 if g == 1:
@@ -349,7 +346,7 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                         p01 = ef.conv(vs[0], vs[1])
                     r = ef.conv(p01, vs[3]) if g == 2 else ef.conv(p01, vs[2])
                 rs[g] = r
-            if final(sub, r, need) <= best_d:
+            if final(_group_after(counts, codes, x), r, need) <= best_d:
                 best_t = x
                 break
     if best_t < 0:
