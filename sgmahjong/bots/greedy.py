@@ -41,6 +41,22 @@ def kong_removal(p: Perception, tile: int, claiming: bool) -> tuple[list[int], i
     return None
 
 
+def claim_rest(counts: Sequence[int], a: A, tile: int) -> tuple[list[int], int] | None:
+    """The concealed counts after the pong or chow ``a`` of the discarded ``tile``, and the set's
+    lowest tile; None if the hand lacks a tile it needs."""
+    if a.kind == "pong":
+        lo, remove = tile, [tile, tile]
+    else:
+        lo = int(a.tile) if a.tile is not None else tile
+        remove = [x for x in (lo, lo + 1, lo + 2) if x != tile]
+    work = list(counts)
+    for x in remove:
+        work[x] -= 1
+    if min(work) < 0:
+        return None
+    return work, lo
+
+
 class GreedyBot(Bot):
     """Tile efficiency only (see the module docstring)."""
 
@@ -106,16 +122,10 @@ class GreedyBot(Bot):
                 if work[int(a.tile)] >= 0 and ef.distance(work, n + 1) <= d0:
                     return a
             elif a.kind in ("pong", "chow"):
-                if a.kind == "pong":
-                    remove = [tile, tile]
-                else:
-                    lo = int(a.tile) if a.tile is not None else tile
-                    remove = [x for x in (lo, lo + 1, lo + 2) if x != tile]
-                work = list(counts)
-                for x in remove:
-                    work[x] -= 1
-                if min(work) < 0:
+                rest = claim_rest(counts, a, tile)
+                if rest is None:
                     continue
+                work = rest[0]
                 # the best discard after the claim: its distance and (among those) widest acceptance
                 dd, accs = discard_table(work, n + 1, live, False, limit=d0)
                 if accs:  # the best discard after the claim is no farther than the hand now

@@ -24,7 +24,7 @@ from ..rules import RuleSet
 from ..tiles import Tile
 from .base import A, Bot, View
 from .defence import discard_cost, is_dangerous, read_threats
-from .greedy import claimed_tile, kong_removal
+from .greedy import claim_rest, claimed_tile, kong_removal
 from .perception import Perception, perceive
 from .value import Context, hand_value, offence, plan_acceptance, seat_context, win_chance
 
@@ -157,17 +157,10 @@ class StrongBot(Bot):
                 after += (kong_gain(ctx.rules, False) + KONG_DRAW) / WIN_MULTIPLIER
                 margin = 1.0
             elif a.kind in ("pong", "chow"):
-                if a.kind == "pong":
-                    remove = [tile, tile]
-                    lo = tile
-                else:
-                    lo = int(a.tile) if a.tile is not None else tile
-                    remove = [x for x in (lo, lo + 1, lo + 2) if x != tile]
-                work = list(counts)
-                for x in remove:
-                    work[x] -= 1
-                if min(work) < 0:
+                rest = claim_rest(counts, a, tile)
+                if rest is None:
                     continue
+                work, lo = rest
                 cctx = _with_meld(ctx, a.kind, lo)
                 cands = [t for t in range(34) if work[t]]
                 off = offence(work, cctx, p.live, p.wall_remaining, cands)
