@@ -5,6 +5,9 @@
 * ``server``: a live server in this process (uvicorn in a thread, a temporary SQLite file) playing
   bot tables match after match (each match's humans leave, so bots play and the finished tables leave
   the live set), printing RSS every N hands;
+* ``memos``: bot self-play under the server's memo bound, then each memo's entries and deep size (the
+  objects it holds, shared ones counted once), and what it would hold full: the ceiling of the
+  memos' part of a server's memory (``SGMAHJONG_MEMO_LIMIT``);
 * ``startup``: how long a server takes to open a database with a few live tables and 0, then H stored
   finished hands (written straight into the database: tables, hands and their actions); and how long
   one live table takes to resume in hand 1 and in hand D of a long match (from its last hand's
@@ -13,6 +16,7 @@
     python -m bench.bench_soak                 # all three, short
     python -m bench.bench_soak self-play --hands 20000 --every 1000
     python -m bench.bench_soak server --hands 2000 --every 200
+    python -m bench.bench_soak memos --hands 3000 --memo-limit 5000
     python -m bench.bench_soak startup --finished 100000 --deep 50
 """
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import multiprocessing
 import os
 import sqlite3
@@ -167,6 +172,68 @@ def self_play(hands: int, every: int, level: str) -> None:
             gc.collect()
             print(f"  {n:>7} hands  RSS {rss_mb():7.1f} MB  memo entries {memo_entries():>9}  "
                   f"({n / (time.perf_counter() - start):.0f} hands/s)", flush=True)
+
+
+# -- the memos' sizes ----------------------------------------------------------------------------------
+
+def deep_size(root: Any, seen: set[int]) -> int:
+    """Bytes of ``root`` and everything it holds (containers and the package's objects), skipping
+    objects in ``seen`` (and adding the ones it counts)."""
+    total = 0
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        total += sys.getsizeof(x)
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (tuple, list, set, frozenset)):
+            stack.extend(x)
+        elif type(x).__module__.startswith("sgmahjong"):
+            if hasattr(x, "__dict__"):
+                stack.append(vars(x))
+            stack.extend(getattr(x, f) for f in getattr(type(x), "__slots__", ()) if hasattr(x, f))
+    return total
+
+
+def memo_sizes(hands: int, level: str, limit: int) -> None:
+    from sgmahjong.bots import make_bot
+    from sgmahjong.bots.arena import play_hand
+    from sgmahjong.rules import RuleSet
+    from sgmahjong.server.memory import bound_memos
+
+    bound_memos(limit)
+    rules = RuleSet()
+    bots = [make_bot(level, i, rules) for i in range(4)]
+    for n in range(hands):
+        play_hand(rules, bots, seed=n, dealer=n % 4)
+    gc.collect()
+    from tests.test_memo_bounds import BOUNDED, DERIVED  # every memo emptied at a bound, declared there
+
+    seen: set[int] = set()
+    rows = []
+    for name in (*BOUNDED, *DERIVED):
+        module, attr = name.rsplit(".", 1)
+        value = getattr(importlib.import_module(f"sgmahjong.{module}"), attr)
+        tables = [t for t in (value if isinstance(value, tuple) else (value,)) if isinstance(t, dict)]
+        entries = sum(len(t) for t in tables)
+        if tables and entries:
+            rows.append((sum(deep_size(t, seen) for t in tables), entries, len(tables), name))
+    rows.sort(reverse=True)
+    print(f"memos after {hands} hands of {level} self-play, each table bounded at {limit} entries:")
+    total = ceiling = 0.0
+    for size, entries, parts, name in rows:
+        full = parts * limit * size / entries
+        if name == "bots.tactics._groups":  # the group records, held by _group_tables too
+            full = size
+        total += size
+        ceiling += full
+        print(f"  {name:32} {entries:>7} entries {size / 2**20:6.2f} MB {size / entries:5.0f} B each, "
+              f"full ({parts} x {limit}) {full / 2**20:5.2f} MB")
+    print(f"  in all {total / 2**20:.1f} MB; with every one full about {ceiling / 2**20:.0f} MB")
 
 
 # -- server soak ---------------------------------------------------------------------------------------
@@ -580,7 +647,8 @@ def startup(finished: int, live: int, deep: int = 50) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench.bench_soak", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", nargs="?", choices=["all", "self-play", "server", "startup"], default="all")
+    parser.add_argument("what", nargs="?", choices=["all", "self-play", "server", "memos", "startup"],
+                        default="all")
     parser.add_argument("--hands", type=int, default=None)
     parser.add_argument("--every", type=int, default=None)
     parser.add_argument("--level", default="greedy")
@@ -617,6 +685,8 @@ def main(argv: list[str] | None = None) -> None:
         server_soak(args.hands or 200, args.every or 40, args.tables, args.diag, args.level, args.malloc,
                     args.glibc_defaults, args.poll, args.memo_limit, args.tactics_limit, args.auto_gc,
                     args.trace, args.trace_from, args.garbage)
+    if args.what == "memos":
+        memo_sizes(args.hands or 3000, args.level, args.memo_limit if args.memo_limit > 0 else 5000)
     if args.what in ("all", "startup"):
         startup(args.finished, args.live, args.deep)
 
