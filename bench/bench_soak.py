@@ -128,6 +128,11 @@ def _obmalloc_stats() -> dict[str, int]:
 PACKAGES = ("sgmahjong.bots", "sgmahjong.analysis", "sgmahjong.game", "sgmahjong.scoring")
 
 
+def dicts_of(value: Any) -> list[dict[Any, Any]]:
+    """The dicts a module-level value is: itself, or the dicts of a tuple or list of tables."""
+    return [t for t in (value if isinstance(value, (tuple, list)) else (value,)) if isinstance(t, dict)]
+
+
 def memos() -> dict[str, int]:
     """Entries of every module-level dict (or tuple or list of dicts) of the bots, analysis, game and scoring
     packages whose name looks like a memo, by ``module.name`` (a dict bound to two names once)."""
@@ -139,8 +144,7 @@ def memos() -> dict[str, int]:
         for attr, value in vars(module).items():
             if not attr.startswith("_") or attr.startswith("__"):
                 continue
-            tables = [t for t in (value if isinstance(value, (tuple, list)) else (value,))
-                      if isinstance(t, dict) and id(t) not in seen]
+            tables = [t for t in dicts_of(value) if id(t) not in seen]
             if tables:
                 seen.update(id(t) for t in tables)
                 out[f"{name.rsplit('.', 1)[-1]}.{attr}"] = sum(len(t) for t in tables)
@@ -218,7 +222,7 @@ def memo_sizes(hands: int, level: str, limit: int) -> None:
     for name in (*BOUNDED, *DERIVED):
         module, attr = name.rsplit(".", 1)
         value = getattr(importlib.import_module(f"sgmahjong.{module}"), attr)
-        tables = [t for t in (value if isinstance(value, tuple) else (value,)) if isinstance(t, dict)]
+        tables = dicts_of(value)
         entries = sum(len(t) for t in tables)
         if tables and entries:
             rows.append((sum(deep_size(t, seen) for t in tables), entries, len(tables), name))
