@@ -745,6 +745,8 @@ export default {
   "error.score.shooter_is_winner": "The shooter cannot be the winner's own seat.",
   "error.score.self_drawn_shooter": "A self-drawn win has no shooter.",
   "error.score.bao_is_winner": "The winner cannot be liable (包) for his own win.",
-  "error.score.no_winning_tile": "The hand needs its winning tile after '+', e.g. '... +4s'."
+  "error.score.no_winning_tile": "The hand needs its winning tile after '+', e.g. '... +4s'.",
+  "// pages, round two": "",
+  "pages.menu": "Menu"
 }
 ;

@@ -745,6 +745,8 @@ export default {
   "error.score.shooter_is_winner": "放铳者不能是胡牌者自己。",
   "error.score.self_drawn_shooter": "自摸没有放铳者。",
   "error.score.bao_is_winner": "胡牌者不能为自己的胡牌包赔。",
-  "error.score.no_winning_tile": "手牌要在“+”后写出胡的那张牌，例如“... +4s”。"
+  "error.score.no_winning_tile": "手牌要在“+”后写出胡的那张牌，例如“... +4s”。",
+  "// pages, round two": "",
+  "pages.menu": "菜单"
 }
 ;
