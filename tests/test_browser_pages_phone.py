@@ -6,13 +6,14 @@ translated server errors, a ready-made guest name."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
 
 expect.set_options(timeout=15_000)
 
@@ -108,3 +109,100 @@ def test_the_language_button_draws_chinese_on_a_spectators_page(live_server: Any
         assert same_as_a_fresh_layout(page, ".topbar .lang-switch") < 0.02
     finally:
         ctx.close()
+
+
+# -- contrast (WCAG 2: (L1 + 0.05) / (L2 + 0.05) of the text and the first opaque background behind it) --
+
+CONTRAST_JS = """el => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let bg = null;
+  for (let e = el; e && !bg; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) bg = c.slice(0, 3);
+  }
+  bg = bg || [255, 255, 255];
+  const [a, b] = [lum(rgb(getComputedStyle(el).color).slice(0, 3)), lum(bg)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def contrast(page: Page, selector: str) -> float:
+    return float(page.eval_on_selector(selector, CONTRAST_JS))
+
+
+# -- /me ------------------------------------------------------------------------------------------
+
+SECRET = "s" * 40
+
+
+@pytest.fixture
+def history_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server whose database holds four hands of one player at seat 0 of a table, the dealer moving
+    on each hand: the seat held (hand 1, recorded before winds were kept: no wind), North, West, South."""
+    from sgmahjong.server.seats import hash_token
+    from sgmahjong.server.store import PlayerHandRow, open_store
+
+    database = str(tmp_path / "history.sqlite3")
+    store = open_store(database, worker="test-history")
+    try:
+        table_id = store.create_table("HIST0001", "Friday night at Siew Lan's", False, {}, {})
+        pid = store.ensure_player(hash_token(SECRET), "Siew Lan")
+        store.link_seat_player(table_id, 0, pid)
+        for hand, (wind, net) in enumerate([(None, 8), (3, -16), (2, 4), (1, 0)], start=1):
+            row = PlayerHandRow(table_id, hand, 0, 1_700_000_000.0 + hand, net > 4, dealt_in=net < 0,
+                                drawn=net == 0, tai=2 if net > 4 else 0, net=net, wind=wind)
+            store.add_player_hands(table_id, {0: pid}, {0: row})
+    finally:
+        store.close()
+    server = LiveServer(free_port(), database)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def as_player(page: Page) -> None:
+    page.context.add_init_script(
+        f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{SECRET}', name: 'Siew Lan'}}))")
+
+
+def test_me_lists_each_hand_by_the_wind_held_and_as_cards_on_a_phone(history_server: LiveServer, open_page: Any) -> None:
+    live_server = history_server
+    page = open_page(PHONE, "en")
+    as_player(page)
+    page.goto(live_server.url + "/me")
+    rows = page.locator("#hands tbody tr")
+    expect(rows).to_have_count(4)
+    # newest first: hand 4 South, 3 West, 2 North (seat 0 each time), 1 unknown
+    assert page.locator("#hands td[data-wind]").evaluate_all("els => els.map(e => e.dataset.wind)") == [
+        "S", "W", "N", ""]
+    expect(rows.nth(2).locator("td[data-wind]")).to_contain_text("North")
+    # a card per hand inside the screen: nothing wider than the phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for i in range(4):
+        box = rows.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    expect(page.locator("#hands thead")).to_have_count(1)
+    # each value keeps its label
+    label = rows.first.locator('td[data-label="net"]')
+    expect(label).to_have_text("0")
+    assert page.eval_on_selector('#hands tbody tr td[data-label="net"]',
+                                 "el => getComputedStyle(el, '::before').content") == '"net"'
+
+
+def test_me_totals_read_in_the_dark_theme(history_server: LiveServer, open_page: Any) -> None:
+    live_server = history_server
+    page = open_page(DESKTOP, "en", color_scheme="dark")
+    as_player(page)
+    page.goto(live_server.url + "/me")
+    expect(page.locator('#totals .stat[data-stat="hands"] b')).to_have_text("4")
+    for stat in ("hands", "net"):
+        assert contrast(page, f'#totals .stat[data-stat="{stat}"] b') >= 4.5
+        assert contrast(page, f'#totals .stat[data-stat="{stat}"]') >= 4.5
+    assert contrast(page, "#hands td.won") >= 4.5
+    assert contrast(page, "#hands td.dealt-in") >= 4.5
