@@ -206,3 +206,52 @@ def test_me_totals_read_in_the_dark_theme(history_server: LiveServer, open_page:
         assert contrast(page, f'#totals .stat[data-stat="{stat}"]') >= 4.5
     assert contrast(page, "#hands td.won") >= 4.5
     assert contrast(page, "#hands td.dealt-in") >= 4.5
+
+
+# -- names: bots by level, seats by the wind held that hand ----------------------------------------
+
+def hand_with_a_new_dealer(live_server: LiveServer) -> tuple[str, int, int]:
+    """A table where Ann (seat 0) starts each hand and a bot plays her seat, until a hand is dealt by
+    another seat: its code, that hand's number and its dealer."""
+    from sgmahjong.game.log import replay
+    from tests.test_server import seated, wait_status
+
+    code = live_server.create_table("Winds", seed=5, rules={"rounds": 1})["code"]
+    ann, token = seated(live_server, code, "Ann", 0)
+    ann.close()
+    message: dict[str, Any] = {"type": "start"}
+    for number in range(1, 5):
+        with live_server.ws(code) as ws:
+            ws.hello(token)
+            ws.send(message)
+            ws.until("view", lambda m: m["status"] in ("playing", "finished"))
+        wait_status(live_server, code, {"between_hands", "finished"})
+        state, _ = replay(live_server.get(f"/api/tables/{code}/hands/{number}/log").text)
+        if state.dealer != 0:
+            return code, number, state.dealer
+        message = {"type": "next"}
+    raise AssertionError("the dealer never moved")
+
+
+def test_replay_names_seats_by_the_wind_held_and_bots_by_level(live_server: LiveServer, open_page: Any) -> None:
+    code, number, dealer = hand_with_a_new_dealer(live_server)
+    held = "ESWN"[(0 - dealer) % 4]
+    names = {"E": "East", "S": "South", "W": "West", "N": "North"}
+    page = open_page(DESKTOP, "en")
+    page.goto(f"{live_server.url}/replay/{code}/{number}")
+    options = page.locator("#pov option")
+    expect(options).to_have_count(5)
+    texts = options.all_inner_texts()
+    assert texts[0].startswith(names[held]) and "Ann" in texts[0], texts
+    for seat in (1, 2, 3):
+        assert texts[seat].startswith(names["ESWN"[(seat - dealer) % 4]]), texts
+        assert f"Bot {seat} · Casual" in texts[seat], texts  # three Casual bots, numbered
+    # the lobby's list of tables names the bots the same way (in 中文 too), never by an internal id
+    zh = open_page(DESKTOP, "zh")
+    zh.goto(f"{live_server.url}/")
+    row = zh.locator(f'#tables tr[data-code="{code}"]')
+    expect(row).to_contain_text("电脑1 · 普通, 电脑2 · 普通, 电脑3 · 普通")
+    assert "greedy" not in row.inner_text() and "Bot" not in row.inner_text()
+    # the server's own name (API, CLI) is the level as people know it
+    listed = live_server.get("/api/tables/" + code).json()["seats"]
+    assert [s["name"] for s in listed[1:]] == ["Bot · Casual"] * 3

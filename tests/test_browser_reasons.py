@@ -128,7 +128,7 @@ def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, open_page
     expect(page.locator("#step-action")).not_to_contain_text("discard")
     # nothing else of the replay page is English: the bots are named as on the table page
     kept = [east, "sgmahjong", "Replayed", "Home", "End", "English reason 6"]
-    expect(page.locator('#pov option[value="1"]')).to_contain_text(fill(zh["table.bot_name"], wind="南",
+    expect(page.locator('#pov option[value="1"]')).to_contain_text(fill(zh["pages.bot_name_n"], n="1",
                                                                           level=zh["bot.greedy"]))
     left = english_left(page, kept)
     assert not left, "\n".join(left)

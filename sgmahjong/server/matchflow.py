@@ -51,7 +51,7 @@ def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:
 async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
     """Open a private table, seat the player at East, bots elsewhere, and start the match."""
     from .app import CreateTable
-    from .seats import clean_name
+    from .seats import bot_name, clean_name
 
     name = clean_name(body.name)
     table = server.create(CreateTable(
@@ -62,7 +62,7 @@ async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
         seat, token = table.join(name, 0)
         level = body.level or table.options.bot_level
         for s in (1, 2, 3):
-            table.seats[s] = Seat(s, "bot", f"Bot {'ESWN'[s]} ({level})", level, None)
+            table.seats[s] = Seat(s, "bot", bot_name(level), level, None)
             table.store.set_seat(table.id, table.seats[s].row())
         table.begin()
     return _seat_answer(table, seat, token)
@@ -88,7 +88,7 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
 async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
     """Join the public table waiting for players, else open one and wait there."""
     from .app import CreateTable
-    from .seats import clean_name
+    from .seats import bot_name, clean_name
 
     name = clean_name(body.name)
     async with server.quick_lock:

@@ -7,6 +7,7 @@ import { eventText } from "./events.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
 import { has, langSwitch, t } from "./i18n.js";
+import { playerName } from "./names.js";
 import { tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 
@@ -30,11 +31,7 @@ const state = {
 
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
-  const s = state.data && state.data.seats[seat];
-  if (s && s.kind === "bot") {  // as the table page names its bots, in the page's language
-    return t("table.bot_name", { wind: t(`wind.${SEAT_LETTERS[seat]}`), level: t(`bot.${s.bot_level || "greedy"}`) });
-  }
-  return s && s.name ? s.name : t("table.seat_n", { n: seat + 1 });
+  return playerName(state.data && state.data.seats, seat);  // as the table page names its players
 }
 
 function frame() {
@@ -257,11 +254,18 @@ function renderReviewMark() {
 
 // -- start ---------------------------------------------------------------------------------------------
 
+/** The wind seat `seat` held in this hand (the dealer is East), as the felt shows it. */
+function windHeld(seat) {
+  const v = state.data.frames[0].view;
+  const sv = v.seats && v.seats[seat];
+  return (sv && sv.wind) || SEAT_LETTERS[(seat - (v.dealer || 0) + 4) % 4];
+}
+
 function fillSelects() {
   const pov = $("pov");
   const rev = $("review-seat");
   for (let s = 0; s < 4; s += 1) {
-    pov.append(new Option(t("replay.pov_seat", { wind: t(`wind.${SEAT_LETTERS[s]}`), name: seatName(s) }), String(s)));
+    pov.append(new Option(t("replay.pov_seat", { wind: t(`wind.${windHeld(s)}`), name: seatName(s) }), String(s)));
     rev.append(new Option(seatName(s), String(s)));
   }
   pov.append(new Option(t("replay.pov_open"), OPEN));

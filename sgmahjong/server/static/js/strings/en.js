@@ -121,7 +121,7 @@ export default {
   "table.add_bot": "Add bot",
   "table.remove_bot": "Remove bot",
   "table.bot_n": "Bot {n}",
-  "table.bot_name": "Bot {wind} ({level})",
+  "table.bot_name": "Bot · {level}",
   "table.seat_n": "Seat {n}",
   "table.house_rules": "House rules: {list}",
   "table.default_rules": "Rules: the defaults of RULES.md (limit 5 tai, all pay).",
@@ -747,6 +747,7 @@ export default {
   "error.score.bao_is_winner": "The winner cannot be liable (包) for his own win.",
   "error.score.no_winning_tile": "The hand needs its winning tile after '+', e.g. '... +4s'.",
   "// pages, round two": "",
-  "pages.menu": "Menu"
+  "pages.menu": "Menu",
+  "pages.bot_name_n": "Bot {n} · {level}"
 }
 ;

@@ -121,7 +121,7 @@ export default {
   "table.add_bot": "加电脑",
   "table.remove_bot": "移除电脑",
   "table.bot_n": "电脑 {n}",
-  "table.bot_name": "电脑{wind}（{level}）",
+  "table.bot_name": "电脑 · {level}",
   "table.seat_n": "座位 {n}",
   "table.house_rules": "家规：{list}",
   "table.default_rules": "规则：RULES.md 的默认规则（上限 5 台，全体付）。",
@@ -747,6 +747,7 @@ export default {
   "error.score.bao_is_winner": "胡牌者不能为自己的胡牌包赔。",
   "error.score.no_winning_tile": "手牌要在“+”后写出胡的那张牌，例如“... +4s”。",
   "// pages, round two": "",
-  "pages.menu": "菜单"
+  "pages.menu": "菜单",
+  "pages.bot_name_n": "电脑{n} · {level}"
 }
 ;
