@@ -6,6 +6,7 @@ translated server errors, a ready-made guest name."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
@@ -255,3 +256,142 @@ def test_replay_names_seats_by_the_wind_held_and_bots_by_level(live_server: Live
     # the server's own name (API, CLI) is the level as people know it
     listed = live_server.get("/api/tables/" + code).json()["seats"]
     assert [s["name"] for s in listed[1:]] == ["Bot · Casual"] * 3
+
+
+# -- the calculator: a tile picker in sync with the notation; errors in the page's language --------------
+
+def picked(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#picked .picked-group.concealed .tile", "els => els.map(e => e.dataset.tile)")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_calculator_builds_a_hand_by_tapping_tiles(live_server: Any, open_page: Any, size: dict[str, Any]) -> None:
+    page = open_page(size, "en")
+    page.goto(live_server.url + "/calculator")
+    expect(page.locator("#picked .picked-tile").first).to_be_visible()
+    page.locator("#pick-clear").click()
+    expect(page.locator("#hand")).to_have_value("")
+    tap = lambda tile: page.locator(f'#palette .pick-tile[data-tile="{tile}"]').click()  # noqa: E731
+    for tile in ["2s", "3s", "5p", "5p"]:
+        tap(tile)
+    page.select_option("#pick-mode", "chow")
+    tap("1m")
+    tap("4m")
+    page.select_option("#pick-mode", "pong")
+    tap("7p")
+    page.select_option("#pick-mode", "winning")
+    tap("4s")
+    tap("1f")  # a flower goes with the bonus tiles whatever the choice
+    expect(page.locator("#hand")).to_have_value("55p 23s [123m] [456m] [777p] +4s /1f")
+    # a face whose copies are all used cannot be added again
+    page.select_option("#pick-mode", "tile")
+    expect(page.locator('#palette .pick-tile[data-tile="1f"]')).to_be_disabled()
+    expect(page.locator('#palette .pick-tile[data-tile="7p"]')).to_be_enabled()
+    page.select_option("#pick-mode", "pong")
+    expect(page.locator('#palette .pick-tile[data-tile="7p"]')).to_be_disabled()
+    # tap a tile of the hand to take it out; the notation follows
+    page.locator('#picked .picked-group.concealed .picked-tile[data-tile="3s"]').click()
+    expect(page.locator("#hand")).to_have_value("55p 2s [123m] [456m] [777p] +4s /1f")
+    page.locator("#picked .picked-meld").nth(2).click()
+    expect(page.locator("#hand")).to_have_value("55p 2s [123m] [456m] +4s /1f")
+    # typed notation shows as tiles at once
+    page.fill("#hand", "23s55p [123m] [456m] [789p] +4s /1f1a")
+    assert picked(page) == ["5p", "5p", "2s", "3s"]
+    expect(page.locator("#picked .picked-meld")).to_have_count(3)
+    expect(page.locator("#picked .picked-group.winning .tile")).to_have_attribute("data-tile", "4s")
+    page.locator("#calc-btn").click()
+    expect(page.locator("#calc-result h2")).to_contain_text("tai")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+
+
+def test_the_calculators_errors_are_in_the_pages_language(live_server: Any, open_page: Any) -> None:
+    page = open_page(DESKTOP, "zh")
+    page.goto(live_server.url + "/calculator")
+    expect(page.locator("#picked .picked-tile").first).to_be_visible()
+    page.evaluate("""() => { const h = document.getElementById('hand');
+        h.value = '23s55p [123m] [456m] [789p] x +4s'; }""")  # past the page's own check: the server's
+    page.locator("#calc-btn").click()
+    error = page.locator("#calc-error")
+    expect(error).to_have_text("没有“x”这张牌。（第 29 个字符）")
+    # the API keeps the English message for the command line and other clients, with the code
+    body = live_server.post("/api/score", {"hand": "23s55p [123m] [456m] [789p] x +4s"}).json()
+    assert body == {"error": "unknown tile 'x' at column 29", "code": "notation.unknown_tile",
+                    "params": {"tile": "x", "column": 29}}
+    body = live_server.post("/api/score", {"hand": "55555p 23s [123m] [456m] +4s"}).json()
+    assert body["code"] == "hand.copies" and body["params"] == {"count": 5, "tile": "5p"}
+    page.evaluate("document.getElementById('hand').value = '55555p 23s [123m] [456m] +4s'")
+    page.locator("#calc-btn").click()
+    expect(error).to_have_text("“5p”有 5 张，整副牌没有这么多。")
+
+
+# -- the lobby: a guest name, the rules said in words, the house-rules form ----------------------------
+
+def test_a_first_visit_gets_a_ready_made_guest_name(live_server: Any, open_page: Any) -> None:
+    page = open_page(PHONE, "en")
+    page.goto(live_server.url + "/")
+    name = page.locator("#play-name")
+    expect(name).to_have_value(re.compile(r"^Guest \d{4}$"))
+    guest = name.input_value()
+    page.locator("#play-bots").click()
+    expect(page).to_have_url(re.compile(r"/t/"))
+    expect(page.locator(".seat .plate .name", has_text=guest)).to_have_count(1)
+    # the name is remembered and editable; emptied, the page says so in words (not a browser tooltip)
+    page.goto(live_server.url + "/")
+    expect(name).to_have_value(guest)
+    name.fill("")
+    page.locator("#play-bots").click()
+    expect(page.locator("#play-error")).to_have_text("Type your display name first.")
+    zh = open_page(PHONE, "zh")
+    zh.goto(live_server.url + "/")
+    expect(zh.locator("#play-name")).to_have_value(re.compile(r"^客人\d{4}$"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_seating_page_says_the_rules_in_words(live_server: Any, open_page: Any, lang: str) -> None:
+    code = live_server.create_table("Rules")["code"]
+    page = open_page(DESKTOP, lang)
+    page.goto(f"{live_server.url}/t/{code}")
+    summary = page.locator("#rules-summary")
+    expect(summary).to_contain_text("5")
+    assert "RULES.md" not in summary.inner_text()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_house_rules_keep_an_options_name_on_one_line(live_server: Any, open_page: Any, size: dict[str, Any]) -> None:
+    page = open_page(size, "en")
+    page.goto(live_server.url + "/")
+    page.locator("#rule-details summary").click()
+    name = page.locator('#rule-options label:has([data-option="fresh_tile"]) > span:first-child')
+    expect(name).to_be_visible()
+    lines = name.evaluate("""el => { const r = document.createRange(); r.selectNodeContents(el.firstChild);
+        return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }""")
+    assert name.evaluate("el => el.firstChild.textContent") == "fresh tile" and lines == 1
+
+
+# -- the replay: dark theme, pictures, a one-row header on a phone -------------------------------------------
+
+def test_the_replay_reads_in_the_dark_theme_and_on_a_phone(live_server: LiveServer, open_page: Any) -> None:
+    from tests.test_browser_replay import WALLS, finished_hand
+
+    code, _, _ = finished_hand(live_server, WALLS["dealer_ready"]())
+    page = open_page(DESKTOP, "en", color_scheme="dark")
+    page.goto(f"{live_server.url}/replay/{code}/1")
+    check = page.locator("#wall-check.ok")
+    expect(check).to_have_attribute("data-match", "true")
+    assert contrast(page, "#wall-check.ok > span") >= 4.5  # was 2.15:1
+    page.select_option("#review-seat", "0")
+    page.click("#review-btn")
+    expect(page.locator("#review-list tr[data-step]").first).to_be_visible()
+    page.locator("#review-list tr[data-step]").first.click()
+    assert contrast(page, "#review-list tr.current td") >= 4.5
+    # the step's title names the move with its tile as a picture, never notation
+    page.locator("#slider").fill("1")  # East's first discard
+    expect(page.locator("#step-action .move-tiles .tile").first).to_be_visible()
+    assert not re.search(r"\b[1-9][mps]\b", page.locator("#step-action").inner_text())
+    phone = open_page(PHONE, "zh")
+    phone.goto(f"{live_server.url}/replay/{code}/1")
+    expect(phone.locator("#replay")).to_be_visible()
+    bar = phone.locator(".topbar")
+    assert (bar.bounding_box() or {}).get("height", 99) <= 56
+    expect(bar.locator(".lang-switch")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360

@@ -791,6 +791,7 @@ export default {
   "pages.pick.remove_set": "Take out the set {tiles}",
   "pages.pick.hand": "Hand ({n} of 13)",
   "pages.pick.winning": "Winning tile",
-  "pages.pick.bonus": "Flowers and animals"
+  "pages.pick.bonus": "Flowers and animals",
+  "pages.dealt_to": "{who} was dealt"
 }
 ;

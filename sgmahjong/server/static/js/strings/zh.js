@@ -791,6 +791,7 @@ export default {
   "pages.pick.remove_set": "拿掉这一组：{tiles}",
   "pages.pick.hand": "手牌（{n}/13）",
   "pages.pick.winning": "胡的牌",
-  "pages.pick.bonus": "花牌和动物牌"
+  "pages.pick.bonus": "花牌和动物牌",
+  "pages.dealt_to": "{who}拿到的牌"
 }
 ;
