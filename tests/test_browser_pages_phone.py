@@ -395,3 +395,20 @@ def test_the_replay_reads_in_the_dark_theme_and_on_a_phone(live_server: LiveServ
     assert (bar.bounding_box() or {}).get("height", 99) <= 56
     expect(bar.locator(".lang-switch")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_lobbys_tables_are_cards_on_a_phone(live_server: LiveServer, open_page: Any) -> None:
+    for i in range(2):
+        live_server.create_table(f"Friday mahjong at Siew Lan's place {i}", rules={"limit": 10})
+    page = open_page(PHONE, "en")
+    page.goto(live_server.url + "/")
+    rows = page.locator("#tables tbody tr")
+    expect(rows).to_have_count(2)
+    for i in range(2):
+        box = rows.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+        link = rows.nth(i).locator("a.button")
+        expect(link).to_be_visible()
+        link_box = link.bounding_box()
+        assert link_box is not None and link_box["x"] + link_box["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

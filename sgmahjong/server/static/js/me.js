@@ -72,11 +72,11 @@ function renderHands(hands) {
       `<td${label("seat")} data-wind="${esc(h.wind || "")}">${wind}</td><td${label("rules")}>${esc(presetName(h.preset))}</td>` +
       `<td${label("result")} class="${cls}" data-result="${esc(h.result)}">${esc(t(`me.result.${h.result}`))}</td>` +
       `<td${label("tai")} class="num">${h.tai || ""}</td><td${label("net")} class="num net">${signed(h.net)}</td>` +
-      `<td class="me-replay"><a href="${esc(h.replay)}?seat=${h.seat}">${esc(t("me.replay"))}</a></td></tr>`;
+      `<td class="card-wide"><a href="${esc(h.replay)}?seat=${h.seat}">${esc(t("me.replay"))}</a></td></tr>`;
   });
   const head = COLUMNS.map((key) =>
     `<th${key === "tai" || key === "net" ? " class=\"num\"" : ""}>${esc(t(`me.col.${key}`))}</th>`).join("");
-  $("hands").innerHTML = `<div class="table-scroll"><table class="data me-hands"><thead><tr>${head}<th></th></tr></thead>` +
+  $("hands").innerHTML = `<div class="table-scroll"><table class="data cards-on-phone"><thead><tr>${head}<th></th></tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table></div>`;
 }
 
