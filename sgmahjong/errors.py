@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 Params = dict[str, str | int]
 
 

@@ -64,7 +64,8 @@ def _scan_positions(text: str, start: int, stop: int, source: str) -> list[tuple
         alias = text[i:i + 2]
         known = ch in _HONOURS or (alias in _ALIASES and i + 2 <= stop)
         if not known:
-            raise NotationError(f"unknown tile {ch!r}", source, i + 1, code="unknown_tile", params={"tile": ch})
+            raise NotationError(f"unknown tile {ch!r}", source, i + 1, code="unknown_tile",
+                                params={"tile": ch})
         if digits:
             raise _no_suit(digits, source)
         if alias in _ALIASES and i + 2 <= stop:
@@ -222,7 +223,8 @@ def parse_hand(text: str) -> Hand:
             j += 1
         for t, at in _scan_positions(text, i, j, text):
             if t.is_bonus:
-                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, at + 1, code="bonus_after_slash",
+                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, at + 1,
+                                    code="bonus_after_slash",
                                     params={"tile": repr(t)})
             concealed.append(t)
         i = j

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,7 +97,9 @@ def same_as_a_fresh_layout(page: Page, selector: str) -> float:
     return sum(1 for v in diff.getdata() if v) / (before.width * before.height)
 
 
-def test_the_language_button_draws_chinese_on_a_spectators_page(live_server: Any, latin_only_browser: Any) -> None:
+def test_the_language_button_draws_chinese_on_a_spectators_page(
+    live_server: Any, latin_only_browser: Any,
+) -> None:
     code = live_server.create_table("Fonts", seed=1)["code"]
     ctx = latin_only_browser.new_context(**DESKTOP)
     try:
@@ -172,7 +174,9 @@ def as_player(page: Page) -> None:
         f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{SECRET}', name: 'Siew Lan'}}))")
 
 
-def test_me_lists_each_hand_by_the_wind_held_and_as_cards_on_a_phone(history_server: LiveServer, open_page: Any) -> None:
+def test_me_lists_each_hand_by_the_wind_held_and_as_cards_on_a_phone(
+    history_server: LiveServer, open_page: Any,
+) -> None:
     live_server = history_server
     page = open_page(PHONE, "en")
     as_player(page)
@@ -234,7 +238,9 @@ def hand_with_a_new_dealer(live_server: LiveServer) -> tuple[str, int, int]:
     raise AssertionError("the dealer never moved")
 
 
-def test_replay_names_seats_by_the_wind_held_and_bots_by_level(live_server: LiveServer, open_page: Any) -> None:
+def test_replay_names_seats_by_the_wind_held_and_bots_by_level(
+    live_server: LiveServer, open_page: Any,
+) -> None:
     code, number, dealer = hand_with_a_new_dealer(live_server)
     held = "ESWN"[(0 - dealer) % 4]
     names = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -261,11 +267,14 @@ def test_replay_names_seats_by_the_wind_held_and_bots_by_level(live_server: Live
 # -- the calculator: a tile picker in sync with the notation; errors in the page's language --------------
 
 def picked(page: Page) -> list[str]:
-    return page.eval_on_selector_all("#picked .picked-group.concealed .tile", "els => els.map(e => e.dataset.tile)")
+    return page.eval_on_selector_all("#picked .picked-group.concealed .tile",
+                                     "els => els.map(e => e.dataset.tile)")
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_calculator_builds_a_hand_by_tapping_tiles(live_server: Any, open_page: Any, size: dict[str, Any]) -> None:
+def test_the_calculator_builds_a_hand_by_tapping_tiles(
+    live_server: Any, open_page: Any, size: dict[str, Any],
+) -> None:
     page = open_page(size, "en")
     page.goto(live_server.url + "/calculator")
     expect(page.locator("#picked .picked-tile").first).to_be_visible()
@@ -357,7 +366,9 @@ def test_the_seating_page_says_the_rules_in_words(live_server: Any, open_page: A
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_house_rules_keep_an_options_name_on_one_line(live_server: Any, open_page: Any, size: dict[str, Any]) -> None:
+def test_the_house_rules_keep_an_options_name_on_one_line(
+    live_server: Any, open_page: Any, size: dict[str, Any],
+) -> None:
     page = open_page(size, "en")
     page.goto(live_server.url + "/")
     page.locator("#rule-details summary").click()

@@ -8,7 +8,8 @@ at 1366x768 and at 360 px, in English and 中文. With --readme it saves only th
 (docs/table-{desktop,phone}-{en,zh}.png) into OUTDIR, reduced to 256 colours (Pillow) to stay small.
 With --history it saves the README's pictures of a player's history instead (docs/me.png, replay.png,
 review.png at 1366x768): Ann plays two hands of "Evening game" (a bot plays her seat), then her /me page,
-the replay of hand 1 from South's point of view at the last discard up to step 30, and South's review with a row chosen.
+the replay of hand 1 from South's point of view at the last discard up to step 30, and South's review
+with a row chosen.
 """
 
 from __future__ import annotations
@@ -81,8 +82,8 @@ def history(server: LiveServer, browser: Browser, out: Path) -> None:
                 raise TimeoutError("the hand never ended")
             time.sleep(0.1)
     ctx = browser.new_context(**DESKTOP, locale="en-GB")
-    ctx.add_init_script("localStorage.setItem('sgmj-player', JSON.stringify({secret: '%s', name: 'Ann'}))"
-                        % HISTORY_SECRET)
+    ctx.add_init_script(f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{HISTORY_SECRET}', "
+                        "name: 'Ann'}))")
     page = ctx.new_page()
     page.goto(f"{server.url}/me")
     page.wait_for_selector("#hands tbody tr")

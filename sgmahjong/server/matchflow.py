@@ -88,7 +88,7 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
 async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
     """Join the public table waiting for players, else open one and wait there."""
     from .app import CreateTable
-    from .seats import bot_name, clean_name
+    from .seats import clean_name
 
     name = clean_name(body.name)
     async with server.quick_lock:

@@ -460,7 +460,8 @@ class SqlStore(Store):
         order = "DESC" if newest_first else "ASC"
         rows = self._read(
             "SELECT h.table_id, h.hand, h.seat, h.ended, h.won, h.dealt_in, h.drawn, h.tai, h.net, t.code,"
-            " t.name, t.rules, h.wind FROM player_hands h JOIN tables t ON t.id = h.table_id WHERE h.player_id = ?"
+            " t.name, t.rules, h.wind FROM player_hands h JOIN tables t ON t.id = h.table_id"
+            " WHERE h.player_id = ?"
             f" ORDER BY h.ended {order}, h.table_id {order}, h.hand {order} LIMIT ? OFFSET ?",
             (player_id, int(limit), int(offset)),
         )
