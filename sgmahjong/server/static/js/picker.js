@@ -93,9 +93,25 @@ export function initPicker(root, input, onChange) {
   palette.id = "palette";
   const rows = [ALL_FACES.slice(0, 9), ALL_FACES.slice(9, 18), ALL_FACES.slice(18, 27), ALL_FACES.slice(27, 34),
     ALL_FACES.slice(34)];
-  for (const row of rows) {
+  // on a phone one group at a time (a tab per group, shown by its first tile), so each face is a big target
+  const tabs = document.createElement("div");
+  tabs.className = "palette-tabs";
+  tabs.setAttribute("role", "tablist");
+  const showGroup = (k) => {
+    palette.dataset.group = String(k);
+    tabs.querySelectorAll("button").forEach((b, i) => b.setAttribute("aria-selected", String(i === k)));
+  };
+  rows.forEach((row, k) => {
+    const tab = button("palette-tab", t(`pages.pick.group.${k}`), tileElement(row[0], { size: "sm" }));
+    tab.setAttribute("role", "tab");
+    tab.addEventListener("click", () => showGroup(k));
+    tabs.append(tab);
+  });
+  palette.append(tabs);
+  for (const [k, row] of rows.entries()) {
     const div = document.createElement("div");
     div.className = "palette-row";
+    div.dataset.group = String(k);
     for (const tile of row) {
       const b = button("pick-tile", t("pages.pick.add", { tile: tileName(tile) }), tileElement(tile, { size: "sm" }));
       b.dataset.tile = tile;
@@ -105,6 +121,7 @@ export function initPicker(root, input, onChange) {
     palette.append(div);
   }
   root.append(shown, controls, palette);
+  showGroup(0);
 
   function commit() {
     input.value = formatHand(hand);
@@ -138,7 +155,7 @@ export function initPicker(root, input, onChange) {
 
   function draw() {
     shown.innerHTML = "";
-    const tileButton = (tile, onTap, cls = "") => {
+    const tileButton = (tile, onTap, cls = "") => {  // a tile of the hand: tap to take it out
       const b = button(`picked-tile ${cls}`, t("pages.pick.remove", { tile: tileName(tile) }), tileElement(tile, { size: "sm" }));
       b.dataset.tile = tile;
       b.addEventListener("click", onTap);

@@ -792,6 +792,11 @@ export default {
   "pages.pick.hand": "Hand ({n} of 13)",
   "pages.pick.winning": "Winning tile",
   "pages.pick.bonus": "Flowers and animals",
-  "pages.dealt_to": "{who} was dealt"
+  "pages.dealt_to": "{who} was dealt",
+  "pages.pick.group.0": "Characters",
+  "pages.pick.group.1": "Dots",
+  "pages.pick.group.2": "Bamboo",
+  "pages.pick.group.3": "Winds and dragons",
+  "pages.pick.group.4": "Flowers and animals"
 }
 ;

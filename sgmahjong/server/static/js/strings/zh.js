@@ -792,6 +792,11 @@ export default {
   "pages.pick.hand": "手牌（{n}/13）",
   "pages.pick.winning": "胡的牌",
   "pages.pick.bonus": "花牌和动物牌",
-  "pages.dealt_to": "{who}拿到的牌"
+  "pages.dealt_to": "{who}拿到的牌",
+  "pages.pick.group.0": "万子",
+  "pages.pick.group.1": "筒子",
+  "pages.pick.group.2": "索子",
+  "pages.pick.group.3": "风牌和三元牌",
+  "pages.pick.group.4": "花牌和动物牌"
 }
 ;
