@@ -283,7 +283,8 @@ def test_the_calculator_builds_a_hand_by_tapping_tiles(
     def tap(tile: str) -> None:
         tabs = page.locator("#palette .palette-tab")
         if tabs.first.is_visible():  # a phone: one group of faces at a time, a tab each
-            group = "mps".find(tile[-1]) if len(tile) == 2 and tile[-1] in "mps" else 4 if len(tile) == 2 else 3
+            suited = len(tile) == 2 and tile[-1] in "mps"
+            group = "mps".find(tile[-1]) if suited else 4 if len(tile) == 2 else 3
             tabs.nth(group).click()
         button = page.locator(f'#palette .pick-tile[data-tile="{tile}"]')
         box = button.bounding_box()
