@@ -797,6 +797,7 @@ export default {
   "pages.pick.group.1": "Dots",
   "pages.pick.group.2": "Bamboo",
   "pages.pick.group.3": "Winds and dragons",
-  "pages.pick.group.4": "Flowers and animals"
+  "pages.pick.group.4": "Flowers and animals",
+  "preset.custom": "house rules"
 }
 ;

@@ -797,6 +797,7 @@ export default {
   "pages.pick.group.1": "筒子",
   "pages.pick.group.2": "索子",
   "pages.pick.group.3": "风牌和三元牌",
-  "pages.pick.group.4": "花牌和动物牌"
+  "pages.pick.group.4": "花牌和动物牌",
+  "preset.custom": "自订规则"
 }
 ;
