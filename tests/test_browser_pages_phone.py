@@ -280,6 +280,8 @@ def test_the_calculator_builds_a_hand_by_tapping_tiles(
     expect(page.locator("#picked .picked-tile").first).to_be_visible()
     page.locator("#pick-clear").click()
     expect(page.locator("#hand")).to_have_value("")
+    page.locator("#calc-btn").click()  # nothing picked: the page says so in words
+    expect(page.locator("#calc-error")).to_have_text("Pick the tiles of a hand first (or type it in notation).")
     def tap(tile: str) -> None:
         tabs = page.locator("#palette .palette-tab")
         if tabs.first.is_visible():  # a phone: one group of faces at a time, a tab each

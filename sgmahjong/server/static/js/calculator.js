@@ -61,6 +61,10 @@ async function calculate(ev) {
   const out = $("calc-result");
   out.hidden = false;
   out.innerHTML = "";  // the last hand's result goes at once: never read as this one's
+  if (!body.hand.trim()) {
+    out.innerHTML = `<p class="error" id="calc-error">${esc(t("pages.pick.empty"))}</p>`;
+    return;
+  }
   out.setAttribute("aria-busy", "true");
   try {
     const res = await postJSON("/api/score", body);

@@ -798,6 +798,7 @@ export default {
   "pages.pick.group.2": "Bamboo",
   "pages.pick.group.3": "Winds and dragons",
   "pages.pick.group.4": "Flowers and animals",
-  "preset.custom": "house rules"
+  "preset.custom": "house rules",
+  "pages.pick.empty": "Pick the tiles of a hand first (or type it in notation)."
 }
 ;

@@ -798,6 +798,7 @@ export default {
   "pages.pick.group.2": "索子",
   "pages.pick.group.3": "风牌和三元牌",
   "pages.pick.group.4": "花牌和动物牌",
-  "preset.custom": "自订规则"
+  "preset.custom": "自订规则",
+  "pages.pick.empty": "请先点选一手牌（或用记法输入）。"
 }
 ;
