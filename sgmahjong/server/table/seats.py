@@ -9,7 +9,8 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..protocol import BOT_LEVEL_INFO, PROTOCOL_VERSION, ProtocolError
+from .. import protocol
+from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store import SeatRow
 from .base import TableBase
 
@@ -129,7 +130,7 @@ class SeatingMixin(TableBase):
 def bot_name(level: str) -> str:
     """A bot's name: its level as people know it ("Bot · Casual"), never a wind (the winds move every
     hand); the pages show it in their language and number bots of the same level."""
-    return f"Bot · {BOT_LEVEL_INFO.get(level, (level.title(), ''))[0]}"
+    return f"Bot · {protocol.BOT_LEVEL_INFO.get(level, (level.title(), ''))[0]}"
 
 
 def clean_name(name: str) -> str:

@@ -39,11 +39,20 @@ function frame() {
   return state.data.frames[state.step];
 }
 
+/** The tiles of an action's notation ("345p" -> 3p 4p 5p), or null if it is not tiles. */
+function tilesOf(notation) {
+  try {
+    return parseTiles(notation);
+  } catch (_err) {
+    return null;
+  }
+}
+
 /** An action's canonical text ("discard 5p", "chow 345p", "pass": format_action) in the page's language,
- * as plain text (the review mark's sentence, where a picture cannot go: tiles by name). */
+ * as plain text with the tiles by name (where no picture is drawn: moves without tiles). */
 function moveText(text) {
   const [kind, tile] = String(text || "").split(" ", 2);
-  const named = tile ? parseTiles(tile).map(tileName).join(" – ") : "";
+  const named = tile ? (tilesOf(tile) || [tile]).map(tileName).join(" – ") : "";
   if (tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`, { tile: named });
   if (!tile && has(`replay.act.${kind}_bare`)) return t(`replay.act.${kind}_bare`);
   if (!tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`);
@@ -74,13 +83,8 @@ function tilePictures(tiles) {
 /** An action as words and tile pictures (the step's title, the review's rows), as the table log shows. */
 function moveNode(text) {
   const [kind, tile] = String(text || "").split(" ", 2);
-  if (!tile || !has(`replay.act.${kind}`)) return document.createTextNode(moveText(text));
-  let tiles;
-  try {
-    tiles = parseTiles(tile);
-  } catch (_err) {
-    return document.createTextNode(moveText(text));
-  }
+  const tiles = tile && has(`replay.act.${kind}`) ? tilesOf(tile) : null;
+  if (!tiles) return document.createTextNode(moveText(text));
   return withNodes(t(`replay.act.${kind}`, { tile: MARKS[0] }), [tilePictures(tiles)]);
 }
 
@@ -111,8 +115,9 @@ function render() {
   const mySeat = open ? null : state.pov;
   for (const e of f.events) {  // words and tile pictures, as the table log
     const li = logItem(e, { seatName, mySeat: open ? e.seat : mySeat });
-    if (li && open && e.kind === "deal") li.querySelector(".log-text").textContent = t("pages.dealt_to", { who: seatName(e.seat) });
-    if (li) list.append(li);
+    if (!li) continue;
+    if (open && e.kind === "deal") li.querySelector(".log-text").textContent = t("pages.dealt_to", { who: seatName(e.seat) });
+    list.append(li);
   }
   renderReviewMark();
   const end = $("end-panel");
