@@ -63,7 +63,7 @@ function renderHands(hands) {
   }
   const label = (key) => ` data-label="${esc(t(`me.col.${key}`))}"`;
   const rows = hands.map((h) => {
-    const when = new Date(h.ended * 1000).toLocaleString();
+    const when = new Date(h.ended * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : undefined);
     const cls = h.result === "dealt in" ? "dealt-in" : h.result;
     const glyph = h.wind && lang() !== "zh" ? `<span class="cjk" aria-hidden="true">${WIND_CJK[h.wind]}</span> ` : "";
     const wind = h.wind ? `${glyph}${esc(t(`wind.${h.wind}`))}` : "–";
