@@ -10,6 +10,10 @@ from ..errors import SgMahjongError
 from .protocol import validation_message
 
 
+_SECONDS = ("turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
+            "takeover_seconds", "bot_think")
+
+
 class TableOptionsError(SgMahjongError, ValueError):
     """A table option that does not exist or a value it does not accept."""
 
@@ -48,6 +52,11 @@ class TableOptions(BaseModel):
         Field(description="level of the bot playing a disconnected seat"),
     ] = "greedy"
 
+    chat: Annotated[bool, Field(description="players and spectators may chat at the table")] = True
+    spectator_chat: Annotated[
+        bool, Field(description="spectators may chat (the host can also turn it off during play)")
+    ] = True
+
     @classmethod
     def parse(cls, data: Any) -> TableOptions:
         """Validate a JSON object of options (ints accepted for seconds)."""
@@ -56,7 +65,7 @@ class TableOptions(BaseModel):
         if not isinstance(data, dict):
             raise TableOptionsError("table options must be a JSON object")
         fixed = {
-            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k != "bot_level" else v
+            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k in _SECONDS else v
             for k, v in data.items()
         }
         try:
@@ -71,7 +80,9 @@ class TableOptions(BaseModel):
         out: list[dict[str, Any]] = []
         for name, f in cls.model_fields.items():
             entry: dict[str, Any] = {"name": name, "default": f.default, "doc": f.description or ""}
-            if name == "bot_level":
+            if f.annotation is bool:
+                entry["type"] = "bool"
+            elif name == "bot_level":
                 entry["type"] = "choice"
                 entry["choices"] = ["beginner", "greedy", "strong", "expert"]
             else:

@@ -78,14 +78,32 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class Chat(_Message):
+    """Say something at the table: ``text`` (at most 200 characters), or a quick ``phrase`` or an
+    ``emote`` by its id (table/chat.py lists them)."""
+
+    type: Literal["chat"]
+    kind: Literal["text", "phrase", "emote"]
+    body: Annotated[str, Field(max_length=1000)]
+
+
+class ChatMute(_Message):
+    """The host mutes (``muted``) or unmutes a seat's chat for everyone; ``seat`` null: the spectators."""
+
+    type: Literal["chat_mute"]
+    seat: Annotated[int, Field(ge=0, le=3)] | None
+    muted: bool
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
-Message = Hello | ActionMsg | AddBot | RemoveBot | Leave | Start | Next | Rematch | Ping
+Message = Hello | ActionMsg | AddBot | RemoveBot | Leave | Start | Next | Rematch | Ping | Chat | ChatMute
 
 MESSAGE_TYPES: tuple[str, ...] = (
-    "hello", "action", "add_bot", "remove_bot", "leave", "start", "next", "rematch", "ping",
+    "hello", "action", "add_bot", "remove_bot", "leave", "start", "next", "rematch", "ping", "chat",
+    "chat_mute",
 )
 
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(

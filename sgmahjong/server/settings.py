@@ -34,6 +34,8 @@ class ServerSettings:
     hello_timeout: float = 10.0  # a socket that has not sent hello within this is closed
     message_rate: float = 20.0  # inbound messages per second one socket may keep sending ...
     message_burst: int = 60  # ... after a burst of this many; beyond it: one error, then closed
+    chat_rate: float = 0.5  # chat messages per second one seat (or spectator) may keep sending ...
+    chat_burst: int = 5  # ... after a burst of this many; beyond it each is refused (the socket stays)
     ws_max_size: int = 1 << 16  # bytes of one inbound WebSocket message
     ws_ping_interval: float = 20.0  # seconds between pings (a dead peer is dropped)
     ws_ping_timeout: float = 20.0  # seconds to wait for the answer to a ping

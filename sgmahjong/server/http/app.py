@@ -37,6 +37,8 @@ from ..protocol import (
     PROTOCOL_VERSION,
     ActionMsg,
     AddBot,
+    Chat,
+    ChatMute,
     Hello,
     Leave,
     Message,
@@ -554,6 +556,8 @@ def create_app(
                             if not conn.hello:
                                 raise ProtocolError("hello_first", "send hello first", "rematch")
                             matchflow.rematch_vote(server, table, conn)
+                        elif isinstance(message, Chat) and conn.hello:
+                            table.say(conn, message.kind, message.body, settings.chat_rate, settings.chat_burst)
                         else:
                             handle(table, conn, message)
                     if isinstance(message, ActionMsg):
@@ -644,6 +648,7 @@ def handle(table: Table, conn: Connection, message: Message) -> None:
     """Dispatch one validated message (the table lock is held)."""
     if isinstance(message, Hello):
         table.hello(conn, message.token)
+        table.chat_hello(conn)
         return
     if not conn.hello:
         raise ProtocolError("hello_first", "send hello first", message.type)
@@ -663,3 +668,5 @@ def handle(table: Table, conn: Connection, message: Message) -> None:
         table.start(conn)
     elif isinstance(message, Next):
         table.ready(conn)
+    elif isinstance(message, ChatMute):
+        table.chat_mute(conn, message.seat, message.muted)

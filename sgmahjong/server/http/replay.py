@@ -21,6 +21,9 @@ from ...errors import SgMahjongError
 from ...replay import replay_frames
 from ...review import SEATS, review_log
 from ...rules import RuleSet
+from ..table.chat import row_json
+
+REPLAY_CHAT = 500  # chat messages of one hand served with its replay
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
@@ -110,7 +113,8 @@ def routes(server: Any) -> list[Route]:
         rules = RuleSet.from_dict(dict(table.rules))
         data.update({"code": table.code, "name": table.name, "hand_number": number,
                      "hands": len(server.store.hands(table.id)), "seats": _seats(server.store, table.id),
-                     "rules": rules.to_dict(), "changed_rules": rules.changed_from_default()})
+                     "rules": rules.to_dict(), "changed_rules": rules.changed_from_default(),
+                     "chat": [row_json(r) for r in server.store.hand_chat(table.id, number, REPLAY_CHAT)]})
         return JSONResponse(data)
 
     async def hand_review(request: Request) -> Response:

@@ -17,6 +17,7 @@ import os
 from .base import (
     BATCHABLE,
     ActionRow,
+    ChatRow,
     HandRow,
     LeaseLost,
     PlayerHandRow,
@@ -30,7 +31,7 @@ from .base import (
 )
 
 __all__ = [
-    "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "HandRow", "LeaseLost", "PlayerHandRow", "PlayerRow",
+    "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "ChatRow", "HandRow", "LeaseLost", "PlayerHandRow", "PlayerRow",
     "SeatRow", "StorageUnavailable", "Store", "StoreError", "TableRow", "Write", "check_url", "database_path",
     "database_url", "describe_url", "is_postgres", "open_store",
 ]

@@ -79,6 +79,20 @@ class ActionRow:
 
 
 @dataclass
+class ChatRow:
+    """One chat message of a table (``step``: the hand's actions applied when it was said)."""
+
+    seq: int
+    hand: int
+    step: int
+    seat: int | None
+    name: str
+    kind: str
+    body: str
+    at: float
+
+
+@dataclass
 class PlayerRow:
     id: int
     name: str
@@ -117,7 +131,7 @@ class Write:
 #: the write methods a batch may hold (every write that returns nothing)
 BATCHABLE = frozenset({
     "set_status", "start_match", "set_seat", "add_hand", "end_hand", "add_action", "add_events",
-    "add_player_hands",
+    "add_player_hands", "add_chat",
 })
 
 
@@ -255,6 +269,20 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def events(self, table_id: int, hand: int) -> list[dict[str, Any]]: ...
+
+    # -- chat at a table -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def add_chat(self, table_id: int, seq: int, hand: int, step: int, seat: int | None, name: str,
+                 kind: str, body: str, at: float) -> None:
+        """Record one chat message (batchable)."""
+
+    @abc.abstractmethod
+    def chat(self, table_id: int, limit: int) -> list[ChatRow]:
+        """The table's latest ``limit`` chat messages, oldest first."""
+
+    @abc.abstractmethod
+    def hand_chat(self, table_id: int, hand: int, limit: int) -> list[ChatRow]:
+        """The first ``limit`` chat messages said during hand ``hand``, in order."""
 
     # -- group commit -------------------------------------------------------------------------------
     # -- players (browser-held identities) and their ended hands --------------------------------

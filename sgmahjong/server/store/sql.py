@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from ..metrics import ACTIONS, STORE_WRITE
+from .chat_sql import ChatSql
 from .base import (
     BATCHABLE,
     ActionRow,
@@ -71,7 +72,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(Store):
+class SqlStore(ChatSql, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

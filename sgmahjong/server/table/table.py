@@ -26,6 +26,7 @@ from ..protocol import ProtocolError
 from ..store import SeatRow, Store, TableRow
 from . import engine
 from .bots import BotsMixin
+from .chat import ChatMixin, ChatState
 from .claim_pause import PauseMixin
 from .connections import Connection, FanoutMixin
 from .flow_state import FlowState
@@ -39,7 +40,7 @@ log = logging.getLogger("sgmahjong.server")
 
 
 @dataclass
-class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, PauseMixin):
+class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, PauseMixin, ChatMixin):
     """A table's live state. Build with :meth:`create` or :meth:`load`."""
 
     store: Store
@@ -73,6 +74,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
     seat_views: SeatViews = field(default_factory=SeatViews)  # seat entries kept between versions
     player_links: dict[int, int] | None = None  # seat -> player id (players.py), None: not read yet
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
+    chat: ChatState = field(default_factory=ChatState)  # chat.py
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod

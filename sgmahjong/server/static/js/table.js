@@ -18,6 +18,7 @@ import { createFeel } from "./feel.js";
 import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
 import { playerIdentity } from "./identity.js";
+import { initChat } from "./chat.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -561,9 +562,10 @@ function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const target = ev.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  const key = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
+  if (state.chat && state.chat.onKey(key)) { ev.preventDefault(); return; }
   const v = state.view;
   if (!v) return;
-  const key = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
   // a focused button or link answers Enter and Space itself (no second action from the game keys)
   if (target && (target.tagName === "BUTTON" || target.tagName === "A" || target.tagName === "SUMMARY")
       && (key === "Enter" || key === "Space")) return;
@@ -641,6 +643,9 @@ function start() {
   setInterval(updateTimers, 250);
 
   state.token = loadToken(state.code);
+  state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
+    seatName, toast });
+  document.querySelector(".side").prepend(state.chat.panel);
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
       const c = $("conn");
@@ -652,6 +657,7 @@ function start() {
       state.seat = typeof msg.seat === "number" ? msg.seat : null;
       document.body.dataset.seat = state.seat === null ? "spectator" : String(state.seat);
       if (state.seat !== null) clearToast();
+      state.chat.onSeat();
       if (state.seat === null && state.token) {
         // the token no longer matches a seat
         saveToken(state.code, null);
@@ -689,6 +695,9 @@ function start() {
       document.body.dataset.version = String(msg.view.version);
     },
     event: onEvent,
+    chat: (msg) => state.chat.onChat(msg),
+    chat_state: (msg) => state.chat.onState(msg),
+    chat_log: (msg) => state.chat.onLog(msg),
     log: (msg) => flow.onLog(msg),
     hints: (msg) => flow.onHints(msg),
     rematch: (msg) => flow.onRematch(msg),

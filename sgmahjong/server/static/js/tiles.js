@@ -216,7 +216,7 @@ function centipedeShape() {
   return out + `<path d="M54 28 L58 20 M54 30 L60 26" stroke="#7c2d12" stroke-width="1.4"/>`;
 }
 
-const ANIMAL_SHAPES = [catShape, ratShape, roosterShape, centipedeShape];
+export const ANIMAL_SHAPES = [catShape, ratShape, roosterShape, centipedeShape];
 
 function animalFace(n) {
   const [glyph] = ANIMALS[n - 1];
