@@ -163,7 +163,8 @@ def test_store_keeps_chat_per_table_and_hand(database_url: str) -> None:
                            1.5 + seq)
         assert [r.body for r in store.chat(tid, 3)] == ["m2", "m3", "m4"]
         rows = store.hand_chat(tid, 1, 10)
-        assert [(r.seq, r.hand, r.step, r.seat, r.at) for r in rows] == [(2, 1, 2, 2, 3.5), (3, 1, 3, None, 4.5)]
+        assert [(r.seq, r.hand, r.step, r.seat, r.at) for r in rows] == [
+            (2, 1, 2, 2, 3.5), (3, 1, 3, None, 4.5)]
         assert store.chat(tid + 1, 10) == []
     finally:
         store.close()

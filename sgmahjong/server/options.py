@@ -9,7 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import SgMahjongError
 from .protocol import validation_message
 
-
 _SECONDS = ("turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
             "takeover_seconds", "bot_think")
 

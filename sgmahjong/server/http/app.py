@@ -557,7 +557,8 @@ def create_app(
                                 raise ProtocolError("hello_first", "send hello first", "rematch")
                             matchflow.rematch_vote(server, table, conn)
                         elif isinstance(message, Chat) and conn.hello:
-                            table.say(conn, message.kind, message.body, settings.chat_rate, settings.chat_burst)
+                            table.say(conn, message.kind, message.body, settings.chat_rate,
+                                      settings.chat_burst)
                         else:
                             handle(table, conn, message)
                     if isinstance(message, ActionMsg):

@@ -31,8 +31,9 @@ from .base import (
 )
 
 __all__ = [
-    "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "ChatRow", "HandRow", "LeaseLost", "PlayerHandRow", "PlayerRow",
-    "SeatRow", "StorageUnavailable", "Store", "StoreError", "TableRow", "Write", "check_url", "database_path",
+    "BATCHABLE", "DEFAULT_DATABASE", "ActionRow", "ChatRow", "HandRow", "LeaseLost", "PlayerHandRow",
+    "PlayerRow", "SeatRow", "StorageUnavailable", "Store", "StoreError", "TableRow", "Write", "check_url",
+    "database_path",
     "database_url", "describe_url", "is_postgres", "open_store",
 ]
 

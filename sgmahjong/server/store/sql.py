@@ -24,7 +24,6 @@ from typing import Any
 import orjson
 
 from ..metrics import ACTIONS, STORE_WRITE
-from .chat_sql import ChatSql
 from .base import (
     BATCHABLE,
     ActionRow,
@@ -37,6 +36,7 @@ from .base import (
     TableRow,
     Write,
 )
+from .chat_sql import ChatSql
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 

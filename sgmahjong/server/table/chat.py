@@ -125,11 +125,12 @@ class ChatMixin(TableBase):
         self._chat_load()
         assert self.chat.seq is not None
         name = self.seats[seat].name if seat is not None else SPECTATOR
-        message = {"type": "chat", "seq": self.chat.seq, "seat": seat, "name": name or "", "kind": kind,
+        at = round(time.time(), 3)
+        message: dict[str, Any] = {"type": "chat", "seq": self.chat.seq, "seat": seat, "name": name or "", "kind": kind,
                    "body": body, "hand": self.hand_number, "step": self.action_seq,
-                   "at": round(time.time(), 3)}
+                   "at": at}
         self.store.add_chat(self.id, self.chat.seq, self.hand_number, self.action_seq, seat, name or "",
-                            kind, body, message["at"])
+                            kind, body, at)
         self.chat.seq += 1
         self.chat.recent.append(message)
         for c in list(self.conns):
