@@ -127,8 +127,8 @@ class ChatMixin(TableBase):
         name = self.seats[seat].name if seat is not None else SPECTATOR
         at = round(time.time(), 3)
         message: dict[str, Any] = {
-            "type": "chat", "seq": self.chat.seq, "seat": seat, "name": name or "", "kind": kind, "body": body,
-            "hand": self.hand_number, "step": self.action_seq, "at": at,
+            "type": "chat", "seq": self.chat.seq, "seat": seat, "name": name or "", "kind": kind,
+            "body": body, "hand": self.hand_number, "step": self.action_seq, "at": at,
         }
         self.store.add_chat(self.id, self.chat.seq, self.hand_number, self.action_seq, seat, name or "",
                             kind, body, at)
