@@ -62,7 +62,8 @@ export function messageElement(m, name) {
   return li;
 }
 
-/** The chat panel of the table page. `opts`: {send(msg) -> bool, mySeat(), seatName(seat), code, toast}. */
+/** The chat panel of the table page. `opts`: {send(msg) -> bool, mySeat(), seatName(seat),
+ * positionOf(seat) (bottom, right, top, left on the felt), code}. */
 export function initChat(opts) {
   const state = { log: [], chat: null, mutedForMe: loadMutes(opts.code) };
   const panel = document.createElement("div");
@@ -167,14 +168,16 @@ export function initChat(opts) {
 
   function bubble(m) {
     if (m.seat === null) return;
-    const seatEl = document.querySelector(`#felt .seat[data-seat="${m.seat}"]`);
-    if (!seatEl) return;
-    seatEl.querySelector(".chat-bubble")?.remove();
+    const felt = document.getElementById("felt");
+    if (!felt) return;
+    const pos = opts.positionOf(m.seat);
+    felt.querySelector(`.chat-bubble.at-${pos}`)?.remove();
     const b = document.createElement("div");
-    b.className = "chat-bubble";
+    b.className = `chat-bubble at-${pos}`;
+    b.dataset.seat = String(m.seat);
     if (m.kind === "emote") b.append(emoteElement(m.body, 48));
     else b.textContent = messageText(m);
-    seatEl.append(b);
+    felt.append(b);
     setTimeout(() => b.remove(), BUBBLE_MS);
   }
 

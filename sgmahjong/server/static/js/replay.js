@@ -11,6 +11,7 @@ import { has, langSwitch, t } from "./i18n.js";
 import { playerName } from "./names.js";
 import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
+import { messageElement } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN = "all";
@@ -120,6 +121,7 @@ function render() {
     list.append(li);
   }
   renderReviewMark();
+  renderChat();
   const end = $("end-panel");
   end.hidden = !v.result;
   if (v.result && !end.dataset.filled) {
@@ -134,6 +136,15 @@ function render() {
   const share = new URL(location.href);
   share.search = `?seat=${state.pov}&step=${state.step}`;
   $("share").href = share.pathname + share.search;
+}
+
+/** The chat said up to this step (each message is stored with the number of actions applied by then). */
+function renderChat() {
+  const said = (state.data.chat || []).filter((m) => m.step <= state.step);
+  $("replay-chat-panel").hidden = !(state.data.chat || []).length;
+  const list = $("replay-chat");
+  list.replaceChildren(...said.map((m) => messageElement(m, m.seat === null ? t("chat.spectator") : seatName(m.seat))));
+  list.scrollTop = list.scrollHeight;
 }
 
 function go(step) {

@@ -603,6 +603,11 @@ function onKey(ev) {
 
 function render() {
   if (!state.table) return;
+  // the chat: under the seats in the lobby, at the top of the side panel during the match
+  const chatHome = state.table.status === "lobby" ? $("seating") : document.querySelector("#play > aside.side");
+  if (state.chat.panel.parentElement !== chatHome) {
+    if (chatHome.id === "seating") chatHome.append(state.chat.panel); else chatHome.prepend(state.chat.panel);
+  }
   if (state.table.status === "lobby" || !state.view) {
     if (state.table.status === "lobby") renderSeating();
     return;
@@ -644,8 +649,7 @@ function start() {
 
   state.token = loadToken(state.code);
   state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
-    seatName, toast });
-  document.querySelector(".side").prepend(state.chat.panel);
+    seatName, positionOf });
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
       const c = $("conn");
