@@ -84,8 +84,9 @@ export function initChat(opts) {
   q("#chat-input").placeholder = t("chat.placeholder");
   q("#chat-input").setAttribute("aria-label", t("chat.placeholder"));
   q("#chat-send").textContent = t("chat.send");
-  q("#chat-emote-btn").textContent = t("chat.emotes");
+  q("#chat-emote-btn").append(emoteElement("laugh", 24));
   q("#chat-emote-btn").title = t("chat.emotes_key");
+  q("#chat-emote-btn").setAttribute("aria-label", t("chat.emotes_key"));
   q("summary").textContent = t("chat.mute_title");
 
   const say = (kind, body) => opts.send({ type: "chat", kind, body });

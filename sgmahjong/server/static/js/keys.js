@@ -27,6 +27,7 @@ export const KEY_HELP = [
   ["H", "keys.win"],
   ["Space", "keys.pass"],
   ["N", "keys.next"],
+  ["T, J", "keys.chat"],
 ];
 
 /** The same, short, for the side panel of the table. */
@@ -39,6 +40,7 @@ export const KEY_HELP_SHORT = [
   ["H", "keys.short.win"],
   ["Space", "keys.short.pass"],
   ["N", "keys.short.next"],
+  ["T, J", "keys.short.chat"],
 ];
 
 /** Render KEY_HELP (or KEY_HELP_SHORT with short=true, as a compact wrapping list) into an element. */

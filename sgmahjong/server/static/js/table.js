@@ -606,7 +606,7 @@ function render() {
   // the chat: under the seats in the lobby, at the top of the side panel during the match
   const chatHome = state.table.status === "lobby" ? $("seating") : document.querySelector("#play > aside.side");
   if (state.chat.panel.parentElement !== chatHome) {
-    if (chatHome.id === "seating") chatHome.append(state.chat.panel); else chatHome.prepend(state.chat.panel);
+    if (chatHome.id === "seating") chatHome.append(state.chat.panel); else $("move-panel").after(state.chat.panel);
   }
   if (state.table.status === "lobby" || !state.view) {
     if (state.table.status === "lobby") renderSeating();

@@ -843,6 +843,7 @@ export default {
   "rule.chat": "players and spectators may chat at the table",
   "rule.spectator_chat": "spectators may chat too (the host can turn it off during play)",
   "optname.chat": "chat",
-  "optname.spectator_chat": "spectators' chat"
+  "optname.spectator_chat": "spectators' chat",
+  "keys.short.chat": "chat, emotes"
 }
 ;

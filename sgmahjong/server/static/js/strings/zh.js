@@ -843,6 +843,7 @@ export default {
   "rule.chat": "玩家和观看的人可以在牌桌说话",
   "rule.spectator_chat": "观看的人也可以说话（开桌的人可以在打牌时关闭）",
   "optname.chat": "说话",
-  "optname.spectator_chat": "观看的人说话"
+  "optname.spectator_chat": "观看的人说话",
+  "keys.short.chat": "说话，表情"
 }
 ;

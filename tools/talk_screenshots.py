@@ -1,0 +1,75 @@
+"""Screenshots of chat at the table (docs/talk.md), as a player sees them.
+
+    .venv/bin/python tools/talk_screenshots.py OUTDIR
+
+Starts a server on a free port with a temporary database; Ann (the page photographed) and Bo sit at a
+table with two bots, talk, send a quick phrase and an emote, and a spectator says hello. Saves
+talk-table-{desktop,phone}-{en,zh}.png (1366x768 and 360 px; the phone picture is the whole page, the
+chat being under the felt there), reduced to 256 colours.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from playwright.sync_api import sync_playwright
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+from tools.screenshots import DESKTOP, PHONE, page_for, shrink
+
+LINES = {"en": ("Evening all, 20c/40c ok?", "Steady lah"), "zh": ("大家好，开打！", "好牌！")}
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        server = LiveServer(free_port(), str(Path(tmp) / "shots.sqlite3"))
+        server.start()
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for lang in ("en", "zh"):
+                for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                    code = server.create_table("Friday kaki", seed=7, options={
+                        "bot_delay": 0.2, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0})["code"]
+                    pages = []
+                    for seat, name in ((0, "Ann"), (1, "Bo")):
+                        page = page_for(browser, size if seat == 0 else DESKTOP, lang)
+                        page.goto(f"{server.url}/t/{code}?lang={lang}")
+                        page.fill("#join-name", name)
+                        page.locator(f'#seat-list [data-seat="{seat}"] [data-action="join"]').click()
+                        page.wait_for_selector("#seated-controls:not([hidden])")
+                        pages.append(page)
+                    ann, bo = pages
+                    watcher = page_for(browser, DESKTOP, lang)
+                    watcher.goto(f"{server.url}/t/{code}?lang={lang}")
+                    ann.locator("#start-btn").click()
+                    ann.wait_for_selector("#hand .slot.can-discard", timeout=30_000)
+                    ann.fill("#chat-input", LINES[lang][0])
+                    ann.press("#chat-input", "Enter")
+                    bo.wait_for_selector("#chat-phrases [data-phrase]")
+                    bo.locator('#chat-phrases [data-phrase="huat"]').click()
+                    watcher.fill("#chat-input", LINES[lang][1])
+                    watcher.press("#chat-input", "Enter")
+                    ann.wait_for_timeout(300)
+                    bo.locator("#chat-emote-btn").click()
+                    bo.locator('#chat-emotes button[data-emote="rooster"]').click()
+                    ann.locator("#chat-emote-btn").click()
+                    ann.wait_for_timeout(700)
+                    ann.evaluate("window.scrollTo(0, 0)")
+                    shot = out / f"talk-table-{label}-{lang}.png"
+                    ann.screenshot(path=str(shot), full_page=label == "phone")
+                    shrink(shot)
+                    for page in (ann, bo, watcher):
+                        page.context.close()
+        finally:
+            browser.close()
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
