@@ -284,6 +284,18 @@ class Store(abc.ABC):
     def hand_chat(self, table_id: int, hand: int, limit: int) -> list[ChatRow]:
         """The first ``limit`` chat messages said during hand ``hand``, in order."""
 
+    # -- avatars (a player's choice, kept with the identity) -----------------------------------------
+    @abc.abstractmethod
+    def set_avatar(self, secret_hash: str, avatar: str | None) -> bool:
+        """Set the avatar of the player of ``secret_hash``; False when there is no such player."""
+
+    @abc.abstractmethod
+    def avatar(self, secret_hash: str) -> str | None: ...
+
+    @abc.abstractmethod
+    def table_avatars(self, table_id: int) -> dict[int, str]:
+        """seat -> avatar of the table's seats linked to a player who chose one."""
+
     # -- group commit -------------------------------------------------------------------------------
     # -- players (browser-held identities) and their ended hands --------------------------------
     @abc.abstractmethod

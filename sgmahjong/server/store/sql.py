@@ -36,7 +36,7 @@ from .base import (
     TableRow,
     Write,
 )
-from .chat_sql import ChatSql
+from .talk_sql import TalkSql
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -72,7 +72,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(ChatSql, Store):
+class SqlStore(TalkSql, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

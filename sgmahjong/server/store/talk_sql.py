@@ -1,4 +1,4 @@
-"""The chat methods of :class:`~.sql.SqlStore`, written once for both dialects (a mixin)."""
+"""The chat and avatar methods of :class:`~.sql.SqlStore`, written once for both dialects (a mixin)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from .base import ChatRow
 _COLUMNS = "seq, hand, step, seat, name, kind, body, at"
 
 
-class ChatSql:
-    """Chat rows (``chat`` table, migration 0020)."""
+class TalkSql:
+    """Chat rows (``chat`` table, migration 0020) and players' avatars (migration 0021)."""
 
     # the SqlStore plumbing these methods use
     def _tx(self) -> contextlib.AbstractContextManager[None]:
@@ -47,7 +47,24 @@ class ChatSql:
                           (table_id, hand, limit))
         return [_row(r) for r in rows]
 
+    def set_avatar(self, secret_hash: str, avatar: str | None) -> bool:
+        with self._tx():
+            rows = self._run("UPDATE players SET avatar = ? WHERE secret_hash = ? RETURNING id",
+                             (avatar, secret_hash))
+        return bool(rows)
+
+    def avatar(self, secret_hash: str) -> str | None:
+        rows = self._read("SELECT avatar FROM players WHERE secret_hash = ?", (secret_hash,))
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def table_avatars(self, table_id: int) -> dict[int, str]:
+        rows = self._read(
+            "SELECT s.seat, p.avatar FROM seat_players s JOIN players p ON p.id = s.player_id"
+            " WHERE s.table_id = ? AND p.avatar IS NOT NULL", (table_id,))
+        return {int(r[0]): str(r[1]) for r in rows}
+
 
 def _row(r: tuple[Any, ...]) -> ChatRow:
     return ChatRow(int(r[0]), int(r[1]), int(r[2]), None if r[3] is None else int(r[3]), str(r[4]),
                    str(r[5]), str(r[6]), float(r[7]))
+

@@ -1,0 +1,77 @@
+"""Avatars: a player picks one of the drawn avatars (static/js/avatars.js draws them from the tile set's
+animals and flowers); it is kept with the browser-held identity (players.py) and shown at the seats
+the player takes.
+
+``GET /api/me/avatar`` and ``POST /api/me/avatar`` {"avatar": ID or null} (the identity in the
+``X-Player`` header; the player must exist, i.e. have a name); ``GET /api/tables/{code}/avatars``
+gives seat -> avatar of the table's players who chose one (bots have their own, drawn by the client).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..table.seats import hash_token
+from .players import HEADER, valid_secret
+
+#: the players' avatars: the four animals and the eight flowers of the tile set
+AVATARS: tuple[str, ...] = (
+    "cat", "rat", "rooster", "centipede", "plum", "orchid", "chrysanthemum", "bamboo",
+    "spring", "summer", "autumn", "winter",
+)
+MAX_BODY = 256
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def routes(server: Any) -> list[Route]:
+    """The avatar routes, for ``server`` (the app's TableServer)."""
+
+    def digest_of(request: Request) -> str | None:
+        secret = request.headers.get(HEADER)
+        return hash_token(str(secret)) if valid_secret(secret) else None
+
+    async def get_mine(request: Request) -> Response:
+        digest = digest_of(request)
+        if digest is None:
+            return _error(400, f"send your browser identity in the {HEADER} header")
+        return JSONResponse({"avatar": server.store.avatar(digest), "choices": list(AVATARS)})
+
+    async def set_mine(request: Request) -> Response:
+        digest = digest_of(request)
+        if digest is None:
+            return _error(400, f"send your browser identity in the {HEADER} header")
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return _error(413, f"request body larger than {MAX_BODY} bytes")
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError:
+            return _error(400, "request body is not valid JSON")
+        avatar = body.get("avatar", "") if isinstance(body, dict) else ""
+        if avatar is not None and avatar not in AVATARS:
+            return _error(400, f"avatar is one of {', '.join(AVATARS)} (or null for none)")
+        if not server.store.set_avatar(digest, avatar):
+            return _error(404, "this browser has no player yet: choose a name first")
+        return JSONResponse({"avatar": avatar})
+
+    async def of_table(request: Request) -> Response:
+        table = await server.find(request.path_params["code"])
+        if table is None:
+            return _error(404, "no such table")
+        seats = server.store.table_avatars(table.id)
+        humans = {s.seat for s in table.seats if s.kind == "human"}
+        return JSONResponse({"seats": {str(k): v for k, v in seats.items() if k in humans}})
+
+    return [
+        Route("/api/me/avatar", get_mine, methods=["GET"]),
+        Route("/api/me/avatar", set_mine, methods=["POST"]),
+        Route("/api/tables/{code}/avatars", of_table),
+    ]
