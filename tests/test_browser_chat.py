@@ -116,3 +116,20 @@ def test_replay_shows_chat_at_its_step(live_server: Any, open_page: Any) -> None
     expect(page.locator("#replay-chat .chat-msg").nth(1)).to_have_text("Ann after my discard")
     page.locator("#first").click()
     expect(page.locator("#replay-chat .chat-msg")).to_have_count(1)
+
+
+def test_avatar_chosen_on_me_shows_at_the_seat(live_server: Any, open_page: Any) -> None:
+    page = open_page(DESKTOP, "zh")
+    page.goto(f"{live_server.url}/me")
+    page.fill("#me-name", "Ann")
+    page.locator("#name-form button[type=submit]").click()
+    expect(page.locator("#avatar-picker .avatar-pick")).to_have_count(12)
+    page.locator('#avatar-picker button[data-avatar="orchid"]').click()
+    expect(page.locator('#avatar-picker button[data-avatar="orchid"]')).to_have_attribute("aria-pressed", "true")
+    code = live_server.create_table("Faces")["code"]
+    take_seat(page, live_server.url, code, "Ann", 0)
+    page.locator("#start-btn").click()
+    expect(page.locator('.seat[data-seat="0"] .plate .avatar[data-avatar="orchid"] svg')).to_be_visible()
+    expect(page.locator(".seat .plate .avatar-bot")).to_have_count(3)  # the bots have their own
+    page.reload()
+    expect(page.locator('.seat[data-seat="0"] .plate .avatar[data-avatar="orchid"]')).to_be_visible()

@@ -3,6 +3,7 @@
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
+import { avatarPicker } from "./avatars.js";
 import { lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -146,3 +147,4 @@ $("delete-btn").addEventListener("click", deleteHistory);
 $("me-name").value = playerIdentity().name || "";
 document.title = t("me.doc_title");
 load(1);
+avatarPicker($("avatar-picker"), $("avatar-saved"));

@@ -19,6 +19,7 @@ import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
 import { playerIdentity } from "./identity.js";
 import { initChat } from "./chat.js";
+import { tableAvatars } from "./avatars.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -259,6 +260,8 @@ function plate(seat, sv) {
   name.textContent = seat === state.seat ? t("table.name_you", { name: seatName(seat) }) : seatName(seat);
   name.title = name.textContent;
   p.append(badge, name);
+  const avatar = state.avatars.of(seat, state.table && state.table.seats[seat] && state.table.seats[seat].kind);
+  if (avatar) p.prepend(avatar);
   if (v.dealer === seat) {
     const d = document.createElement("span");
     d.className = "dealer";
@@ -648,6 +651,7 @@ function start() {
   setInterval(updateTimers, 250);
 
   state.token = loadToken(state.code);
+  state.avatars = tableAvatars(state.code, () => render());
   state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
     seatName, positionOf });
   state.conn = new TableConnection(state.code, state.token, {
@@ -673,6 +677,7 @@ function start() {
       state.table = msg.table;
       document.title = `${state.table.name} — sgmahjong`;
       $("table-name").textContent = state.table.name;
+      state.avatars.update(state.table);
       document.body.dataset.status = state.table.status;
       if (!state.status) state.status = state.table.status;
       if (state.table.status !== "lobby") state.status = state.table.status;

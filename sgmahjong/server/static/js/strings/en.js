@@ -844,6 +844,20 @@ export default {
   "rule.spectator_chat": "spectators may chat too (the host can turn it off during play)",
   "optname.chat": "chat",
   "optname.spectator_chat": "spectators' chat",
-  "keys.short.chat": "chat, emotes"
+  "keys.short.chat": "chat, emotes",
+  "avatar.cat": "Cat",
+  "avatar.rat": "Rat",
+  "avatar.rooster": "Rooster",
+  "avatar.centipede": "Centipede",
+  "avatar.plum": "Plum",
+  "avatar.orchid": "Orchid",
+  "avatar.chrysanthemum": "Chrysanthemum",
+  "avatar.bamboo": "Bamboo",
+  "avatar.spring": "Spring",
+  "avatar.summer": "Summer",
+  "avatar.autumn": "Autumn",
+  "avatar.winter": "Winter",
+  "avatar.bot": "Bot",
+  "me.avatar": "Your picture at the table"
 }
 ;

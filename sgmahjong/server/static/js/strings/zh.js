@@ -844,6 +844,20 @@ export default {
   "rule.spectator_chat": "观看的人也可以说话（开桌的人可以在打牌时关闭）",
   "optname.chat": "说话",
   "optname.spectator_chat": "观看的人说话",
-  "keys.short.chat": "说话，表情"
+  "keys.short.chat": "说话，表情",
+  "avatar.cat": "猫",
+  "avatar.rat": "鼠",
+  "avatar.rooster": "鸡",
+  "avatar.centipede": "蜈蚣",
+  "avatar.plum": "梅",
+  "avatar.orchid": "兰",
+  "avatar.chrysanthemum": "菊",
+  "avatar.bamboo": "竹",
+  "avatar.spring": "春",
+  "avatar.summer": "夏",
+  "avatar.autumn": "秋",
+  "avatar.winter": "冬",
+  "avatar.bot": "电脑",
+  "me.avatar": "你在牌桌上的标志"
 }
 ;
