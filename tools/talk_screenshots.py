@@ -37,8 +37,15 @@ def main() -> None:
                     code = server.create_table("Friday kaki", seed=7, options={
                         "bot_delay": 0.2, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0})["code"]
                     pages = []
-                    for seat, name in ((0, "Ann"), (1, "Bo")):
+                    for seat, name, avatar in ((0, "Ann", "orchid"), (1, "Bo", "rooster")):
                         page = page_for(browser, size if seat == 0 else DESKTOP, lang)
+                        page.goto(f"{server.url}/me?lang={lang}")
+                        page.fill("#me-name", name)
+                        page.locator("#name-form button[type=submit]").click()
+                        page.locator(f'#avatar-picker button[data-avatar="{avatar}"]').click()
+                        page.wait_for_selector(f'#avatar-picker button[data-avatar="{avatar}"][aria-pressed="true"]')
+                        if seat == 0 and label == "desktop":
+                            page.screenshot(path=str(out / f"talk-me-avatar-{lang}.png"))
                         page.goto(f"{server.url}/t/{code}?lang={lang}")
                         page.fill("#join-name", name)
                         page.locator(f'#seat-list [data-seat="{seat}"] [data-action="join"]').click()

@@ -1,6 +1,6 @@
 // Avatars (docs/talk.md): a player's picture at the seat and on /me, drawn from the tile set (the four
-// animals and the eight flowers, round-cropped faces of the tiles); bots have their own, the wind tile
-// of their seat. The choice is kept with the browser identity (POST /api/me/avatar).
+// animals and the eight flowers, round-cropped faces of the tiles); bots have their own, a dragon tile
+// by seat. The choice is kept with the browser identity (POST /api/me/avatar).
 import { t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 import { getJSON } from "./api.js";
@@ -12,18 +12,19 @@ export const AVATAR_TILES = {
   plum: "1f", orchid: "2f", chrysanthemum: "3f", bamboo: "4f",
   spring: "5f", summer: "6f", autumn: "7f", winter: "8f",
 };
-const BOT_TILES = ["E", "S", "W", "N"];
+const BOT_TILES = ["C", "F", "P", "C"]; // the dragons (red, green, white) by seat
 
 /** A round avatar: `id` a player's avatar, or `bot:SEAT` for a bot at that seat. */
-export function avatarElement(id, size = 28) {
+export function avatarElement(id, size = null) {
   const tile = id && id.startsWith("bot:") ? BOT_TILES[Number(id.slice(4)) % 4] : AVATAR_TILES[id];
   const el = document.createElement("span");
   el.className = "avatar" + (id && id.startsWith("bot:") ? " avatar-bot" : "");
-  el.style.setProperty("--avatar", `${size}px`);
+  if (size) el.style.setProperty("--avatar", `${size}px`);
   el.dataset.avatar = id || "";
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", id && !id.startsWith("bot:") ? t(`avatar.${id}`) : t("avatar.bot"));
-  if (tile) el.innerHTML = tileSVG(tile);
+  // the middle of the tile's face, a square (the tile is 60 x 80)
+  if (tile) el.innerHTML = tileSVG(tile).replace(/viewBox="[^"]*"/, 'viewBox="2 12 56 56"');
   return el;
 }
 
