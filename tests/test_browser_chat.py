@@ -44,7 +44,8 @@ def test_chat_phrases_mutes_and_hostile_text(live_server: Any, open_page: Any) -
     bo.locator('#chat-phrases [data-phrase="huat"]').click()
     for page, lang in zip(everyone, ("en", "zh", "en", "zh"), strict=True):
         expect(chat_items(page).nth(0)).to_have_text("Ann Hello all")
-        expect(chat_items(page).nth(1).locator(".chat-body")).to_have_text("Huat ah!" if lang == "en" else "大发！")
+        huat = "Huat ah!" if lang == "en" else "大发！"
+        expect(chat_items(page).nth(1).locator(".chat-body")).to_have_text(huat)
     expect(ann.locator('.chat-bubble[data-seat="1"]')).to_have_text("Huat ah!")
     # the spectator speaks too (an emote from the keyboard: J opens them)
     watcher.locator("body").press("J")
@@ -125,7 +126,8 @@ def test_avatar_chosen_on_me_shows_at_the_seat(live_server: Any, open_page: Any)
     page.locator("#name-form button[type=submit]").click()
     expect(page.locator("#avatar-picker .avatar-pick")).to_have_count(12)
     page.locator('#avatar-picker button[data-avatar="orchid"]').click()
-    expect(page.locator('#avatar-picker button[data-avatar="orchid"]')).to_have_attribute("aria-pressed", "true")
+    orchid = page.locator('#avatar-picker button[data-avatar="orchid"]')
+    expect(orchid).to_have_attribute("aria-pressed", "true")
     code = live_server.create_table("Faces")["code"]
     take_seat(page, live_server.url, code, "Ann", 0)
     page.locator("#start-btn").click()

@@ -35,7 +35,8 @@ def main() -> None:
             for lang in ("en", "zh"):
                 for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
                     code = server.create_table("Friday kaki", seed=7, options={
-                        "bot_delay": 0.2, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0})["code"]
+                        "bot_delay": 0.2, "turn_seconds": 0, "claim_seconds": 0,
+                        "next_hand_seconds": 0})["code"]
                     pages = []
                     for seat, name, avatar in ((0, "Ann", "orchid"), (1, "Bo", "rooster")):
                         page = page_for(browser, size if seat == 0 else DESKTOP, lang)
@@ -43,7 +44,8 @@ def main() -> None:
                         page.fill("#me-name", name)
                         page.locator("#name-form button[type=submit]").click()
                         page.locator(f'#avatar-picker button[data-avatar="{avatar}"]').click()
-                        page.wait_for_selector(f'#avatar-picker button[data-avatar="{avatar}"][aria-pressed="true"]')
+                        chosen = f'#avatar-picker button[data-avatar="{avatar}"][aria-pressed="true"]'
+                        page.wait_for_selector(chosen)
                         if seat == 0 and label == "desktop":
                             page.screenshot(path=str(out / f"talk-me-avatar-{lang}.png"))
                         page.goto(f"{server.url}/t/{code}?lang={lang}")
