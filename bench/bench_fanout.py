@@ -29,7 +29,7 @@ from sgmahjong.server.table.connections import Connection
 from sgmahjong.server.table.table import Table
 from sgmahjong.server.tables import CreateTable, TableServer
 
-from .bench_server import OPTIONS, _choose  # the same tables and the same players' choices
+from .server_players import OPTIONS, _choose  # the same tables and the same players' choices
 
 
 class _Timed:

@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from ...rules import PRESETS
 from ..protocol import ProtocolError
-from ..store import PlayerHandRow, Store
+from ..store import PlayerHandRow, PlayerRow, Store
 from ..table.seats import clean_name, hash_token
 from ..table.table import Table
 from ..tables import TableServer
@@ -108,7 +108,7 @@ def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> in
 def routes(server: TableServer) -> list[Route]:
     """The player routes, for ``server`` (the app's TableServer)."""
 
-    def identify(request: Request) -> tuple[str | None, Any]:
+    def identify(request: Request) -> tuple[str | None, PlayerRow | None]:
         secret = request.headers.get(HEADER)
         if not valid_secret(secret):
             return None, None
