@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 
 MAX_PENDING = 1000  # messages queued for one connection at most (a client that reads nothing is dropped)
+LOG_MAX = 500  # events of the current hand sent to a connection at hello
 
 
 class Connection:
@@ -208,6 +209,14 @@ class Fanout:
         """A connection's whole view (on hello); later changes reach it as deltas of this one."""
         conn.view = message["view"]
         conn.push(message)
+
+    def send_log(self, conn: Connection, hand_number: int, stored: list[dict[str, Any]]) -> None:
+        """A new connection: the current hand's log so far (its last ``LOG_MAX`` stored events),
+        redacted for the connection's seat."""
+        conn.push({
+            "type": "log", "hand_number": hand_number,
+            "events": [r for e in stored[-LOG_MAX:] if (r := engine.redact_stored(e, conn.seat)) is not None],
+        })
 
     def push_all(self, message: dict[str, Any] | str) -> None:
         text = message if isinstance(message, str) else _dumps(message)

@@ -43,7 +43,6 @@ from .timers import Deadlines
 
 log = logging.getLogger("sgmahjong.server")
 
-LOG_MAX = 500  # events of the current hand sent to a connection at hello
 LIVE = ("playing", "between_hands")
 STORAGE_RETRY_SECONDS = 2.0  # set from the server settings (storage_retry_seconds)
 
@@ -176,21 +175,23 @@ class Table:
         self.broadcast_table()
         return taken
 
+    def _in_lobby(self, conn: Connection, ref: str) -> int:  # a seated player's seat, in the lobby
+        seat = self.require_seated(conn, ref)
+        self.require_status("lobby", ref)
+        return seat
+
     def add_bot(self, conn: Connection, seat: int | None, level: str) -> None:
-        self.require_seated(conn, "add_bot")
-        self.require_status("lobby", "add_bot")
+        self._in_lobby(conn, "add_bot")
         self.seating.add_bot(seat, level)
         self.broadcast_table()
 
     def remove_bot(self, conn: Connection, seat: int) -> None:
-        self.require_seated(conn, "remove_bot")
-        self.require_status("lobby", "remove_bot")
+        self._in_lobby(conn, "remove_bot")
         self.seating.remove_bot(seat)
         self.broadcast_table()
 
     def leave(self, conn: Connection) -> None:
-        seat = self.require_seated(conn, "leave")
-        self.require_status("lobby", "leave")
+        seat = self._in_lobby(conn, "leave")
         self.seating.empty(seat)
         for c in self.conns:
             if c.seat == seat:
@@ -199,8 +200,7 @@ class Table:
         self.broadcast_table()
 
     def start(self, conn: Connection) -> None:
-        self.require_seated(conn, "start")
-        self.require_status("lobby", "start")
+        self._in_lobby(conn, "start")
         self.begin()
 
     def begin(self) -> None:
@@ -217,7 +217,7 @@ class Table:
         self.status = "playing"
         self.mark_all_away()
         self.broadcast_table()
-        self.after_change(events, "the first deal")
+        self.after_change(events, ("the first deal",))
 
     def ready(self, conn: Connection) -> None:
         seat = self.require_seated(conn, "next")
@@ -255,7 +255,7 @@ class Table:
         self.status = "playing"
         self.seating.not_ready()
         self.broadcast_table()
-        self.after_change(events, f"the deal of hand {number}")
+        self.after_change(events, ("the deal of hand", number))
 
     def _hand_ended(self, match: engine.Match, *, record: bool) -> list[Event]:
         """The current hand has ended: between hands, or the match is over (the engine's next_hand
@@ -266,8 +266,8 @@ class Table:
             result = engine.view(match, None).get("result")
             self.store.end_hand(self.id, self.hand_number, result, self.status)
             kinds = [s.kind for s in self.seats]
-            self._guarded("the players' records", f"the end of hand {self.hand_number}",
-                          lambda: self.records.record_hand(self.hand_number, engine.hand_of(match), kinds))
+            self._guarded("the players' records", ("the end of hand", self.hand_number),
+                          self.records.record_hand, self.hand_number, engine.hand_of(match), kinds)
         if self.status == "finished":
             if record:
                 self.store.add_events(
@@ -304,9 +304,9 @@ class Table:
         self.match = match  # 3. made current
         self.action_seq += 1
         self.event_seq += len(events)
-        self.after_change(events, f"{source} action {text!r} of seat {seat}")  # 4. sent, scheduled
+        self.after_change(events, (source, "action", text, "of seat", seat))  # 4. sent, scheduled
 
-    def after_change(self, events: list[Event], what: str) -> None:
+    def after_change(self, events: list[Event], what: tuple[object, ...]) -> None:
         """Everything after a committed change, each step on its own: a step that fails is logged once
         (with the table and ``what`` was committed) and the next steps still run; the schedule is
         tried again later if it failed, and a failed fan-out sends each connection its whole view."""
@@ -316,8 +316,8 @@ class Table:
             events = [*events, *self._hand_ended(match, record=True)]
             self.seating.not_ready()
         self._guarded("the deadline", what, self._refresh_deadline)
-        self._guarded("the claim pause", what, lambda: self.pause.after_change(self.fanout.watched()))
-        if not self._guarded("the fan-out", what, lambda: self._broadcast(events)) and self.match is not None:
+        self._guarded("the claim pause", what, self._pause_claims)
+        if not self._guarded("the fan-out", what, self._broadcast, events) and self.match is not None:
             self.fanout.resend_views(self.match, self.status, self.deadlines.timer)
         self._guarded("the hints", what, self._push_hints)
         if self.status != "playing":
@@ -325,14 +325,18 @@ class Table:
         if not self._guarded("the schedule", what, self._schedule):
             self.retry_later()
 
-    def _guarded(self, step: str, what: str, run: Callable[[], None]) -> bool:
+    def _guarded(self, step: str, what: tuple[object, ...], run: Callable[..., None], *args: Any) -> bool:
+        """Run one step after a committed change (``what``); False, logged once, if it failed."""
         try:
-            run()
+            run(*args)
             return True
         except Exception:
             log.exception("table %s: %s failed after %s (the change stays; the table goes on)",
-                          self.code, step, what)
+                          self.code, step, " ".join(map(str, what)))
             return False
+
+    def _pause_claims(self) -> None:
+        self.pause.after_change(self.fanout.watched())
 
     def _refresh_deadline(self) -> None:
         self.deadlines.refresh_since(self.match)
@@ -363,13 +367,9 @@ class Table:
         conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
         self.broadcast_table()
         if self.match is not None:
-            stored = self.store.events(self.id, self.hand_number)[-LOG_MAX:]
-            conn.push({
-                "type": "log", "hand_number": self.hand_number,
-                "events": [r for e in stored if (r := engine.redact_stored(e, conn.seat)) is not None],
-            })
+            self.fanout.send_log(conn, self.hand_number, self.store.events(self.id, self.hand_number))
             if seat is not None and self.seats[seat].kind == "human":
-                self._guarded("the hints", f"the hello of seat {seat}", lambda: self._hello_hints(conn, seat))
+                self._guarded("the hints", ("the hello of seat", seat), self._hello_hints, conn, seat)
         self._renew_results_delay()  # before the view, so the view shows the timer it will run
         if self.match is not None:
             self.fanout.send_view(conn, self.view_message(conn.seat))
@@ -464,7 +464,7 @@ class Table:
     async def _retry(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
         async with self.lock:
-            if not self.closed and not self._guarded("the retry", "a failed step", self.rearm):
+            if not self.closed and not self._guarded("the retry", ("a failed step",), self.rearm):
                 self.retry_later()
 
     def rearm(self) -> None:
