@@ -121,7 +121,7 @@ def test_the_claim_pause_closes_a_decided_window_after_its_pause() -> None:
     pause = ClaimPause(table, TableOptions.parse({"claim_pause": 0.05}))
 
     async def run() -> None:
-        pause.after_change(watched=True)
+        pause.after_change(lambda: True)
         assert pause.at > 0 and table.acted == []  # waiting for the pause
         await asyncio.gather(*table.tasks)
 

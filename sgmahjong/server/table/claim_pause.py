@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from ..options import TableOptions
 from ..protocol import ProtocolError
@@ -36,9 +37,9 @@ class ClaimPause:
         table of bots would otherwise see which windows close at once)."""
         return self.options.claim_pause if watched else 0.0
 
-    def after_change(self, watched: bool) -> None:
-        """After any change: note when a window opened, and once it may close, close it after the
-        rest of its pause."""
+    def after_change(self, watched: Callable[[], bool]) -> None:
+        """After any change: note when a window opened (its pause: :meth:`seconds`, ``watched()``
+        telling whether anyone watches), and once it may close, close it after the rest of its pause."""
         table = self.table
         match = table.match
         if table.status != "playing" or match is None or engine.phase(match) != "claim":
@@ -46,7 +47,7 @@ class ClaimPause:
         version = engine.hand_of(match).version
         if self.version != version:
             self.version = version
-            self.at = time.monotonic() + self.seconds(watched)
+            self.at = time.monotonic() + self.seconds(watched())
         if engine.closable(match):
             table.spawn(self.close_later(version, self.at))
 

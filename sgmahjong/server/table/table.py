@@ -336,14 +336,15 @@ class Table:
             return False
 
     def _pause_claims(self) -> None:
-        self.pause.after_change(self.fanout.watched())
+        self.pause.after_change(self.fanout.watched)
 
     def _refresh_deadline(self) -> None:
         self.deadlines.refresh_since(self.match)
         self._set_deadline()
 
     def _set_deadline(self) -> None:
-        waiting = [s.seat for s in self.seats if s.kind == "human" and not s.ready]
+        playing = self.status == "playing"
+        waiting = [] if playing else [s.seat for s in self.seats if s.kind == "human" and not s.ready]
         self.deadlines.set(self.status, self.match, waiting)
 
     def _broadcast(self, events: list[Event]) -> None:
@@ -472,7 +473,7 @@ class Table:
         watchdog found the table stalled)."""
         if self.deadlines.current is None:
             self._set_deadline()
-        self.pause.after_change(self.fanout.watched())
+        self.pause.after_change(self.fanout.watched)
         self._schedule()
 
     def schedule(self) -> None:
