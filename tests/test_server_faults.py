@@ -103,22 +103,25 @@ def _failures(errors: pytest.LogCaptureFixture, code: str) -> list[str]:
     return [r.getMessage() for r in errors.records if r.levelno >= logging.ERROR and code in r.getMessage()]
 
 
-def test_a_failing_bot_step_is_retried_and_the_hand_ends(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errors: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setattr(BotDriver, "delay", failing(3, BotDriver.delay))
-    table, _ = asyncio.run(_bots_play_a_hand(tmp_path))
-    logged = _failures(errors, table.code)
-    assert len(logged) == 3 and all("the bots' step" in m for m in logged)
+# (what fails, how often (None: always), what is logged each time; how many times (None: at least once))
+IN_PLAY: dict[str, tuple[Any, str, int | None, str, int | None]] = {
+    "bot step": (BotDriver, "delay", 3, "the bots' step at version", 3),  # retried
+    "bot decision": (engine, "bot_choose", None, "bot failed", None),  # the first legal action instead
+    "claim close": (engine, "window_source", 2, "closing the claim window failed", 2),  # retried
+    "schedule": (Table, "_schedule", 2, "failed after", 2),  # after the first deal, then in the retry
+}
 
 
-def test_a_failing_bot_decision_falls_back_and_the_hand_ends(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errors: pytest.LogCaptureFixture
+@pytest.mark.parametrize("step", list(IN_PLAY))
+def test_a_failing_step_in_play_is_logged_and_the_hand_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errors: pytest.LogCaptureFixture, step: str
 ) -> None:
-    monkeypatch.setattr(engine, "bot_choose", failing(None))
+    owner, name, times, message, count = IN_PLAY[step]
+    monkeypatch.setattr(owner, name, failing(times, getattr(owner, name)))
     table, _ = asyncio.run(_bots_play_a_hand(tmp_path))
     logged = _failures(errors, table.code)
-    assert logged and all("bot failed" in m for m in logged)
+    assert logged and all(message in m for m in logged)
+    assert count is None or len(logged) == count
 
 
 def test_a_failing_fan_out_resends_whole_views_and_the_hand_ends(
@@ -131,25 +134,6 @@ def test_a_failing_fan_out_resends_whole_views_and_the_hand_ends(
     views = [m for m in sent if m.startswith('{"type":"view"')]
     assert len(views) > 10  # each change reached the spectator as a whole view
     assert '"status":"between_hands"' in views[-1] or '"status":"finished"' in views[-1]
-
-
-def test_a_failing_claim_window_close_is_retried_and_the_hand_ends(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errors: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setattr(engine, "window_source", failing(2, engine.window_source))
-    table, _ = asyncio.run(_bots_play_a_hand(tmp_path))
-    logged = _failures(errors, table.code)
-    assert len(logged) == 2 and all("closing the claim window failed" in m for m in logged)
-
-
-def test_a_failing_schedule_is_retried_and_the_hand_ends(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errors: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setattr(Table, "_schedule", failing(2, Table._schedule))
-    table, _ = asyncio.run(_bots_play_a_hand(tmp_path))
-    logged = _failures(errors, table.code)
-    assert len(logged) == 2 and "the schedule failed after the first deal" in logged[0]
-    assert "the retry failed" in logged[1]
 
 
 def test_the_watchdog_arms_a_stalled_table_and_the_hand_ends(
