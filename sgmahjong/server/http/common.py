@@ -19,11 +19,16 @@ STORAGE_DOWN = {"type": "error", "code": "storage", "ref": None,
                 "message": "storage unavailable, try again"}
 
 
-def error(status: int, message: str, code: str | None = None) -> JSONResponse:
-    """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one (the
-    client shows its own translated text for a code)."""
-    return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
-                        status_code=status)
+def error(status: int, message: str, code: str | None = None,
+          params: dict[str, Any] | None = None) -> JSONResponse:
+    """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one and
+    the ``params`` its text takes (the client shows its own translated text for a code)."""
+    body: dict[str, Any] = {"error": message}
+    if code is not None:
+        body["code"] = code
+        if params:
+            body["params"] = params
+    return JSONResponse(body, status_code=status)
 
 
 def refused(exc: ProtocolError) -> JSONResponse:

@@ -77,7 +77,8 @@ def outcome(r: PlayerHandRow) -> str:
 
 def hand_json(r: PlayerHandRow) -> dict[str, Any]:
     return {"ended": r.ended, "code": r.code, "table": r.table_name, "hand": r.hand, "seat": r.seat,
-            "preset": preset_of(r.rules), "result": outcome(r), "tai": r.tai, "net": r.net,
+            "wind": None if r.wind is None else "ESWN"[r.wind], "preset": preset_of(r.rules),
+            "result": outcome(r), "tai": r.tai, "net": r.net,
             "replay": f"/replay/{r.code}/{r.hand}"}
 
 

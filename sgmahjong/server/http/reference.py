@@ -150,7 +150,7 @@ def routes() -> list[BaseRoute]:
             return error(400, exc.message)
         except (SgMahjongError, ValueError, TypeError) as exc:
             # a code the calculator says in its language (the English message for any other)
-            return error(400, str(exc), getattr(exc, "reason_code", None))
+            return error(400, str(exc), getattr(exc, "reason_code", None), getattr(exc, "params", None))
 
     return [
         Route("/api/rules", rules),

@@ -38,6 +38,7 @@ class PlayerRecords:
                 self.table_id, number, seat, now, won=winner == seat,
                 dealt_in=not drawn and not result.get("self_drawn") and result.get("shooter") == seat,
                 drawn=drawn, tai=int(result.get("tai") or 0), net=int(hand.ledger[seat]),
+                wind=(seat - int(hand.dealer)) % 4,
             )
             for seat in links
         }

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .. import protocol
 from ..protocol import ProtocolError
 from ..store import SeatRow
 
@@ -36,9 +37,15 @@ class Seat:
         return SeatRow(self.seat, self.kind, self.name, self.bot_level, self.token_hash)
 
 
+def bot_name(level: str) -> str:
+    """A bot's name: its level as people know it ("Bot · Casual"), never a wind (the winds move every
+    hand); the pages show it in their language and number bots of the same level."""
+    return f"Bot · {protocol.BOT_LEVEL_INFO.get(level, (level.title(), ''))[0]}"
+
+
 def bot_seat(seat: int, level: str) -> Seat:
-    """A bot of ``level`` at ``seat``, named after the seat's wind."""
-    return Seat(seat, "bot", f"Bot {'ESWN'[seat]} ({level})", level, None)
+    """A bot of ``level`` at ``seat`` (named by :func:`bot_name`)."""
+    return Seat(seat, "bot", bot_name(level), level, None)
 
 
 class Seating:
