@@ -86,7 +86,10 @@ def test_table_options_validate() -> None:
         TableOptions.parse({"bot_level": "godlike"})
     names = [d["name"] for d in TableOptions.describe()]
     assert names == ["turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
-                     "takeover_seconds", "bot_think", "bot_level"]
+                     "takeover_seconds", "bot_think", "bot_level", "chat", "spectator_chat"]
+    assert TableOptions.describe()[-1]["type"] == "bool"
+    with pytest.raises(TableOptionsError, match="chat"):
+        TableOptions.parse({"chat": 1})  # a switch is true or false
 
 
 def test_database_url() -> None:
@@ -159,6 +162,6 @@ def test_a_tables_bots_know_its_rules() -> None:
                   rules=rules, options=TableOptions.parse({}))
     table.match, _ = engine.start_match(rules, 7, None)
     dealer = engine.awaiting(table.match)[0]
-    choice = table._bot_choice(table.match, dealer)
+    choice = table.bots.choice(table.match, dealer, table.bot_level(dealer))
     assert choice in engine.legal_texts(table.match, dealer)
-    assert [bot.rules for bot in table._bots.values()] == [rules]
+    assert [bot.rules for bot in table.bots.bots.values()] == [rules]

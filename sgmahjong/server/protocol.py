@@ -160,7 +160,7 @@ def validation_message(exc: ValidationError, *, whole: str = "message", most: in
     for err in exc.errors(include_url=False)[:most]:
         loc = [str(p) for p in err["loc"]]
         # the discriminated union puts the tag first; drop it so 'version' reads as 'version'
-        if loc and loc[0] in MESSAGE_TYPES:
+        if len(loc) > 1 and loc[0] in MESSAGE_TYPES:
             loc = loc[1:]
         field = ".".join(loc) or whole
         if err["type"] == "extra_forbidden":

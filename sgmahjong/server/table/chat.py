@@ -1,5 +1,5 @@
-"""Chat at a table: players' and spectators' short messages, quick phrases and emotes. Mixed into
-:class:`~.table.Table`.
+"""Chat at a table: players' and spectators' short messages, quick phrases and emotes. A part of
+:class:`~.table.Table` (``table.chat``).
 
 A message is text only (the client shows it with ``textContent``): at most :data:`TEXT_MAX`
 characters, not empty, no control characters and no bidi overrides (a message cannot restyle or
@@ -19,16 +19,18 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..http.limits import TokenBucket
+from ..options import TableOptions
 from ..protocol import ProtocolError
-from .base import TableBase
+from ..store import Store
 
 if TYPE_CHECKING:
     from ..store import ChatRow
     from .connections import Connection
+    from .seats import Seat
 
 TEXT_MAX = 200  # characters of one chat message
 KEEP = 50  # recent messages sent to a connection at hello (and kept in memory per table)
@@ -62,55 +64,85 @@ def row_json(row: ChatRow) -> dict[str, Any]:
             "body": row.body, "hand": row.hand, "step": row.step, "at": row.at}
 
 
+class Bucket(Protocol):
+    """A rate limit (the HTTP edge's token bucket): :meth:`take` spends one message if it may go."""
+
+    def take(self) -> bool: ...
+
+
 @dataclass
 class ChatState:
     """A table's chat in memory."""
 
     seq: int | None = None  # the next message's number (None: not read from the store yet)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP))
-    buckets: dict[object, TokenBucket] = field(default_factory=dict)
+    buckets: dict[object, Bucket] = field(default_factory=dict)
     muted: set[int] = field(default_factory=set)  # seats the host muted for everyone
     spectators: bool | None = None  # spectators may chat (None: as the option says)
 
 
-class ChatMixin(TableBase):
-    """The table's chat (the caller holds the table lock)."""
+class ChatTable(Protocol):
+    """What the chat uses of its table."""
 
-    chat: ChatState
+    store: Store
+    id: int
+    options: TableOptions
+    hand_number: int
     action_seq: int
 
-    def chat_host(self) -> int | None:
-        """The host: the human in the lowest seat (None: no human is seated)."""
-        return next((s.seat for s in self.seats if s.kind == "human"), None)
+    @property
+    def seats(self) -> list[Seat]: ...
 
-    def chat_state(self) -> dict[str, Any]:
-        spectators = self.chat.spectators
-        return {"type": "chat_state", "enabled": self.options.chat,
-                "spectators": self.options.spectator_chat if spectators is None else spectators,
-                "muted": sorted(self.chat.muted), "host": self.chat_host(),
+    @property
+    def conns(self) -> set[Connection]: ...
+
+
+class TableChat:
+    """The table's chat (the caller holds the table lock)."""
+
+    def __init__(self, table: ChatTable) -> None:
+        self.table = table
+        self.state = ChatState()
+
+    def host(self) -> int | None:
+        """The host: the human in the lowest seat (None: no human is seated)."""
+        return next((s.seat for s in self.table.seats if s.kind == "human"), None)
+
+    def message(self) -> dict[str, Any]:
+        """The ``chat_state`` message."""
+        spectators = self.state.spectators
+        options = self.table.options
+        return {"type": "chat_state", "enabled": options.chat,
+                "spectators": options.spectator_chat if spectators is None else spectators,
+                "muted": sorted(self.state.muted), "host": self.host(),
                 "phrases": list(PHRASES), "emotes": list(EMOTES), "max": TEXT_MAX}
 
-    def _chat_load(self) -> None:
-        if self.chat.seq is None:
-            rows = self.store.chat(self.id, KEEP)
-            self.chat.recent.extend(row_json(r) for r in rows)
-            self.chat.seq = rows[-1].seq + 1 if rows else 0
+    def _load(self) -> int:
+        """The next message's number (the recent messages read from the store the first time)."""
+        if self.state.seq is None:
+            rows = self.table.store.chat(self.table.id, KEEP)
+            self.state.recent.extend(row_json(r) for r in rows)
+            self.state.seq = rows[-1].seq + 1 if rows else 0
+        return self.state.seq
 
-    def chat_hello(self, conn: Connection) -> None:
+    def hello(self, conn: Connection) -> None:
         """A connection that said hello: the chat's state and its recent messages."""
-        self._chat_load()
-        conn.push(self.chat_state())
-        conn.push({"type": "chat_log", "messages": list(self.chat.recent)})
+        self._load()
+        conn.push(self.message())
+        conn.push({"type": "chat_log", "messages": list(self.state.recent)})
 
-    def say(self, conn: Connection, kind: str, body: str, rate: float, burst: int) -> None:
-        """A message from ``conn``: checked, stored, then sent to every connection of this table."""
+    def say(self, conn: Connection, kind: str, body: str, rate: float, burst: int,
+            new_bucket: Callable[[], Bucket]) -> None:
+        """A message from ``conn``: checked, stored, then sent to every connection of this table. Each
+        seat (each spectator's connection) has a rate limit made by ``new_bucket`` (``burst`` messages
+        at once, then ``rate`` a second: for the reason given)."""
         seat = conn.seat
-        if not self.options.chat:
+        table = self.table
+        if not table.options.chat:
             raise ProtocolError("chat_off", "chat is turned off at this table", "chat")
-        state = self.chat_state()
-        if seat is None and not state["spectators"]:
+        if seat is None and not self.message()["spectators"]:
             raise ProtocolError("chat_off", "the host has turned the spectators' chat off", "chat")
-        if seat is not None and seat in self.chat.muted:
+        if seat is not None and seat in self.state.muted:
             raise ProtocolError("chat_muted", "the host has muted your seat's chat", "chat")
         if kind == "text":
             problem = text_problem(body)
@@ -119,45 +151,43 @@ class ChatMixin(TableBase):
             body = body.strip()
         elif body not in (PHRASES if kind == "phrase" else EMOTES):
             raise ProtocolError("chat_unknown", f"no {kind} is called {body[:30]!r}", "chat")
-        if not self._chat_bucket(conn, rate, burst).take():
+        if not self._bucket(conn, new_bucket).take():
             raise ProtocolError("chat_rate", f"too many messages: at most {burst} at once, then one"
                                 f" every {1 / rate:g} s" if rate > 0 else "too many messages", "chat")
-        self._chat_load()
-        assert self.chat.seq is not None
-        name = self.seats[seat].name if seat is not None else SPECTATOR
+        seq = self._load()
+        name = (table.seats[seat].name if seat is not None else SPECTATOR) or ""
         at = round(time.time(), 3)
         message: dict[str, Any] = {
-            "type": "chat", "seq": self.chat.seq, "seat": seat, "name": name or "", "kind": kind,
-            "body": body, "hand": self.hand_number, "step": self.action_seq, "at": at,
+            "type": "chat", "seq": seq, "seat": seat, "name": name, "kind": kind,
+            "body": body, "hand": table.hand_number, "step": table.action_seq, "at": at,
         }
-        self.store.add_chat(self.id, self.chat.seq, self.hand_number, self.action_seq, seat, name or "",
-                            kind, body, at)
-        self.chat.seq += 1
-        self.chat.recent.append(message)
-        for c in list(self.conns):
+        table.store.add_chat(table.id, seq, table.hand_number, table.action_seq, seat, name, kind, body, at)
+        self.state.seq = seq + 1
+        self.state.recent.append(message)
+        for c in list(table.conns):
             if c.hello:
                 c.push(message)
 
-    def _chat_bucket(self, conn: Connection, rate: float, burst: int) -> TokenBucket:
+    def _bucket(self, conn: Connection, new_bucket: Callable[[], Bucket]) -> Bucket:
         key: object = conn.seat if conn.seat is not None else conn
-        buckets = self.chat.buckets
-        bucket = buckets.pop(key, None) or TokenBucket(rate, burst)
+        buckets = self.state.buckets
+        bucket = buckets.pop(key, None) or new_bucket()
         buckets[key] = bucket  # most recent last
         while len(buckets) > BUCKETS_MAX:
             del buckets[next(iter(buckets))]
         return bucket
 
-    def chat_mute(self, conn: Connection, seat: int | None, muted: bool) -> None:
+    def mute(self, conn: Connection, seat: int | None, muted: bool) -> None:
         """The host mutes (or unmutes) a seat for everyone; ``seat`` None: the spectators."""
-        if conn.seat is None or conn.seat != self.chat_host():
+        if conn.seat is None or conn.seat != self.host():
             raise ProtocolError("not_host", "only the table's host can mute a seat for everyone", "chat_mute")
         if seat is None:
-            self.chat.spectators = not muted
+            self.state.spectators = not muted
         elif muted:
-            self.chat.muted.add(seat)
+            self.state.muted.add(seat)
         else:
-            self.chat.muted.discard(seat)
-        state = self.chat_state()
-        for c in list(self.conns):
+            self.state.muted.discard(seat)
+        state = self.message()
+        for c in list(self.table.conns):
             if c.hello:
                 c.push(state)

@@ -858,6 +858,6 @@ export default {
   "avatar.autumn": "秋",
   "avatar.winter": "冬",
   "avatar.bot": "电脑",
-  "me.avatar": "你在牌桌上的标志"
+  "me.avatar": "你在牌桌上的样子"
 }
 ;
