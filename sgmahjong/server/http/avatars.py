@@ -9,14 +9,15 @@ gives seat -> avatar of the table's players who chose one (bots have their own, 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..protocol import ProtocolError
 from ..table.seats import hash_token
+from .common import error, json_body, refused
 from .players import HEADER, valid_secret
 
 #: the players' avatars: the four animals and the eight flowers of the tile set
@@ -24,11 +25,6 @@ AVATARS: tuple[str, ...] = (
     "cat", "rat", "rooster", "centipede", "plum", "orchid", "chrysanthemum", "bamboo",
     "spring", "summer", "autumn", "winter",
 )
-MAX_BODY = 256
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def routes(server: Any) -> list[Route]:
@@ -41,31 +37,28 @@ def routes(server: Any) -> list[Route]:
     async def get_mine(request: Request) -> Response:
         digest = digest_of(request)
         if digest is None:
-            return _error(400, f"send your browser identity in the {HEADER} header")
+            return error(400, f"send your browser identity in the {HEADER} header")
         return JSONResponse({"avatar": server.store.avatar(digest), "choices": list(AVATARS)})
 
     async def set_mine(request: Request) -> Response:
         digest = digest_of(request)
         if digest is None:
-            return _error(400, f"send your browser identity in the {HEADER} header")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return _error(413, f"request body larger than {MAX_BODY} bytes")
+            return error(400, f"send your browser identity in the {HEADER} header")
         try:
-            body = json.loads(raw or b"null")
-        except ValueError:
-            return _error(400, "request body is not valid JSON")
+            body = await json_body(request)
+        except ProtocolError as exc:
+            return refused(exc)
         avatar = body.get("avatar", "") if isinstance(body, dict) else ""
         if avatar is not None and avatar not in AVATARS:
-            return _error(400, f"avatar is one of {', '.join(AVATARS)} (or null for none)")
+            return error(400, f"avatar is one of {', '.join(AVATARS)} (or null for none)")
         if not server.store.set_avatar(digest, avatar):
-            return _error(404, "this browser has no player yet: choose a name first")
+            return error(404, "this browser has no player yet: choose a name first")
         return JSONResponse({"avatar": avatar})
 
     async def of_table(request: Request) -> Response:
         table = await server.find(request.path_params["code"])
         if table is None:
-            return _error(404, "no such table")
+            return error(404, "no such table")
         seats = server.store.table_avatars(table.id)
         humans = {s.seat for s in table.seats if s.kind == "human"}
         return JSONResponse({"seats": {str(k): v for k, v in seats.items() if k in humans}})
