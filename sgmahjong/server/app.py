@@ -11,21 +11,20 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import SgMahjongError
 from ..rules import PRESETS, RuleSet
-from . import api, engine, matchflow, memory, metrics, players, replay_api, table_bots
+from . import api, engine, matchflow, memory, metrics, players, replay_api, static_http, table_bots
 from .committer import GroupCommit
 from .events import log_event, set_worker
 from .guard import DirectWrites
@@ -59,7 +58,6 @@ from .table import Connection, Table
 
 log = logging.getLogger("sgmahjong.server")
 
-STATIC_DIR = Path(__file__).parent / "static"
 MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
@@ -296,6 +294,7 @@ def create_app(
     memory.tune_malloc(settings)  # before the server's threads start (see memory.py)
     memory.bound_memos(settings.memo_limit)
     server = TableServer(database, test_hooks=test_hooks, settings=settings)
+    assets = static_http.make_assets(settings)
     creations = AddressBuckets(
         settings.tables_per_hour / 3600, settings.table_burst, settings.tracked_addresses
     )
@@ -303,6 +302,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server.open()
+        await asyncio.to_thread(assets.refresh)  # the static build: made now if the sources changed
         server.start_tasks()
         upkeep = asyncio.get_running_loop().create_task(server.upkeep.run(server.archive))
         revive = asyncio.get_running_loop().create_task(server.revive())
@@ -601,13 +601,15 @@ def create_app(
             *replay_api.routes(server),
             *players.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
-            Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+            *static_http.routes(),
         ],
         lifespan=lifespan,
         exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
-        middleware=[Middleware(GuardMiddleware, settings=settings)],
+        middleware=[Middleware(GuardMiddleware, settings=settings),
+                    Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)],
     )
     app.state.settings = settings
+    app.state.assets = assets
     app.state.server = server
     return app
 

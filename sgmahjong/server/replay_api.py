@@ -10,19 +10,18 @@ import asyncio
 import json
 import re
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..errors import SgMahjongError
 from ..replay import replay_frames
 from ..review import SEATS, review_log
 from ..rules import RuleSet
+from .static_http import page_response
 
-STATIC_DIR = Path(__file__).parent / "static"
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 NOT_ENDED = "the log of a hand is published when the hand ends"
 REVIEW_CACHE = 128  # reviews kept (a finished hand never changes); the oldest is dropped beyond this
@@ -75,10 +74,7 @@ def static_page(filename: str) -> Any:
     """A handler serving the static page ``filename`` (the page fetches its data itself)."""
 
     async def handler(request: Request) -> Response:
-        path = STATIC_DIR / filename
-        if not path.is_file():
-            return PlainTextResponse(f"{filename} is missing from the server's static folder", 404)
-        return FileResponse(path, media_type="text/html")
+        return await page_response(request, filename)
 
     return handler
 
