@@ -111,3 +111,17 @@ export function langSwitch() {
 }
 
 applyI18n(document);
+const drawing = [];
+
+/** Keep the page hidden (app.css) until `promise` settles too: a page drawing data it fetches at start
+ * is shown with that data (nothing moves when it comes), or after 3 s whatever happens. */
+export function shownAfter(promise) {
+  drawing.push(promise);
+  return promise;
+}
+
+// The page is shown in the next frame (the modules importing this one draw it before then) once what
+// they passed to shownAfter has settled.
+requestAnimationFrame(() => Promise.allSettled(drawing).then(() => {
+  requestAnimationFrame(() => document.documentElement.setAttribute("data-drawn", ""));
+}));

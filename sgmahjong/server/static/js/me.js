@@ -3,7 +3,7 @@
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
-import { t } from "./i18n.js";
+import { shownAfter, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const SEATS = ["E", "S", "W", "N"];
@@ -137,4 +137,4 @@ $("export-btn").addEventListener("click", exportHistory);
 $("delete-btn").addEventListener("click", deleteHistory);
 $("me-name").value = playerIdentity().name || "";
 document.title = t("me.doc_title");
-load(1);
+shownAfter(load(1));
