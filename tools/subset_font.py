@@ -7,7 +7,8 @@ collects the CJK characters and CJK punctuation, writes them to static/fonts/sgm
 cuts Debian's Noto CJK fonts (fonts-noto-cjk, SIL Open Font License 1.1; --noto: the folder holding
 NotoSerifCJK-Bold.ttc and NotoSansCJK-Regular.ttc) down to them with fontTools, each face in two files:
 
-* the characters an English page may show (tile faces, winds, "中文", the Chinese names in en.js):
+* the characters an English page may show (tile faces, winds, "中文", the Chinese names in en.js and
+  the scoring patterns' Chinese names the server sends):
   sgmj-cjk.woff2 (Noto Serif CJK TC Bold, "SGMJ CJK": tile faces and bold glyphs) and
   sgmj-cjk-sans.woff2 (Noto Sans CJK SC Regular, "SGMJ CJK Sans": the pages' Chinese text);
 * the characters only the 中文 strings use: sgmj-cjk-zh.woff2 and sgmj-cjk-sans-zh.woff2.
@@ -56,9 +57,23 @@ def used_characters(static: Path = STATIC, *, skip: str | None = None) -> set[st
     return chars
 
 
+def server_characters() -> set[str]:
+    """The CJK characters of the texts the server sends to every page: the scoring patterns' Chinese
+    names (GET /api/reference, results), under every preset and optional rule."""
+    from sgmahjong.rules import PRESETS, RuleSet
+    from sgmahjong.scoring import pattern_reference
+
+    rule_sets = [RuleSet.preset(name) for name in PRESETS]
+    rule_sets.append(RuleSet(pure_green=True, fully_concealed="on", declare_three_dragons=True,
+                             declare_four_winds=True))
+    return {ch for rules in rule_sets for pattern in pattern_reference(rules) for value in pattern.values()
+            if isinstance(value, str) for ch in value if is_cjk(ch)}
+
+
 def split(static: Path = STATIC) -> tuple[str, str]:
     """(characters an English page may show, characters only the 中文 strings use), each sorted."""
-    every, shared = used_characters(static), used_characters(static, skip=ZH_ONLY)
+    shared = used_characters(static, skip=ZH_ONLY) | server_characters()
+    every = used_characters(static) | shared
     return "".join(sorted(shared)), "".join(sorted(every - shared))
 
 
