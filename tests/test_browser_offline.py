@@ -38,7 +38,8 @@ def score(page: Page, hand: str) -> None:
 
 
 def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, browser: Browser) -> None:
-    expected = live_server.post("/api/score", {"hand": HAND, "seat": "E", "wind": "E", "self_drawn": True}).json()
+    body = {"hand": HAND, "seat": "E", "wind": "E", "self_drawn": True}
+    expected = live_server.post("/api/score", body).json()
     code = live_server.post("/api/play", {"name": "Ann", "seed": 5, "options": FAST_OPTIONS}).json()["code"]
     context, page, errors = installed(browser, live_server.url + "/calculator")
     # online, under the worker: the rules and the pattern names are kept, and one hand is scored

@@ -23,7 +23,8 @@ def main() -> int:
         try:
             for size in SIZES:
                 page = browser.new_page(viewport={"width": size, "height": size})
-                page.set_content(f'<body style="margin:0">{svg.replace("<svg ", f"<svg width={size} height={size} ", 1)}')
+                sized = svg.replace("<svg ", f"<svg width={size} height={size} ", 1)
+                page.set_content(f'<body style="margin:0">{sized}')
                 page.screenshot(path=str(ICONS / f"icon-{size}.png"), omit_background=True)
                 page.close()
                 print(f"icon-{size}.png")

@@ -52,7 +52,8 @@ def used_characters(static: Path = STATIC, *, skip: str | None = None) -> set[st
     """Every CJK character in the static pages, styles and scripts (but the file ``skip``)."""
     chars: set[str] = set()
     for path in sorted(static.rglob("*")):
-        if path.suffix in {".html", ".js", ".css"} and path.is_file() and path.relative_to(static).as_posix() != skip:
+        if path.suffix in {".html", ".js", ".css"} and path.is_file() \
+                and path.relative_to(static).as_posix() != skip:
             chars.update(ch for ch in path.read_text(encoding="utf-8") if is_cjk(ch))
     return chars
 
@@ -103,8 +104,10 @@ def font_css(shared: str, zh_only: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--noto", type=Path, default=NOTO, help=f"folder of the Noto CJK fonts (default {NOTO})")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--noto", type=Path, default=NOTO,
+                        help=f"folder of the Noto CJK fonts (default {NOTO})")
     args = parser.parse_args(argv)
     shared, zh_only = split()
     (FONTS / "sgmj-cjk-chars.txt").write_text(shared + zh_only + "\n", encoding="utf-8")
