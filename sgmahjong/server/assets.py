@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import brotli
+import brotli  # type: ignore[import-untyped]
 
 import sgmahjong
 
