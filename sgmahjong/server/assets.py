@@ -21,6 +21,7 @@ imports a module later still gets its own release's copy.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
@@ -55,6 +56,8 @@ IMPORT = re.compile(r"""(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["'](\.{1,2
 MODULE_TAG = re.compile(r'<script type="module" src="(/static/[^"]+)"></script>\n?')
 SW_BUILD = re.compile(r"^const BUILD = .*;$", re.M)  # the service worker's line the build fills in
 SW_SOURCE = "sw.js"
+I18N = "js/i18n.js"  # a page importing it gets a copy per language preloading its strings file
+LANGS = ("en", "zh")  # the first is the default
 #: pages whose built copies the service worker keeps for offline use, by the path it answers them at
 SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "scoring.html",
                "/calculator": "calculator.html", "/me": "me.html", "/t/": "table.html",
@@ -149,11 +152,20 @@ def _write_build(source: Path, out: Path, release: str, quality: int) -> None:
         return STATIC_PATH.sub(one, text)
 
     built: dict[str, bytes] = dict(files)
+    variants: dict[str, bytes] = {}  # "page.html#zh": the page preloading the 中文 strings
     for rel, text in texts.items():
         if rel.endswith(".html"):
             text = MODULE_TAG.sub(lambda m: _preloads(m, texts), text)
+            if f'href="/static/{I18N}"' in text:  # the page's language's strings: no round trip more
+                for lang in LANGS:
+                    tag = f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n</head>'
+                    variants[f"{rel}#{lang}"] = rewrite(text.replace("</head>", tag, 1)).encode("utf-8")
+                built[rel] = variants[f"{rel}#{LANGS[0]}"]
+                continue
         built[rel] = rewrite(text).encode("utf-8")
     index: dict[str, Any] = {"release": release, "files": {}}
+    for key, data in variants.items():
+        index["files"][key] = {**_store(out, key.split("#")[0], data, quality), "immutable": False}
     precache: list[str] = []
     for rel, data in built.items():
         urls = {prefix + rel: True, rel: False}  # the release copy, and the source's own path
@@ -196,6 +208,13 @@ def _store(out: Path, rel: str, data: bytes, quality: int) -> dict[str, Any]:
                 encodings.append(enc)
     ctype = TYPES.get(Path(rel).suffix, "application/octet-stream")
     return {"file": name, "type": ctype, "encodings": encodings, "etag": f'"{digest}"'}
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 @dataclass(frozen=True)
@@ -252,7 +271,10 @@ class Build:
         with self._lock:
             asset = self._cache.get(key)
         if asset is None:
-            asset = self._asset(entry, cache)
+            try:
+                asset = self._asset(entry, cache)
+            except OSError:  # the build was removed (another process keeps fewer): not served any more
+                return None
             with self._lock:
                 self._cache[key] = asset
         return asset
@@ -306,14 +328,21 @@ class Assets:
     def _prune(self) -> None:
         """Keep the newest ``kept`` builds (the current one always) and load their indexes."""
         assert self.current is not None
+        with contextlib.suppress(OSError):
+            os.utime(self.current.folder)  # the most recent in use, for every process sharing the folder
         folders = sorted((p for p in self.root.iterdir() if (p / INDEX).is_file()),
-                         key=lambda p: p.stat().st_mtime, reverse=True)
+                         key=_mtime, reverse=True)
         keep = [self.current.folder, *[f for f in folders if f != self.current.folder][: self.kept - 1]]
         for folder in folders:
             if folder not in keep:
                 shutil.rmtree(folder, ignore_errors=True)
-        older = {f.name: self.builds.get(f.name) or Build(f) for f in keep[1:]}
-        self.builds = {self.current.release: self.current, **older}
+        builds = {self.current.release: self.current}
+        for folder in keep[1:]:
+            try:
+                builds[folder.name] = self.builds.get(folder.name) or Build(folder)
+            except (OSError, ValueError):  # removed meanwhile (by another process sharing the folder)
+                continue
+        self.builds = builds
 
     def file(self, path: str) -> Asset | None:
         """The asset of ``/static/<path>``: the current build's, else a kept build's (an older page)."""

@@ -16,8 +16,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from .assets import STATIC_DIR, Asset, Assets, Build
+from .assets import LANGS, STATIC_DIR, Asset, Assets, Build
 from .settings import ServerSettings
+
+LANG_COOKIE = "sgmahjong_lang"  # set by js/i18n.js with the reader's choice of language
 
 
 def make_assets(settings: ServerSettings) -> Assets:
@@ -51,11 +53,31 @@ def _missing(what: str) -> Response:
     return PlainTextResponse(f"{what} is not among the server's static files", 404)
 
 
+def page_language(request: Request) -> str:
+    """The language js/i18n.js will choose, as far as the server can tell: ``?lang=``, else the cookie
+    it sets with the reader's choice, else the browser's languages (zh* -> 中文), else English."""
+    for chosen in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if chosen in LANGS:
+            return chosen
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()
+        if code.startswith("zh"):
+            return "zh"
+        if code.startswith("en"):
+            return "en"
+    return LANGS[0]
+
+
 async def page_response(request: Request, filename: str) -> Response:
-    """The built copy of the page ``filename`` (a file of the static folder)."""
+    """The built copy of the page ``filename`` (a file of the static folder), in the version preloading
+    the strings of the reader's language when it has one."""
     build = await current_build(request.app.state.assets)
-    asset = build.file(filename)
-    return respond(asset, request) if asset is not None else _missing(filename)
+    asset = build.file(f"{filename}#{page_language(request)}") or build.file(filename)
+    if asset is None:
+        return _missing(filename)
+    response = respond(asset, request)
+    response.headers["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
+    return response
 
 
 async def static_file(request: Request) -> Response:

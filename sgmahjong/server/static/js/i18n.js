@@ -47,6 +47,8 @@ function remember(code) {
 
 const current = chooseLang();
 document.documentElement.lang = current === "zh" ? "zh-Hans" : "en";
+// the server reads it to preload this language's strings with the next page (docs/delivery.md)
+document.cookie = `sgmahjong_lang=${current}; path=/; max-age=31536000; SameSite=Lax`;
 const STRINGS = (await LOADERS[current]()).default;
 
 /** The current language code. */
