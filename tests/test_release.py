@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page
 
-from sgmahjong.server.assets import STATIC_DIR, Assets
+from sgmahjong.server.http.assets import STATIC_DIR, Assets
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import LiveServer, free_port
 

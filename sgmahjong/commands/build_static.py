@@ -16,8 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..server.http.static_http import make_assets
     from ..server.settings import ServerSettings
-    from ..server.static_http import make_assets
 
     settings = ServerSettings.from_env()
     if args.source is not None:

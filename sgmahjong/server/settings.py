@@ -43,7 +43,7 @@ class ServerSettings:
     max_json_depth: int = 32  # nesting of a JSON body
     allowed_origins: tuple[str, ...] = ()  # other origins allowed to post (the server's own always is)
     gzip_min_bytes: int = 1000  # dynamic answers (pages' JSON) this large or larger are gzipped when accepted
-    # -- static files (assets.py; docs/delivery.md) ------------------------------------------------
+    # -- static files (http/assets.py; docs/delivery.md) -------------------------------------------
     static_dir: str = ""  # the static sources ("": the package's sgmahjong/server/static)
     static_build_dir: str = ""  # their hashed, compressed build ("": build/static in a checkout, or ~/.cache)
     static_builds_kept: int = 3  # builds kept and served (an open page of an older release loads its own)

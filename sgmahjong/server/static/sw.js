@@ -1,7 +1,7 @@
 // The service worker (served at /sw.js; docs/delivery.md): the pages open without the network.
 //
 // It keeps one release's pages, modules, styles and tile font (BUILD, filled in by the server's
-// static build, assets.py) in the cache "sgmj-r-<release>", and:
+// static build, server/http/assets.py) in the cache "sgmj-r-<release>", and:
 //   pages     network first (4 s), else the release's copy of the page (a table page: the table's
 //             page, which shows "offline, reconnecting" until the server answers again);
 //   /static/  release and hashed URLs: the cache, else the network (then kept: 中文 fonts, sounds);

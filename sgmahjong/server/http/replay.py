@@ -16,10 +16,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..errors import SgMahjongError
-from ..replay import replay_frames
-from ..review import SEATS, review_log
-from ..rules import RuleSet
+from ...errors import SgMahjongError
+from ...replay import replay_frames
+from ...review import SEATS, review_log
+from ...rules import RuleSet
 from .static_http import page_response
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")

@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from ..settings import ServerSettings
 from .assets import LANGS, STATIC_DIR, Asset, Assets, Build
-from .settings import ServerSettings
 
 LANG_COOKIE = "sgmahjong_lang"  # set by js/i18n.js with the reader's choice of language
 

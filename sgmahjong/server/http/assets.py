@@ -39,7 +39,7 @@ import brotli  # type: ignore[import-untyped]
 
 import sgmahjong
 
-STATIC_DIR = Path(__file__).parent / "static"
+STATIC_DIR = Path(__file__).parent.parent / "static"
 INDEX = "index.json"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
