@@ -62,25 +62,17 @@ class Counting:
         await self.app(scope, receive, counted)
 
 
-def _visit(context: Any, url: str, counter: Counting) -> int:
+def _visit(context: Any, url: str, counter: Counting, *, install: bool = False) -> int:
+    """The bytes of one visit to ``url`` (with ``install``, until the service worker is active too)."""
     counter.reset()
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("body[data-connected='true']", timeout=30_000)
+    if install:
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_load_state("networkidle")
-    page.close()
-    return counter.total()
-
-
-def _installed(context: Any, url: str, counter: Counting) -> int:
-    """The first visit, waiting until the service worker is installed and active."""
-    counter.reset()
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector("body[data-connected='true']", timeout=30_000)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_load_state("networkidle")
-    time.sleep(0.5)
+    if install:
+        time.sleep(0.5)
     page.close()
     return counter.total()
 
@@ -121,7 +113,7 @@ def main() -> None:
                         blocked.close()
                         context = browser.new_context(locale=lang)
                         context.add_init_script(init)
-                        with_sw = _installed(context, url, counter)
+                        with_sw = _visit(context, url, counter, install=True)
                         warm = _visit(context, url, counter)
                         warm_paths = dict(counter.by_path)
                         context.close()
