@@ -83,9 +83,10 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
+    from bench.bench_lighthouse import IN_PLAY
     from sgmahjong.server import create_app
     from sgmahjong.server.settings import ServerSettings
-    from tests.conftest import CHROMIUM, CHROMIUM_ARGS, FAST_OPTIONS, _Thread, free_port
+    from tests.conftest import CHROMIUM, CHROMIUM_ARGS, _Thread, free_port
 
     with tempfile.TemporaryDirectory(prefix="sgmj-transfer-") as tmp:
         settings = ServerSettings()
@@ -99,7 +100,7 @@ def main() -> None:
         try:
             import httpx
 
-            answer = httpx.post(f"{base}/api/play", json={"name": "Ann", "seed": 5, "options": FAST_OPTIONS})
+            answer = httpx.post(f"{base}/api/play", json={"name": "Ann", "seed": 5, "options": IN_PLAY})
             url = f"{base}/t/{answer.json()['code']}"
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

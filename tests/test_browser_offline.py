@@ -9,8 +9,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from bench.bench_lighthouse import IN_PLAY
 from sgmahjong.tiles import ALL_TILES
-from tests.conftest import FAST_OPTIONS, LiveServer
+from tests.conftest import LiveServer
 from tests.test_browser_look import strings
 
 expect.set_options(timeout=20_000)
@@ -40,7 +41,7 @@ def score(page: Page, hand: str) -> None:
 def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, browser: Browser) -> None:
     body = {"hand": HAND, "seat": "E", "wind": "E", "self_drawn": True}
     expected = live_server.post("/api/score", body).json()
-    code = live_server.post("/api/play", {"name": "Ann", "seed": 5, "options": FAST_OPTIONS}).json()["code"]
+    code = live_server.post("/api/play", {"name": "Ann", "seed": 5, "options": IN_PLAY}).json()["code"]
     context, page, errors = installed(browser, live_server.url + "/calculator")
     # online, under the worker: the rules and the pattern names are kept, and one hand is scored
     page.reload()
