@@ -6,7 +6,7 @@ import { getJSON, patternNames } from "./api.js";
 import { eventText } from "./events.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
-import { has, langSwitch, t } from "./i18n.js";
+import { has, langSwitch, shownAfter, t } from "./i18n.js";
 import { tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 
@@ -313,4 +313,4 @@ async function main() {
   checkWall();
 }
 
-main();
+shownAfter(main());
