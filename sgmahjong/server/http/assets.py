@@ -330,8 +330,8 @@ class Assets:
         assert self.current is not None
         with contextlib.suppress(OSError):
             os.utime(self.current.folder)  # the most recent in use, for every process sharing the folder
-        folders = sorted((p for p in self.root.iterdir() if (p / INDEX).is_file()),
-                         key=_mtime, reverse=True)
+        built = [p for p in self.root.iterdir() if not p.name.startswith(".")]  # ".x": being built
+        folders = sorted((p for p in built if (p / INDEX).is_file()), key=_mtime, reverse=True)
         keep = [self.current.folder, *[f for f in folders if f != self.current.folder][: self.kept - 1]]
         for folder in folders:
             if folder not in keep:
