@@ -45,7 +45,7 @@ def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, br
     context, page, errors = installed(browser, live_server.url + "/calculator")
     # online, under the worker: the rules and the pattern names are kept, and one hand is scored
     page.reload()
-    expect(page.locator("#hand-preview .tile")).to_have_count(16)
+    expect(page.locator("#picked .tile")).to_have_count(16)
     score(page, HAND)
     expect(page.locator("#calc-result h2")).to_have_text(f"{expected['tai']} tai")
     page.goto(live_server.url + "/how-to-play")
@@ -53,11 +53,11 @@ def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, br
 
     context.set_offline(True)
     page.goto(live_server.url + "/calculator")
-    expect(page.locator("#hand-preview .tile")).to_have_count(16)
+    expect(page.locator("#picked .tile")).to_have_count(16)
     score(page, HAND)  # scored before on this device: the same answer
     expect(page.locator("#calc-result h2")).to_have_text(f"{expected['tai']} tai")
     expect(page.locator("#calc-result tr[data-pattern]")).to_have_count(len(expected["patterns"]))
-    score(page, "123m 456m 789m 123p 55s")  # a new hand: scoring it needs the server, and the page says so
+    score(page, "23s55p [123m] [456m] [789p] +1s /1f1a")  # a new hand: it needs the server, the page says so
     expect(page.locator("#calc-error")).to_have_text(strings("en")["error.offline"])
 
     page.goto(live_server.url + "/how-to-play")

@@ -43,7 +43,7 @@ def test_a_page_never_mixes_two_releases(tmp_path: Path, browser: Browser) -> No
         context = browser.new_context()
         old = watched(context.new_page(), loaded_old := [])
         old.goto(server.url + "/calculator")
-        old.locator("#hand-preview").wait_for()
+        old.locator("#picked .tile").first.wait_for()
         (first,) = releases_of_modules(loaded_old)
         old_api = httpx.get(f"{server.url}/static/r/{first}/js/api.js").text
 
@@ -53,9 +53,10 @@ def test_a_page_never_mixes_two_releases(tmp_path: Path, browser: Browser) -> No
             text = path.read_text(encoding="utf-8")
             path.write_text(f"{text}\n// release two: {name}\n", encoding="utf-8")
         time.sleep(0.05)
+        httpx.get(server.url + "/", timeout=60)  # the server builds the new release (as at a deploy's start)
         new = watched(context.new_page(), loaded_new := [])
         new.goto(server.url + "/calculator")
-        new.locator("#hand-preview").wait_for()
+        new.locator("#picked .tile").first.wait_for()
         (second,) = releases_of_modules(loaded_new)  # one release only...
         assert second != first  # ...the new one
         assert "release two: api.js" in httpx.get(f"{server.url}/static/r/{second}/js/api.js").text
