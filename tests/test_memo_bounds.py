@@ -36,6 +36,7 @@ CONSTANTS = {
     "server.http.common.STORAGE_DOWN", "server.http.common.STATUS", "server.http.websocket.STORAGE_DOWN",
     "server.http.app.STORAGE_DOWN", "server.http.tables.STATUS",
     "server.http.middleware.SECURITY_HEADERS",
+    "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
     "bots.expert.CLOCKS", "calculator.BY_ID", "calculator.SPECIAL_WINS",

@@ -97,6 +97,7 @@ export default {
   "table.connecting": "connecting…",
   "table.connected": "connected",
   "table.reconnecting": "reconnecting…",
+  "table.offline_reconnecting": "offline, reconnecting…",
   "table.seats": "Seats",
   "table.share": "Share this link with the other players:",
   "table.copy": "Copy",
@@ -253,6 +254,7 @@ export default {
   "keys.short.tab": "move to a tile, discard it",
 
   "error.bad_json": "The server could not read a message from this page.",
+  "error.offline": "You are offline: scoring a new hand needs the server. The hands this device scored before still work; try again when you are back online.",
   "error.too_large": "A message was too large.",
   "error.invalid": "The server refused a message: {detail}",
   "error.unknown_type": "The server does not know that request.",
