@@ -402,7 +402,7 @@ class Sim:
 
     # -- claim windows -----------------------------------------------------------------------------
     def _discard_win(self, seat: int, source: int, t: int, *, robbed: bool) -> WinInfo | None:
-        """``claims.discard_win``: the win of ``seat`` on ``t`` (``None``: not a complete hand)."""
+        """``wins.discard_win``: the win of ``seat`` on ``t`` (``None``: not a complete hand)."""
         st = self.seats[seat]
         c = st.c
         if st.waits is not None:
