@@ -70,7 +70,7 @@ SIM_FIELDS: Final[tuple[str, ...]] = (
     "window_wins",
     "winner",
 )
-"""The attributes of a :class:`Sim` (its ``__slots__``; compiled, the class has none)."""
+"""The attributes of a :class:`~.lean.Sim` (its base's ``__slots__``; compiled, the classes have none)."""
 
 
 class SimState:
