@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "play seeded hands between bots and report results",
     "serve": "start the web server",
     "cluster": "run a local cluster: PostgreSQL, several servers and HAProxy (make cluster)",
+    "backup": "copy the store (SQLite or PostgreSQL) into a file while the server runs",
+    "restore": "put a backup back into the store, with the server stopped",
 }
 
 
