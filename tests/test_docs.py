@@ -88,7 +88,8 @@ def test_every_relative_link_and_anchor_resolves(page: Path) -> None:
         path_part, _, anchor = target.partition("#")
         dest = (page.parent / path_part).resolve() if path_part else page
         if not dest.exists():
-            broken.append(f"{target}: no file {dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest}")
+            shown = dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest
+            broken.append(f"{target}: no file {shown}")
         elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             broken.append(f"{target}: no heading with the anchor #{anchor} in {dest.name}")
     assert broken == [], f"{page.relative_to(ROOT)}: broken links: {broken}"
@@ -103,5 +104,6 @@ def test_the_settings_page_is_what_the_code_gives() -> None:
 def test_the_pages_do_not_narrate_the_works_history() -> None:
     diary = re.compile(r"session [0-9]", re.IGNORECASE)
     found = [f"{p.relative_to(ROOT)}:{n}" for p in PAGES
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1) if diary.search(line)]
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+             if diary.search(line)]
     assert found == [], "the docs speak of the software; the work's history is in the git log"

@@ -85,6 +85,19 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _option_row(d: dict[str, Any]) -> str:
+    """A table row of an option described by ``TableOptions.describe()`` or ``RuleSet.describe()``."""
+    if d["type"] == "choice":
+        allowed = ", ".join(f"`{c}`" for c in d["choices"])
+    elif d["type"] == "bool":
+        allowed = "`true`, `false`"
+    else:
+        allowed = f"{_shown(d.get('minimum'))} to {_shown(d.get('maximum'))}"
+    default = d["default"]
+    shown = ("true" if default else "false") if isinstance(default, bool) else _shown(default)
+    return f"| `{d['name']}` | {shown} | {allowed} | {_cell(d['doc'])} |"
+
+
 def render() -> str:
     from sgmahjong.rules import PRESETS, RuleSet
     from sgmahjong.server.options import TableOptions
@@ -129,15 +142,10 @@ def render() -> str:
         "opened (`POST /api/tables`, [protocol](protocol.md)), and offered by the lobby's form. Seconds "
         "may be fractions.",
         "",
-        "| option | default | range | what it sets |",
+        "| option | default | values | what it sets |",
         "| --- | --- | --- | --- |",
     ]
-    for d in TableOptions.describe():
-        if d["type"] == "choice":
-            allowed = ", ".join(f"`{c}`" for c in d["choices"])
-        else:
-            allowed = f"{_shown(d.get('minimum'))} to {_shown(d.get('maximum'))}"
-        out.append(f"| `{d['name']}` | {_shown(d['default'])} | {allowed} | {_cell(d['doc'])} |")
+    out += [_option_row(d) for d in TableOptions.describe()]
     out += [
         "",
         "## Rule options",
@@ -150,16 +158,7 @@ def render() -> str:
         "| option | default | values | what it sets |",
         "| --- | --- | --- | --- |",
     ]
-    for d in RuleSet.describe():
-        if d["type"] == "choice":
-            allowed = ", ".join(f"`{c}`" for c in d["choices"])
-        elif d["type"] == "bool":
-            allowed = "`true`, `false`"
-        else:
-            allowed = f"{_shown(d.get('minimum'))} to {_shown(d.get('maximum'))}"
-        default = d["default"]
-        shown = ("true" if default else "false") if isinstance(default, bool) else _shown(default)
-        out.append(f"| `{d['name']}` | {shown} | {allowed} | {_cell(d['doc'])} |")
+    out += [_option_row(d) for d in RuleSet.describe()]
     base = RuleSet().to_dict()
     out += ["", "Presets (what each changes from the defaults):", ""]
     for name, rules in PRESETS.items():
