@@ -162,9 +162,11 @@ def test_restore_refuses_a_database_in_use_or_holding_tables(tmp_path: Path, cap
 
 
 def test_postgres_restore_refuses_while_workers_are_connected_and_replaces_only_when_asked(
-    postgres_url: str, tmp_path: Path, capsys: Any
+    postgres: Any, postgres_url: str, tmp_path: Path, capsys: Any
 ) -> None:
     copy = tmp_path / "copy"
+    empty = str(postgres.create_database(f"empty_{free_port()}"))
+    open_store(empty).close()  # a schema and no tables: what a worker leaves after its first start
     store = open_store(postgres_url, worker="w1")
     try:
         store.create_table("abcdEFGH", "Test", False, {}, {})
@@ -176,8 +178,10 @@ def test_postgres_restore_refuses_while_workers_are_connected_and_replaces_only_
     assert main(["restore", str(copy), "--database", postgres_url]) == 2
     assert "the database holds tables; give --replace" in capsys.readouterr().err
     assert main(["restore", str(copy), "--database", postgres_url, "--replace"]) == 0
-    store = open_store(postgres_url)
-    try:
-        assert [t.code for t in store.tables()] == ["abcdEFGH"]
-    finally:
-        store.close()
+    assert main(["restore", str(copy), "--database", empty]) == 0  # nothing to replace there
+    for url in (postgres_url, empty):
+        store = open_store(url)
+        try:
+            assert [t.code for t in store.tables()] == ["abcdEFGH"]
+        finally:
+            store.close()

@@ -79,12 +79,14 @@ def restore_postgres(file: Path, url: str, replace: bool) -> str:
             others = db.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
                                 " AND pid <> pg_backend_pid()").fetchone()
             row = db.execute("SELECT to_regclass('public.tables') IS NOT NULL").fetchone()
+            exists = bool(row and row[0])  # a schema, maybe empty: replaced (pg_restore --clean)
+            found = db.execute("SELECT EXISTS (SELECT 1 FROM tables)").fetchone() if exists else None
+            held = bool(found and found[0])
     except psycopg.Error as exc:
         raise CliError(f"cannot connect to the database: {str(exc).strip().splitlines()[0]}") from None
     if others and others[0]:
         raise CliError(f"{others[0]} other session(s) connected to the database: stop the workers first")
-    exists = bool(row and row[0])
-    if exists and not replace:
+    if held and not replace:
         raise CliError("the database holds tables; give --replace to replace them")
     command = [postgres_program("pg_restore"), "--single-transaction", "--no-owner", "--dbname", url]
     if exists:
