@@ -49,7 +49,7 @@ def resolve(database: str | None) -> str:
 
 def postgres_program(name: str) -> str:
     """``pg_dump`` or ``pg_restore``: the newest installed server version's, else the one on PATH."""
-    from ..localcluster import ClusterError, pg_bin
+    from ..server.cluster.local import ClusterError, pg_bin
 
     try:
         return pg_bin(name)
