@@ -28,9 +28,8 @@ _GROUP = re.compile(r"^    # -- (.+?) -+$")
 # Longer notes on a few settings, printed under their group's table (the table keeps one line each).
 NOTES: dict[str, str] = {
     "unlimited_addresses": (
-        "Behind a reverse proxy (HAProxy), list its addresses here, since it is every player's TCP peer, "
-        "and let it pass `X-Forwarded-For` (uvicorn's `FORWARDED_ALLOW_IPS=<the proxy's addresses>`) so "
-        "that the rate limits count each player's address ([operations](operations.md#workers))."),
+        "Behind a reverse proxy (HAProxy), the proxy is every player's TCP peer: what to set so that the "
+        "per-address limits count each player is in [operations](operations.md#workers)."),
     "ws_deflate": (
         "Off by default: a table's messages are small (about 400 bytes), and compressing them cost 28% "
         "more CPU per action and twice the memory per table (a zlib context per socket) in "
@@ -66,14 +65,16 @@ def server_settings() -> list[tuple[str, list[tuple[str, Any, str]]]]:
         raise SystemExit(f"sgmahjong/server/settings.py: give {', '.join(missing)} a comment on its line "
                          "(`name: type = default  # what it bounds`); it is the settings page's text")
     unknown = sorted(set(NOTES) - set(defaults))
-    if unknown:
-        raise SystemExit(f"tools/gen_settings.py: NOTES names settings that do not exist: {unknown}")
+    if unknown:  # a setting renamed or removed: its note is left out (say so, do not stop)
+        print(f"tools/gen_settings.py: NOTES names settings that do not exist: {unknown}", file=sys.stderr)
     return [(title, rows) for title, rows in groups if rows]
 
 
 def _shown(value: Any) -> str:
     if value == ():
         return "(none)"
+    if value == "":
+        return "(empty)"
     if value is None:
         return "(none)"
     if isinstance(value, bool):
