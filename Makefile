@@ -15,7 +15,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse
+.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,10 @@ lint: $(DEVSTAMP)
 
 bench: $(DEVSTAMP) $(NATIVE) static $(LIGHTHOUSE)
 	$(BIN)/python -m bench
+
+# docs/settings.md is generated from ServerSettings, TableOptions and RuleSet (tests/test_docs.py checks it)
+docs: $(STAMP)
+	$(BIN)/python tools/gen_settings.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "serve": "start the web server",
     "build-static": "build the static files' hashed, compressed copies (the server does it when needed)",
     "cluster": "run a local cluster: PostgreSQL, several servers and HAProxy (make cluster)",
+    "backup": "copy the store (SQLite or PostgreSQL) into a file while the server runs",
+    "restore": "put a backup back into the store, with the server stopped",
 }
 
 
