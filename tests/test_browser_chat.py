@@ -130,6 +130,7 @@ def test_avatar_chosen_on_me_shows_at_the_seat(live_server: Any, open_page: Any)
     expect(orchid).to_have_attribute("aria-pressed", "true")
     code = live_server.create_table("Faces")["code"]
     take_seat(page, live_server.url, code, "Ann", 0)
+    expect(page.locator('#seat-list [data-seat="0"] .avatar[data-avatar="orchid"]')).to_be_visible()
     page.locator("#start-btn").click()
     expect(page.locator('.seat[data-seat="0"] .plate .avatar[data-avatar="orchid"] svg')).to_be_visible()
     expect(page.locator(".seat .plate .avatar-bot")).to_have_count(3)  # the bots have their own

@@ -110,6 +110,8 @@ function renderSeating() {
           `${s.connected ? "" : ` <span class="muted">${t("table.offline")}</span>`}`;
     card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
       `${windName(s.seat)}</div><div class="who">${who}</div>`;
+    const avatar = state.avatars.of(s.seat, s.kind);
+    if (avatar) card.querySelector(".who").prepend(avatar, " ");
     const buttons = document.createElement("div");
     if (s.kind === "empty" && !seated) {
       buttons.append(button(t("table.sit"), "join", () => join(s.seat)));
