@@ -28,6 +28,7 @@ from ..rules import PRESETS, RuleSet
 from . import api, engine, matchflow, memory, metrics, players, replay_api, table_bots
 from .committer import GroupCommit
 from .events import log_event, set_worker
+from .forwarded import ForwardedMiddleware
 from .guard import DirectWrites
 from .limits import AddressBuckets, TokenBucket
 from .lobby import PAGE_MAX, Upkeep, lobby_page
@@ -605,7 +606,8 @@ def create_app(
         ],
         lifespan=lifespan,
         exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
-        middleware=[Middleware(GuardMiddleware, settings=settings)],
+        middleware=[Middleware(ForwardedMiddleware, settings=settings),
+                    Middleware(GuardMiddleware, settings=settings)],
     )
     app.state.settings = settings
     app.state.server = server
