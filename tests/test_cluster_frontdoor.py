@@ -157,3 +157,27 @@ def test_cluster_up_refuses_a_taken_port_in_one_line(tmp_path: Path) -> None:
                  "SGMAHJONG_CLUSTER_WORKER_PORTS": f"{port},{free_port()}"})
         assert env_run.returncode == 2 and f"port {port} for worker w1 is in use" in env_run.stderr
     assert not (tmp_path / "c" / "postgres").exists()  # nothing was started
+
+
+def test_cluster_up_serves_on_the_fixed_ports_it_is_given(tmp_path: Path) -> None:
+    import json
+    import signal
+
+    proxy, w1, w2, pg = (free_port() for _ in range(4))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SGMAHJONG_CLUSTER_POSTGRES_PORT": str(pg)}
+    data = tmp_path / "fixed"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sgmahjong", "cluster", "up", "--data", str(data), "--port", str(proxy),
+         "--worker-ports", f"{w1},{w2}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed once everything is up (or nothing, if it failed)
+        assert line.startswith("sgmahjong cluster: "), (line, proc.stderr.read() if proc.stderr else "")
+        info = json.loads((data / "cluster.json").read_text())
+        assert info["port"] == proxy and [w["port"] for w in info["workers"]] == [w1, w2]
+        assert f"127.0.0.1:{pg}/" in info["database"]
+        assert httpx.get(f"http://127.0.0.1:{proxy}/api/health", timeout=10).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err
