@@ -40,6 +40,7 @@ class ProxySettings:
     tunnel_timeout: float = 3600.0  # seconds an upgraded WebSocket may stay silent both ways
     connect_timeout: float = 2.0  # seconds to connect to a worker
     check_interval: float = 1.0  # seconds between health checks of each worker (half that when down)
+    reload_grace: float = 300.0  # seconds the old process keeps its connections after a reload
 
     def __post_init__(self) -> None:
         for name, value in self.__dict__.items():
@@ -79,6 +80,8 @@ def haproxy_config(bind: str, workers: list[tuple[str, str]], settings: ProxySet
 # trust this proxy's address: SGMAHJONG_TRUSTED_PROXIES=<the address it connects from>.
 global
     maxconn {s.maxconn}
+    # after a reload the old process serves its open connections (WebSockets) this long at most
+    hard-stop-after {_ms(s.reload_grace)}
 
 defaults
     mode http

@@ -90,8 +90,11 @@ def _run_as() -> pwd.struct_passwd | None:
 class LocalPostgres:
     """A PostgreSQL server in ``folder`` (created by initdb if new) on ``127.0.0.1:port``."""
 
-    def __init__(self, folder: str | Path, port: int | None = None) -> None:
+    def __init__(self, folder: str | Path, port: int | None = None, *, initdb_args: Sequence[str] = (),
+                 settings: Mapping[str, str] | None = None) -> None:
         self.folder = Path(folder).resolve()
+        self.initdb_args = list(initdb_args)  # e.g. ["--wal-segsize=1"]
+        self.settings = dict(settings or {})  # server settings (-c name=value) beyond the defaults
         self.data = self.folder / "pgdata"
         self.log = self.folder / "postgres.log"
         self.port = port or free_port()
@@ -131,12 +134,13 @@ class LocalPostgres:
         if (self.data / "PG_VERSION").exists():
             return
         self._check(pg_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                    "-E", "UTF8", "--locale=C", "--no-sync")
+                    "-E", "UTF8", "--locale=C", "--no-sync", *self.initdb_args)
 
     def start(self) -> None:
         self.init()
         options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-                   " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+                   " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+                   + "".join(f" -c {k}={v}" for k, v in self.settings.items()))
         self._check(pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options,
                     "-w", "-t", "60", "start")
 

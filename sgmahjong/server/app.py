@@ -343,7 +343,7 @@ def create_app(
         return Response(body, media_type=content_type)
 
     async def storage_down(request: Request, exc: Exception) -> Response:
-        log.error("storage unavailable: %s", exc)
+        log.warning("storage unavailable: %s", exc)  # a fault of the database, answered; not of the code
         return JSONResponse({"error": STORAGE_DOWN["message"], "code": "storage"}, status_code=503,
                             headers={"Retry-After": str(max(1, round(settings.storage_retry_seconds)))})
 
@@ -487,6 +487,11 @@ def create_app(
         except TableElsewhere:
             await ws.send_json(MOVED)
             await ws.close(code=1013)  # try again later
+            return
+        except StorageUnavailable as exc:  # the socket is open: the HTTP 503 of storage_down cannot go
+            log.warning("storage unavailable: %s", exc)
+            await ws.send_json(STORAGE_DOWN)
+            await ws.close(code=1013, reason="storage unavailable, try again")
             return
         if table is None:
             await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
