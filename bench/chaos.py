@@ -221,7 +221,7 @@ class Chaos:
         stop = asyncio.Event()
         tables = [await self.new_table("humans") for _ in range(self.humans)]
         tables += [await self.new_table("bots") for _ in range(self.bots)]
-        self.t0 = time.monotonic()
+        self.t0, self.t0_wall = time.monotonic(), time.time()
         end = self.t0 + seconds
         players = asyncio.ensure_future(keep_playing(tables, self.new_table, stop))
         supervisor = asyncio.ensure_future(self.supervise(stop))
@@ -230,6 +230,20 @@ class Chaos:
         self.t_end = time.monotonic()
         stop.set()
         await asyncio.gather(players, supervisor, faults)
+
+    def dump(self, path: Path) -> None:
+        """What each table's clients saw, and when the faults were, for a look after the run."""
+        import json
+
+        def since(at: float) -> float:
+            return round(at - self.t0, 2)
+
+        path.write_text(json.dumps({
+            "faults": [{"kind": f.kind, "target": f.target, "at": since(f.at)} for f in self.faults],
+            "tables": [{"code": t.code, "kind": t.kind, "last": t.progress.last,
+                        "finished": t.progress.finished, "steps": [since(s) for s in t.progress.steps]}
+                       for t in self.tables],
+        }, indent=1))
 
     # -- figures -------------------------------------------------------------------------------------
     def figures(self, minutes: float) -> Figures:
@@ -242,6 +256,11 @@ class Chaos:
                 "SELECT t.code, a.hand, a.seat, a.action, a.version FROM actions a"
                 " JOIN tables t ON t.id = a.table_id WHERE t.code = ANY(%s)",
                 ([t.code for t in self.tables],)).fetchall()}
+            last = {code: (hand, n, at) for code, hand, n, at in conn.execute(
+                "SELECT DISTINCT ON (t.code) t.code, a.hand,"
+                " count(*) OVER (PARTITION BY t.code, a.hand), a.at"
+                " FROM actions a JOIN tables t ON t.id = a.table_id WHERE t.code = ANY(%s)"
+                " ORDER BY t.code, a.hand DESC, a.seq DESC", ([t.code for t in self.tables],)).fetchall()}
         lost = [f"{a.code} hand {a.hand} seat {a.seat} {a.action!r} (version {a.version})" for a in acked
                 if (a.code, a.hand, a.seat, a.action, a.version) not in stored
                 and (a.code, a.hand, a.seat, a.action, a.version - 1) not in stored]
@@ -251,8 +270,11 @@ class Chaos:
             steps = p.steps + ([] if p.finished else [self.t_end])
             longest = max((b - a for a, b in itertools.pairwise(steps)), default=0.0)
             if longest > p.deadline + STALL_SLACK:
+                hand, n, at = last.get(t.code, (0, 0, self.t0_wall))
                 stalls.append(f"{t.kind} table {t.code}: {longest:.1f} s without a step"
-                              f" (deadline {p.deadline:g} s)")
+                              f" (deadline {p.deadline:g} s); seen last at +{p.steps[-1] - self.t0:.1f} s,"
+                              f" hand {p.last[0]} version {p.last[1]}; stored last: hand {hand}, {n} actions,"
+                              f" at +{at - self.t0_wall:.1f} s")
             for f in self.faults:
                 before = [s for s in p.steps if s <= f.at]
                 after = [s for s in steps if s > f.at]
@@ -287,6 +309,8 @@ def run(minutes: float, every: float, *, humans: int = 3, bots: int = 3, seed: i
     try:
         chaos.start()
         asyncio.run(chaos.play(minutes * 60, every, warmup))
+        if not own:
+            chaos.dump(base / "progress.json")
         return chaos.figures(minutes)
     finally:
         chaos.stop()
