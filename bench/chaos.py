@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.chaos_play import BotTable, HumanTable, Table, keep_playing
-from sgmahjong.haproxy import ProxySettings
-from sgmahjong.localcluster import LocalCluster, LocalPostgres, free_port
+from sgmahjong.server.cluster.haproxy import ProxySettings
+from sgmahjong.server.cluster.local import LocalCluster, LocalPostgres, free_port
 
 FAULTS = ("kill9", "postgres", "sigterm", "disk", "proxy")
 STALL_SLACK = 5.0

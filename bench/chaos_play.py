@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import httpx
 from websockets.asyncio.client import connect
 
-from sgmahjong.server.deltas import ClientViews
+from sgmahjong.server.table.deltas import ClientViews
 
 HUMAN_OPTIONS = {"turn_seconds": 15, "claim_seconds": 8, "claim_pause": 0.3, "next_hand_seconds": 3,
                  "takeover_seconds": 600, "bot_delay": 0.3}

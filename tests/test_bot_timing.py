@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 from sgmahjong.bots import LEVELS
-from sgmahjong.server.bot_timing import JITTER, hardness, human_delay
 from sgmahjong.server.options import TableOptions
 from sgmahjong.server.protocol import BOT_LEVEL_INFO, BOT_LEVELS, OFFERED_BOT_LEVELS
+from sgmahjong.server.table.bot_timing import JITTER, hardness, human_delay
 
 
 def test_harder_turns_wait_longer() -> None:

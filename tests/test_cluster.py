@@ -1,4 +1,4 @@
-"""A real cluster: PostgreSQL + two ``sgmahjong serve`` workers + HAProxy (sgmahjong.localcluster).
+"""A real cluster: PostgreSQL + two ``sgmahjong serve`` workers + HAProxy (sgmahjong.server.cluster.local).
 
 Four clients play through the proxy; the worker that owns the table is killed (SIGKILL) mid-hand;
 the clients reconnect through the proxy and play on at the other worker, from PostgreSQL. The stored
@@ -16,7 +16,7 @@ import httpx
 import psycopg
 import pytest
 
-from sgmahjong.localcluster import LocalCluster
+from sgmahjong.server.cluster.local import LocalCluster
 from tests.conftest import FAST_OPTIONS, WsClient, free_port
 
 SEED = 2024
@@ -210,10 +210,10 @@ def test_quick_play_pairs_players_who_reach_different_workers(cluster: LocalClus
 def test_the_deploy_config_is_the_generated_one_and_haproxy_accepts_it() -> None:
     import subprocess
 
-    from sgmahjong.haproxy import deploy_example, haproxy
+    from sgmahjong.server.cluster.haproxy import deploy_example, haproxy
 
     committed = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    assert committed == deploy_example(), "deploy/haproxy.cfg is stale: python -m sgmahjong.haproxy > it"
+    assert committed == deploy_example(), "stale: python -m sgmahjong.server.cluster.haproxy > it"
     r = subprocess.run([haproxy(), "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")], capture_output=True,
                        text=True, check=False)
     assert r.returncode == 0, r.stderr

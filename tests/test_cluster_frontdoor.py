@@ -24,7 +24,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from sgmahjong.localcluster import LocalCluster
+from sgmahjong.server.cluster.local import LocalCluster
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import FAST_OPTIONS, free_port
 from tests.test_cluster import Player, _play

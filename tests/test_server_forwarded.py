@@ -13,7 +13,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from sgmahjong.server.forwarded import AddressSet, forwarded_client
+from sgmahjong.server.http.forwarded import AddressSet, forwarded_client
 from sgmahjong.server.settings import ServerSettings, SettingsError
 from tests.conftest import FAST_OPTIONS, LiveServer, free_port
 

@@ -6,8 +6,8 @@ it starts again a worker that exits, and runs until Ctrl-C (or ``down``), then s
 workers and PostgreSQL take free ports unless ``--worker-ports`` / ``--postgres-port`` (or
 ``SGMAHJONG_CLUSTER_WORKER_PORTS`` / ``SGMAHJONG_CLUSTER_POSTGRES_PORT``) fix them; a port that is taken
 is refused in one line before anything starts. HAProxy's limits are ``SGMAHJONG_PROXY_*``
-(sgmahjong/haproxy.py). ``down`` stops a cluster started in the background, by the process ids it
-recorded.
+(sgmahjong/server/cluster/haproxy.py). ``down`` stops a cluster started in the background, by the
+process ids it recorded.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..haproxy import ProxySettings
-    from ..localcluster import ClusterError, ClusterPorts, LocalCluster, stop_recorded
+    from ..server.cluster.haproxy import ProxySettings
+    from ..server.cluster.local import ClusterError, ClusterPorts, LocalCluster, stop_recorded
     from ..server.settings import SettingsError
 
     if args.action == "down":

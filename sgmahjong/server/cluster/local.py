@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..settings import from_environment
 from .haproxy import ProxySettings, haproxy, haproxy_config
-from .server.settings import from_environment
 
 PG_BIN_DIRS = ("/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin")
 
@@ -183,7 +183,7 @@ class Worker:
         self.name, self.port, self.log_path, self.database = name, port, log, database
         self.url = f"http://127.0.0.1:{port}"
         # HAProxy connects from 127.0.0.1: its X-Forwarded-For names each player, so the per-address
-        # limits count players (sgmahjong/server/forwarded.py)
+        # limits count players (sgmahjong/server/http/forwarded.py)
         self.env = {"SGMAHJONG_TRUSTED_PROXIES": "127.0.0.1", **os.environ, **env, "SGMAHJONG_WORKER": name}
         self.starts = 0
         self.exited_at: float | None = None  # when supervise() saw it exited
@@ -292,7 +292,7 @@ class LocalCluster:
         try:
             if self.database is None:
                 self.database = self._start_postgres()
-            from .server.store import open_store
+            from ..store import open_store
 
             open_store(self.database, worker="setup").close()  # migrate once, before the workers start
             for i in range(self.n_workers):

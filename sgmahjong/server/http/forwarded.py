@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .settings import ServerSettings
+from ..settings import ServerSettings
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 

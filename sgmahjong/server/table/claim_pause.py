@@ -14,9 +14,9 @@ import asyncio
 import logging
 import time
 
+from ..protocol import ProtocolError
 from . import engine
-from .protocol import ProtocolError
-from .table_base import TableBase
+from .base import TableBase
 
 log = logging.getLogger("sgmahjong.server")
 
