@@ -1,5 +1,6 @@
-"""A chaos run: a two-worker cluster on PostgreSQL behind HAProxy, tables of scripted humans and of bots
-playing for a set time while faults are applied on a schedule; then the figures.
+"""A chaos run: a two-worker cluster on PostgreSQL behind HAProxy, tables of scripted humans and tables
+of three bots and a scripted human (bench/chaos_play.py) playing for a set time while faults are applied
+on a schedule; then the figures.
 
     python -m bench.chaos                       # 10 minutes, a fault every 25 s (23 faults)
     python -m bench.chaos --minutes 2 --every 12

@@ -3,7 +3,8 @@
 A :class:`HumanTable` is four seated clients that play one of their legal actions as soon as they are
 awaited (a win when they can), say ``next`` between hands, and record every action of theirs the
 server acknowledged: the ``action`` event naming their seat and action, which the server sends only
-once the action is stored. A :class:`BotTable` is four bots, watched by one spectator socket. Every
+once the action is stored. A :class:`BotTable` is three bots and one scripted human who started it
+(a table whose humans have all gone waits between hands for one to come back, by design). Every
 socket reconnects when it drops (backoff 0.3 s doubling to 2 s, as the browser does) and says hello
 with its token again. Each table notes when it last moved (a new version, or a new hand), for the
 stall and gap figures. Each table's clients come from an address of their own (127.0.0.N: all on
@@ -28,7 +29,7 @@ from sgmahjong.server.table.deltas import ClientViews
 HUMAN_OPTIONS = {"turn_seconds": 15, "claim_seconds": 8, "claim_pause": 0.3, "next_hand_seconds": 3,
                  "takeover_seconds": 600, "bot_delay": 0.3}
 BOT_OPTIONS = {"turn_seconds": 15, "claim_seconds": 8, "claim_pause": 0.3, "next_hand_seconds": 3,
-               "takeover_seconds": 0, "bot_delay": 0.4, "bot_level": "greedy"}
+               "takeover_seconds": 600, "bot_delay": 0.4, "bot_level": "greedy"}
 
 
 @dataclass
@@ -209,8 +210,8 @@ class BotTable(Table):
                 return self._join(web, 0)
 
         token = await asyncio.to_thread(make)
-        await self._start(token)  # the other seats get bots; seat 0's, left at once, is a bot's too
-        self.seats = [Seat(self, None, None, random.Random(self.rng.random()))]
+        await self._start(token)  # the other seats get bots
+        self.seats = [Seat(self, 0, token, random.Random(self.rng.random()))]
 
 
 async def keep_playing(tables: list[Table], make: Any, stop: asyncio.Event) -> None:
