@@ -184,8 +184,7 @@ class Chaos:
         elif kind == "sigterm":
             worker.proc.terminate()
         elif kind == "postgres":
-            self.pg.stop()
-            self.pg.start()
+            self.pg.restart()
         elif kind == "disk":
             self.disk.fill()
             time.sleep(self.disk_seconds)
