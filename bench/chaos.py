@@ -261,9 +261,14 @@ class Chaos:
                 " count(*) OVER (PARTITION BY t.code, a.hand), a.at"
                 " FROM actions a JOIN tables t ON t.id = a.table_id WHERE t.code = ANY(%s)"
                 " ORDER BY t.code, a.hand DESC, a.seq DESC", ([t.code for t in self.tables],)).fetchall()}
-        lost = [f"{a.code} hand {a.hand} seat {a.seat} {a.action!r} (version {a.version})" for a in acked
-                if (a.code, a.hand, a.seat, a.action, a.version) not in stored
-                and (a.code, a.hand, a.seat, a.action, a.version - 1) not in stored]
+        lost = []
+        for a in acked:
+            if {(a.code, a.hand, a.seat, a.action, a.version - d) for d in (0, 1)} & stored:
+                continue
+            near = sorted((r[1], r[4], r[2], r[3]) for r in stored  # what the store has of that hand
+                          if r[0] == a.code and r[1] == a.hand and abs(r[4] - a.version) <= 3)
+            lost.append(f"{a.code} hand {a.hand} seat {a.seat} {a.action!r} (version {a.version});"
+                        f" stored near it (hand, version, seat, action): {near}")
         stalls, gaps = [], dict.fromkeys(FAULTS, 0.0)
         for t in self.tables:
             p = t.progress
