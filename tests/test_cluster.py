@@ -210,7 +210,8 @@ def test_quick_play_pairs_players_who_reach_different_workers(cluster: LocalClus
 def test_the_deploy_config_is_the_generated_one_and_haproxy_accepts_it() -> None:
     import subprocess
 
-    from sgmahjong.server.cluster.haproxy import deploy_example, haproxy
+    from sgmahjong.server.cluster.haproxy import deploy_example
+    from sgmahjong.server.cluster.local import haproxy
 
     committed = (ROOT / "deploy" / "haproxy.cfg").read_text()
     assert committed == deploy_example(), "stale: python -m sgmahjong.server.cluster.haproxy > it"

@@ -308,7 +308,7 @@ def test_settings_from_the_environment() -> None:
 def test_the_readme_lists_every_setting_with_its_default() -> None:
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     for variable, default in ServerSettings.describe():
-        shown = "(none)" if default == () else str(default)
+        shown = "(none)" if default in ((), "") else str(default)
         assert f"| `{variable}` | {shown} |" in readme, variable
 
 

@@ -13,15 +13,11 @@ in ``X-Forwarded-For``; the workers believe it from the proxy's address only
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..settings import SettingsError, from_environment
-
-HAPROXY = "/usr/sbin/haproxy"
 
 
 @dataclass(frozen=True)
@@ -136,16 +132,6 @@ DEPLOY_EXAMPLE = ("*:80", [("w1", "10.0.0.11:8000"), ("w2", "10.0.0.12:8000"), (
 def deploy_example() -> str:
     bind, workers, settings = DEPLOY_EXAMPLE
     return haproxy_config(bind, workers, settings)
-
-
-def haproxy() -> str:
-    """The path of the haproxy program."""
-    from .local import ClusterError
-
-    found = HAPROXY if Path(HAPROXY).is_file() else shutil.which("haproxy")
-    if not found:
-        raise ClusterError("haproxy not found: install Debian's haproxy package (apt-get install haproxy)")
-    return found
 
 
 if __name__ == "__main__":

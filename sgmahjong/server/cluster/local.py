@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..settings import from_environment
-from .haproxy import ProxySettings, haproxy, haproxy_config
+from .haproxy import ProxySettings, haproxy_config
 
 PG_BIN_DIRS = ("/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin")
 
@@ -54,6 +54,17 @@ def pg_bin(name: str) -> str:
     if found:
         return found
     raise ClusterError(f"{name} not found: install Debian's postgresql package (apt-get install postgresql)")
+
+
+HAPROXY = "/usr/sbin/haproxy"
+
+
+def haproxy() -> str:
+    """The path of the haproxy program."""
+    found = HAPROXY if Path(HAPROXY).is_file() else shutil.which("haproxy")
+    if not found:
+        raise ClusterError("haproxy not found: install Debian's haproxy package (apt-get install haproxy)")
+    return found
 
 
 def free_port() -> int:
