@@ -6,6 +6,12 @@ table applies the engine's ``close`` step. This part applies it: once every aske
 its claim timer has run out) and ``claim_pause`` seconds have passed since the window opened. So a
 seat that is not asked sees the same messages, versions and pause whether or not anyone could claim.
 A table nobody is connected to (bots only, nobody watching) does not wait.
+
+The pause protects one human from another. With one human seated (the rest bots), every window lasts
+the table pace's shorter pause instead (:func:`.bot_timing.lone_pause`), its bots decide at once, and
+a window that asks the human still waits for the human: the window closes once every asked seat has
+decided and that pause has passed, so the human's messages and their timing are the same whether or
+not a bot could claim.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import logging
 import time
 
 from . import engine
+from .bot_timing import lone_pause
 from .protocol import ProtocolError
 from .table_base import TableBase
 
@@ -24,11 +31,18 @@ log = logging.getLogger("sgmahjong.server")
 class PauseMixin(TableBase):
     """The claim-window pause of one table (the caller holds the table lock)."""
 
+    def _lone_human(self) -> bool:
+        """One human seated, the others bots: no other human for a pause to protect."""
+        return sum(s.kind == "human" for s in self.seats) == 1
+
     def _pause_seconds(self) -> float:
-        """``claim_pause``, or 0 when nobody watches: no connection at all (a spectator watching a
-        table of bots would otherwise see which windows close at once)."""
+        """``claim_pause`` (the pace's shorter pause with one human seated), or 0 when nobody watches:
+        no connection at all (a spectator watching a table of bots would otherwise see which windows
+        close at once)."""
         if not any(c.hello for c in self.conns):
             return 0.0
+        if self._lone_human():
+            return lone_pause(self.options.pace, self.options.claim_pause)
         return self.options.claim_pause
 
     def _pause_claims(self) -> None:

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from . import engine
-from .bot_timing import human_delay
+from .bot_timing import human_delay, pace_of
 from .protocol import ProtocolError
 from .store import StorageUnavailable
 from .table_base import TableBase
@@ -71,15 +71,19 @@ class BotsMixin(TableBase):
                 self._schedule()
 
     def _bot_delay(self, version: int) -> float:
-        """A human-like pause before the bots awaited now act (:mod:`.bot_timing`)."""
-        base = self.options.bot_delay
+        """A human-like pause before the bots awaited now act, at the table's pace (:mod:`.bot_timing`);
+        none in a claim window with one human seated (the window's own pause is the same either way)."""
+        pace = pace_of(self.options.pace)
+        base = self.options.bot_delay * pace.delay
         seats = self._bot_seats() if base > 0 else []
         if not seats:
             return base
         phase = engine.phase(self.match)
+        if phase == "claim" and self._lone_human():
+            return 0.0
         choices = len(engine.legal_texts(self.match, seats[0])) if phase == "turn" else 0
         rng = random.Random(f"{self.code}:{version}")
-        return human_delay(base, self.options.bot_think, phase, choices, rng)
+        return human_delay(base, self.options.bot_think * pace.think, phase, choices, rng)
 
     def _choose_all(self, match: Any, seats: list[int]) -> dict[int, str | None]:
         """Each seat's bot choice on ``match`` (None where the bot failed)."""
