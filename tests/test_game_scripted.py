@@ -525,3 +525,17 @@ def test_choosing_a_chow_over_a_win_that_loses_to_a_pong_is_a_missed_discard():
     assert "win" in acts(st, S) and "chow 456p" in acts(st, S) and "pong" in acts(st, N)
     st, _ = play(st, "S chow 456p", "N pong")
     assert st.turn == N and Tile.P5 in st.seats[S].barred
+
+
+def test_a_claimed_discard_stays_in_the_view_as_taken_and_by_whom():
+    from sgmahjong.game import player_view
+
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s", "W discard F", "N discard P",
+                 "E discard N")
+    assert st.seats[E].discards == tuple(parse_tiles("N")) and st.seats[E].taken == ((0, Tile.P5, S),)
+    for viewer in (E, N, None):
+        seat = player_view(st, viewer)["seats"][E]
+        assert seat["discards"] == ["N"] and seat["taken"] == [[0, "5p", S]]
+    st, _ = play(st, "S kong 5p", "W win")  # robbed: the kong's tile is not a discard
+    assert st.seats[S].taken == () and player_view(st, None)["seats"][N]["taken"] == []

@@ -7,9 +7,15 @@ from typing import Any
 from ..tiles import Tile
 from . import liability
 from .builder import Builder
-from .state import ENDED
+from .state import ENDED, SeatState
 from .wall import SCHEME
 from .wins import WinInfo
+
+
+def take_discard(src: SeatState, t: Tile, by: int) -> dict[str, Any]:
+    """The fields of ``src`` once ``by`` took its last discard ``t``: off the pile, noted as taken."""
+    place = len(src.discards) + len(src.taken) - 1
+    return {"discards": src.discards[:-1], "taken": (*src.taken, (place, t, by))}
 
 
 def _reveal(b: Builder) -> dict[str, Any]:
@@ -45,7 +51,7 @@ def finish_win(b: Builder, winner: int, shooter: int | None, win: WinInfo, tile:
         # the claimed tile moves to the winner
         src = b.seat(w.source)
         if w.kind == "discard":
-            b.upd(w.source, discards=src.discards[:-1])
+            b.upd(w.source, **take_discard(src, tile, winner))
             st = b.seat(winner)
             b.upd(winner, concealed=tuple(sorted((*st.concealed, tile))))
         elif w.kind == "eighth":
