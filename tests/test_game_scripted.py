@@ -539,3 +539,21 @@ def test_a_claimed_discard_stays_in_the_view_as_taken_and_by_whom():
         assert seat["discards"] == ["N"] and seat["taken"] == [[0, "5p", S]]
     st, _ = play(st, "S kong 5p", "W win")  # robbed: the kong's tile is not a discard
     assert st.seats[S].taken == () and player_view(st, None)["seats"][N]["taken"] == []
+
+
+def test_the_result_itemises_the_instant_payments_and_they_add_up_to_the_hand():
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s", "W discard F", "N discard P",
+                 "E discard N", "S kong 5p", "W pass")
+    while st.result is None:  # play on: pass every claim, win when one can, else the first discard
+        if st.phase == "claim":
+            st, _ = apply(st, Action(awaiting(st)[0], "pass"))
+            continue
+        legal = legal_actions(st, st.turn)
+        st, _ = apply(st, next((a for a in legal if a.kind == "win"), None)
+                      or next(a for a in legal if a.kind == "discard"))
+    r = st.result
+    assert "exposed_kong" in [p["reason"] for p in r["instant"]]  # an added kong pays as exposed
+    assert all(p["amounts"][p["seat"]] > 0 and sum(p["amounts"]) == 0 for p in r["instant"])
+    totals = [sum(p["amounts"][s] for p in r["instant"]) + r["payments"][s] for s in range(4)]
+    assert totals == list(st.ledger)

@@ -19,7 +19,8 @@ def take_discard(src: SeatState, t: Tile, by: int) -> dict[str, Any]:
 
 
 def _reveal(b: Builder) -> dict[str, Any]:
-    """The hands and the wall. A hand shuffled from a secret reveals it (it is also the commitment's
+    """The hand's instant payments (each: reason, the seat paid, the four amounts, the seat liable
+    under 包杠), the hands and the wall. A hand shuffled from a secret reveals it (it is also the commitment's
     salt) with the scheme and the dealer, so anyone can recompute the wall (docs/wall.md)."""
     reveal: dict[str, Any] = {"salt": b.s.salt, "wall": [t.notation for t in b.s.wall]}
     if isinstance(b.s.seed, str):
@@ -27,6 +28,8 @@ def _reveal(b: Builder) -> dict[str, Any]:
     return {
         "revealed": {str(s): [t.notation for t in b.seat(s).concealed] for s in range(4)},
         "wall_reveal": reveal,
+        "instant": [{"reason": r, "seat": s, "amounts": list(a), "liable": liable}
+                    for r, s, a, liable in b.get("instant")],
     }
 
 

@@ -115,6 +115,7 @@ class HandState:
     discards_made: int = 0
     seen: tuple[int, ...] = (0,) * 34  # discards (and tiles claimed for pong/kong), for 生牌
     ledger: tuple[int, ...] = (0, 0, 0, 0)
+    instant: tuple[tuple[str, int, tuple[int, ...], int | None], ...] = ()  # (reason, to, amounts, liable)
     result: dict[str, Any] | None = None
     turn_win: Any = None  # WinInfo of the seat on turn, if it may (or tried to) win
     window_wins: tuple[Any, ...] = (None, None, None, None)  # WinInfo per seat in the open window
