@@ -30,8 +30,18 @@ export function createFeel(ctx) {
     el.className = "callout";
     el.textContent = t(key);
     el.setAttribute("aria-hidden", "true");
-    placeBy(el, plate);
+    if (seat === ctx.mySeat()) {
+      // my own call-out stands beside my plate, never over my name
+      const f = ctx.felt.getBoundingClientRect();
+      const r = plate.getBoundingClientRect();
+      el.classList.add("beside");
+      el.style.left = `${Math.round(r.right - f.left + 12)}px`;
+      el.style.top = `${Math.round(r.top - f.top + r.height / 2)}px`;
+    } else {
+      placeBy(el, plate);
+    }
     ctx.felt.append(el);
+    keepInside(el);
     setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
   }
 
@@ -41,6 +51,16 @@ export function createFeel(ctx) {
     const r = anchor.getBoundingClientRect();
     el.style.left = `${Math.round(r.left - f.left + r.width / 2)}px`;
     el.style.top = `${Math.round(r.top - f.top + dy)}px`;
+  }
+
+  /** Move a floating element (placed by its centre) back inside the felt if it sticks out. */
+  function keepInside(el) {
+    const f = ctx.felt.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    let shift = 0;
+    if (r.right > f.right - 4) shift = f.right - 4 - r.right;
+    if (r.left + shift < f.left + 4) shift = f.left + 4 - r.left;
+    if (shift) el.style.left = `${parseFloat(el.style.left) + shift}px`;
   }
 
   function payToasts(e) {
@@ -57,6 +77,7 @@ export function createFeel(ctx) {
       el.textContent = a > 0 ? `${reason} ${signed(a)}` : signed(a);
       placeBy(el, plate, plate.getBoundingClientRect().height + 4);
       ctx.felt.append(el);
+      keepInside(el);
       setTimeout(() => el.remove(), 3500);
     });
   }

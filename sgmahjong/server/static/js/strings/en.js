@@ -745,6 +745,25 @@ export default {
   "error.score.shooter_is_winner": "The shooter cannot be the winner's own seat.",
   "error.score.self_drawn_shooter": "A self-drawn win has no shooter.",
   "error.score.bao_is_winner": "The winner cannot be liable (包) for his own win.",
-  "error.score.no_winning_tile": "The hand needs its winning tile after '+', e.g. '... +4s'."
+  "error.score.no_winning_tile": "The hand needs its winning tile after '+', e.g. '... +4s'.",
+  "// table, round two": "the table page",
+  "table.bot_level_name": "Bot · {level}",
+  "table.taken_by": "{tile}, taken by {who}",
+  "table.tracker": "Tile tracker",
+  "table.tracker_left": "{tile}: {n} not seen yet",
+  "table.show_table": "Show the table",
+  "table.show_result": "Show the result",
+  "table.hint_discard_touch": "Your turn: tap a tile to discard it.",
+  "result.col.payment": "payment",
+  "result.pay.instant": "{what} to {who}",
+  "result.pay.instant_liable": "{what} to {who}, all paid by {liable} (包)",
+  "result.pay.win": "win ({tai} tai) to {who}",
+  "result.pay.other": "other payments",
+  "optname.pace": "pace",
+  "rule.pace": "how fast the bots play; against bots alone a claim window closes as soon as they have decided",
+  "choice.relaxed": "Relaxed",
+  "choice.normal": "Normal",
+  "choice.fast": "Fast",
+  "flow.play.pace": "Pace"
 }
 ;

@@ -745,6 +745,25 @@ export default {
   "error.score.shooter_is_winner": "放铳者不能是胡牌者自己。",
   "error.score.self_drawn_shooter": "自摸没有放铳者。",
   "error.score.bao_is_winner": "胡牌者不能为自己的胡牌包赔。",
-  "error.score.no_winning_tile": "手牌要在“+”后写出胡的那张牌，例如“... +4s”。"
+  "error.score.no_winning_tile": "手牌要在“+”后写出胡的那张牌，例如“... +4s”。",
+  "// table, round two": "the table page",
+  "table.bot_level_name": "电脑 · {level}",
+  "table.taken_by": "{tile}，被{who}拿走",
+  "table.tracker": "记牌",
+  "table.tracker_left": "{tile}：还有 {n} 张未见",
+  "table.show_table": "看牌桌",
+  "table.show_result": "看结果",
+  "table.hint_discard_touch": "轮到你：点一张牌把它打出。",
+  "result.col.payment": "付款",
+  "result.pay.instant": "{what}：付给{who}",
+  "result.pay.instant_liable": "{what}：付给{who}，由{liable}全包",
+  "result.pay.win": "胡牌（{tai} 台）：付给{who}",
+  "result.pay.other": "其他付款",
+  "optname.pace": "快慢",
+  "rule.pace": "电脑出牌的快慢；只和电脑打时，电脑一决定就结束吃碰等待",
+  "choice.relaxed": "慢",
+  "choice.normal": "正常",
+  "choice.fast": "快",
+  "flow.play.pace": "快慢"
 }
 ;
