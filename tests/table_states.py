@@ -36,7 +36,7 @@ def late_hand(viewer: int | None = 0, *, dealer: int = 2) -> Msg:
     """A stacked late-hand state: every seat with four exposed sets and 24 discards (some of them
     taken by another seat), bonus tiles; the viewer on turn with two tiles in hand."""
     st = deal(dealer=dealer)
-    piles = ["1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p8p9p1s2s3s4s5s6s", "ESWNCFP9s8s7s6s5s4s3s2s1s9p8p7p6p5p4p3p",
+    piles = ["1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p8p9p1s2s3s4s5s6s", "ESWNCFP9s8s7s6s5s4s3s2s1s9p8p7p6p5p4p3p2p",
              "2p2m2s3p3m3s4p4m4s5p5m5s6p6m6s7p7m7s8p8m8s9p9m9s", "NNWWSSEEPPFFCC1m1p1s9m9p9s5m5p5s7m"]
     melds = ["111m 222p 333s EEE", "444m 555p 666s SSS", "777m 888p 999s WWW", "CCC FFF PPP NNN"]
     seats = []

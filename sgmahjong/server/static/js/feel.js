@@ -30,16 +30,9 @@ export function createFeel(ctx) {
     el.className = "callout";
     el.textContent = t(key);
     el.setAttribute("aria-hidden", "true");
-    if (seat === ctx.mySeat()) {
-      // my own call-out stands beside my plate, never over my name
-      const f = ctx.felt.getBoundingClientRect();
-      const r = plate.getBoundingClientRect();
-      el.classList.add("beside");
-      el.style.left = `${Math.round(r.right - f.left + 12)}px`;
-      el.style.top = `${Math.round(r.top - f.top + r.height / 2)}px`;
-    } else {
-      placeBy(el, plate);
-    }
+    // my own call-out grows from just above my plate, never over my name
+    if (seat === ctx.mySeat()) el.classList.add("mine");
+    placeBy(el, plate, seat === ctx.mySeat() ? -4 : 0);
     ctx.felt.append(el);
     keepInside(el);
     setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
@@ -95,11 +88,11 @@ export function createFeel(ctx) {
       play("claim");
       const last = ctx.felt.querySelector(".discards .tile.last");
       pending.push({ kind: "claim", seat: e.seat, from: kind === "kong" && e.kong_kind !== "exposed" ? null : rect(last) });
-      callout(e.seat, CALLS[kind]);
+      pending.push({ kind: "callout", seat: e.seat, key: CALLS[kind] });
     }
     if (kind === "win") {
       play("win");
-      callout(e.seat, CALLS.win);
+      pending.push({ kind: "callout", seat: e.seat, key: CALLS.win });
     }
     if (kind === "payment") {
       play("pay");
@@ -126,6 +119,8 @@ export function createFeel(ctx) {
         const tile = pool ? pool.querySelector(".tile:last-child") : null;
         if (tile && tile.dataset.tile === m.tile) fly(tile, m.from);
         else pending.push(m); // the view with this discard is not drawn yet
+      } else if (m.kind === "callout") {
+        callout(m.seat, m.key); // placed once the seat is drawn where it now sits
       } else if (m.kind === "claim") {
         const seat = seatEl(m.seat);
         const meld = seat ? [...seat.querySelectorAll(".meld")].pop() : null;
