@@ -205,24 +205,36 @@ def test_claimed_discards_stay_marked_copies_light_up_and_the_tracker_counts(tab
 
 
 @pytest.mark.parametrize("size", [PHONE, PHONE_390], ids=["360", "390"])
-def test_a_stacked_late_hand_has_no_two_seats_tiles_overlapping_on_a_phone(
+def test_a_stacked_late_hand_has_no_two_seats_tiles_or_piles_overlapping_on_a_phone(
         table_page: Any, size: dict[str, Any], tmp_path: Path) -> None:
     page, _ = table_page(size, [view_message(late_hand(), TURN_TIMER)])
-    expect(page.locator("#felt .discards .tile")).to_have_count(96)
+    expect(page.locator("#hand .slot")).to_have_count(2)
     page.screenshot(path=str(tmp_path / f"late-hand-{size['viewport']['width']}.png"), full_page=True)
     width = size["viewport"]["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    boxes: dict[int, list[Box]] = {}
-    for seat in range(4):
-        sel = (f'.seat[data-seat="{seat}"] .tile, .seat[data-seat="{seat}"] .plate, '
-               f'.discards[data-discards="{seat}"] .tile')
-        boxes[seat] = [b for el in page.locator(sel).all() if (b := el.bounding_box())]
-        assert len(boxes[seat]) > 30
-        assert all(0 <= b["x"] and b["x"] + b["width"] <= width + 0.5 for b in boxes[seat])
-    for a in range(4):
-        for b in range(a + 1, 4):
-            clash = [(x, y) for x in boxes[a] for y in boxes[b] if meets(x, y)]
-            assert not clash, (a, b, clash[:3])
+    # each seat's plate, hand, sets and bonus tiles, and each seat's pile: no two of these meet (measured
+    # at one moment, once the fonts are in and the side column placed)
+    page.evaluate("document.fonts.ready")
+    expect(page.locator("#settings-panel")).to_be_attached()
+    groups: dict[str, list[Box]] = page.evaluate("""() => {
+      const out = {};
+      const boxes = (sel) => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
+        .filter((r) => r.width > 0).map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}));
+      for (let s = 0; s < 4; s += 1) {
+        out[`seat ${s}`] = boxes(`.seat[data-seat="${s}"] .tile, .seat[data-seat="${s}"] .plate`);
+        out[`pile ${s}`] = boxes(`.discards[data-discards="${s}"] .tile`);
+      }
+      return out;
+    }""")
+    for found in groups.values():
+        assert len(found) >= 3
+        assert all(0 <= b["x"] and b["x"] + b["width"] <= width + 0.5 for b in found)
+    names = sorted(groups)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            clash = [(x, y) for x in groups[a] for y in groups[b] if meets(x, y)]
+            assert not clash, (a, b, clash[:2])
+    expect(page.locator("#felt .discards .tile")).to_have_count(96)  # claimed ones too
 
 
 # -- phone -------------------------------------------------------------------------------------------
