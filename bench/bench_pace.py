@@ -22,7 +22,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port  # noqa: E402
+import itertools
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
 
 TOKEN_PREFIX = "sgmahjong:"  # protocol.js: the seat token of a table
 OFFER = "#hand .slot.can-discard, #actions button[data-action=pass], #actions button[data-action=win]"
@@ -44,7 +46,7 @@ def play_hand(server: LiveServer, browser: Any, pace: str, seed: int) -> tuple[l
         while True:
             page.wait_for_selector(f"{OFFER}, #result:not([hidden])", timeout=120_000)
             if page.locator("#result:not([hidden])").count():
-                return [b - a for a, b in zip(turns, turns[1:], strict=False)], time.monotonic() - start
+                return [b - a for a, b in itertools.pairwise(turns)], time.monotonic() - start
             version = page.evaluate("document.body.dataset.version")
             if page.locator("#actions button[data-action=win]").count():
                 page.locator("#actions button[data-action=win]").click()

@@ -21,8 +21,9 @@ NAMES = ["Siew Lan Tan-Goh Wei Ming", None, "Cy", None]
 
 def summary(seat_names: list[str | None] = NAMES, status: str = "playing") -> Msg:
     """A TableSummary (docs/protocol.md): humans where a name is given, Casual bots elsewhere."""
-    seats = [{"seat": i, "name": n or "Bot", "kind": "human" if n else "bot", "bot_level": None if n else "greedy",
-              "connected": True, "ready": False} for i, n in enumerate(seat_names)]
+    seats = [{"seat": i, "name": n or "Bot", "kind": "human" if n else "bot",
+              "bot_level": None if n else "greedy", "connected": True, "ready": False}
+             for i, n in enumerate(seat_names)]
     return {"code": "FAKE", "name": "Stacked", "private": True, "status": status, "rules": {},
             "changed_rules": {}, "options": {}, "seats": seats, "hand_number": 3, "wall_hash": None,
             "rematch": {"votes": [], "code": None}}

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from sgmahjong.game import Action, apply, awaiting, legal_actions, player_view
 from sgmahjong.game.testing import deal, play
 from tests.conftest import LiveServer
-from tests.table_states import FakeTable, Msg, late_hand, summary, view_message
+from tests.table_states import FakeTable, Msg, late_hand, view_message
 
 expect.set_options(timeout=15_000)
 
@@ -36,7 +36,8 @@ def table_page(browser: Browser, live_server: LiveServer) -> Any:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def open_(size: dict[str, Any], messages: list[Msg], seat: int | None = 0, **extra: Any) -> tuple[Page, FakeTable]:
+    def open_(size: dict[str, Any], messages: list[Msg], seat: int | None = 0,
+              **extra: Any) -> tuple[Page, FakeTable]:
         ctx = browser.new_context(**size, **extra)
         contexts.append(ctx)
         page = ctx.new_page()
@@ -81,7 +82,8 @@ def turn_view(version: int = 0) -> Msg:
 # -- calls at the hand -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_offers_and_the_claim_timer_sit_just_above_the_hand(table_page: Any, size: dict[str, Any]) -> None:
+def test_the_offers_and_the_claim_timer_sit_just_above_the_hand(table_page: Any,
+                                                                size: dict[str, Any]) -> None:
     page, _ = table_page(size, [view_message(claim_view(), CLAIM_TIMER)])
     pong = page.locator('#actions button[data-action="pong"]')
     expect(pong).to_be_visible()
@@ -93,7 +95,7 @@ def test_the_offers_and_the_claim_timer_sit_just_above_the_hand(table_page: Any,
     assert bar["y"] + bar["height"] <= hand["y"] + 1 and hand["y"] - (bar["y"] + bar["height"]) < 24
     assert abs((timer["y"] + timer["height"] / 2) - (bar["y"] + bar["height"] / 2)) < 20  # beside them
     height = size["viewport"]["height"]
-    assert 0 <= box(page, '#actions button[data-action="pass"]')["y"] and bar["y"] + bar["height"] <= height
+    assert box(page, '#actions button[data-action="pass"]')["y"] >= 0 and bar["y"] + bar["height"] <= height
 
 
 # -- keys always play --------------------------------------------------------------------------------
@@ -201,7 +203,8 @@ def test_claimed_discards_stay_marked_copies_light_up_and_the_tracker_counts(tab
         for m in s["melds"]:
             seen.update(m["tiles"])
     for tile in ("1m", "5m", "E", "C"):
-        expect(page.locator(f'#tracker .tracker-cell[data-tile="{tile}"]')).to_have_attribute("data-unseen", str(max(0, 4 - seen[tile])))
+        cell = page.locator(f'#tracker .tracker-cell[data-tile="{tile}"]')
+        expect(cell).to_have_attribute("data-unseen", str(max(0, 4 - seen[tile])))
 
 
 @pytest.mark.parametrize("size", [PHONE, PHONE_390], ids=["360", "390"])
@@ -228,7 +231,7 @@ def test_a_stacked_late_hand_has_no_two_seats_tiles_or_piles_overlapping_on_a_ph
     }""")
     for found in groups.values():
         assert len(found) >= 3
-        assert all(0 <= b["x"] and b["x"] + b["width"] <= width + 0.5 for b in found)
+        assert all(b["x"] >= 0 and b["x"] + b["width"] <= width + 0.5 for b in found)
     names = sorted(groups)
     for i, a in enumerate(names):
         for b in names[i + 1:]:

@@ -17,7 +17,8 @@ export function liableReason(reason) {
 /**
  * Fill `el` with the result of the hand in view `v`.
  * ctx: {seatName(seat), patternName(id), code, canGoNext, readySent, onNext(), matchOver, and optionally
- * seatLabel(seat) (the name with the seat's wind, for the payments), onPeek() (a "show the table" button)}.
+ * seatLabel(seat) (the name after the seat's wind, for the payments), seatWind(seat) (the wind alone, for
+ * narrow screens), onPeek() (a "show the table" button)}.
  */
 export function fillResult(el, v, ctx) {
   const r = v.result;
@@ -107,7 +108,7 @@ export function fillResult(el, v, ctx) {
       row.className = "revealed-row";
       row.dataset.seat = seat;
       const name = document.createElement("span");
-      name.textContent = ctx.seatName(Number(seat));
+      name.textContent = (ctx.seatLabel || ctx.seatName)(Number(seat));
       row.append(name, tilesRow(sortTiles(tiles), null));
       d.append(row);
     }
@@ -200,7 +201,8 @@ export function paymentsTable(v, ctx) {
   const tbl = document.createElement("table");
   tbl.className = "data payments";
   tbl.innerHTML = `<thead><tr><th>${t("result.col.payment")}</th>` +
-    [0, 1, 2, 3].map((s) => `<th class="num seat-col" data-seat="${s}"><span>${esc(label(s))}${marks(s)}</span></th>`).join("") +
+    [0, 1, 2, 3].map((s) => `<th class="num seat-col" data-seat="${s}" title="${esc(label(s))}"><span>${esc(label(s))}${marks(s)}</span>` +
+      `<span class="cjk seat-wind" aria-hidden="true">${esc(ctx.seatWind ? ctx.seatWind(s) : "")}${marks(s)}</span></th>`).join("") +
     `</tr></thead><tbody>` +
     rows.map((row) => `<tr class="pay-${row.kind}"><td>${esc(row.text)}</td>${cells(row.amounts)}</tr>`).join("") +
     `</tbody><tfoot><tr class="hand-total"><th>${t("result.col.hand_total")}</th>${cells(hand, "th")}</tr>` +

@@ -50,7 +50,7 @@ const state = {
   conn: null,
 };
 // match flow, log, hints and the player's options (matchflow.js)
-const flow = initFlow({ state, sendAction, seatName, toast, rerender: () => render() });
+const flow = initFlow({ state, sendAction, seatName: seatLabel, toast, rerender: () => render() });
 const NAME_KEY = "sgmahjong:name";
 
 // -- small helpers ---------------------------------------------------------------------------------
@@ -394,13 +394,13 @@ function turnStatus(v) {
   if (v.phase === "ended" || v.result) return t("table.hand_over");
   if (v.phase === "claim") {
     const w = v.window;
-    if (w && w.kind === "kong") return t("table.kong_robbable", { who: seatName(w.seat), tile: w.tile });
-    if (w && w.kind === "eighth") return t("table.eighth_robbable", { who: seatName(w.seat) });
+    if (w && w.kind === "kong") return t("table.kong_robbable", { who: seatLabel(w.seat), tile: w.tile });
+    if (w && w.kind === "eighth") return t("table.eighth_robbable", { who: seatLabel(w.seat) });
     const d = v.last_discard;
-    return d ? t("table.claims_open_after", { who: seatName(d.seat) }) : t("table.claims_open");
+    return d ? t("table.claims_open_after", { who: seatLabel(d.seat) }) : t("table.claims_open");
   }
   if (typeof v.turn === "number") {
-    return v.turn === state.seat ? t("table.your_turn") : t("table.their_turn", { who: seatName(v.turn) });
+    return v.turn === state.seat ? t("table.your_turn") : t("table.their_turn", { who: seatLabel(v.turn) });
   }
   return "";
 }
@@ -534,6 +534,7 @@ function renderResult() {
   fillResult(el, v, {
     seatName,
     seatLabel,
+    seatWind: (seat) => WIND_GLYPH[windOf(seat)] || "",
     onPeek: () => peek(true),
     patternName,
     code: state.code,
