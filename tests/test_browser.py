@@ -163,7 +163,9 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     south.keyboard.press("z")
     for page in pages:
         assert meld_tiles(page, 1, "chow") == ["5s", "6s", "7s"]
-        expect(page.locator('.discards[data-discards="0"] .tile')).to_have_count(0)
+        # the chowed 5s stays in East's pile, marked as taken by South (南)
+        expect(page.locator('.discards[data-discards="0"] .tile:not(.taken)')).to_have_count(0)
+        expect(page.locator('.discards[data-discards="0"] .tile.taken .taken-by')).to_have_text("南")
     expect(south.locator("#hand .tile")).to_have_count(11)
     for page in (east, west, north):
         expect(page.locator('.seat[data-seat="1"] .hidden .tile.back')).to_have_count(11)

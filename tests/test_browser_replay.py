@@ -72,7 +72,10 @@ def test_replay_ends_exactly_as_the_stored_hand(live_server: LiveServer, browser
     for seat, st in enumerate(state.seats):
         where = "#hand .tile" if seat == 0 else f'.seat[data-seat="{seat}"] .hidden .tile'
         assert sorted(tiles_of(page, where)) == sorted(t.notation for t in st.concealed)
-        assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile') == [t.notation for t in st.discards]
+        assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile:not(.taken)') == \
+            [t.notation for t in st.discards]
+        assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile.taken') == \
+            [t.notation for _, t, _ in st.taken]
         assert page.locator(f'.seat[data-seat="{seat}"] .meld').count() == len(st.melds)
         assert sorted(tiles_of(page, f'.seat[data-seat="{seat}"] .bonus .tile')) == \
             sorted(t.notation for t in st.bonus)

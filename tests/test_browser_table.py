@@ -21,7 +21,7 @@ from tests.table_states import FakeTable, Msg, late_hand, view_message
 expect.set_options(timeout=15_000)
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1366, "height": 768}}
-PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True}
 PHONE_390: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 CLAIM_TIMER = {"kind": "claim", "seats": [0], "remaining_ms": 12_000, "seconds": 15}
 TURN_TIMER = {"kind": "turn", "seats": [0], "remaining_ms": 25_000, "seconds": 30}
