@@ -24,10 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sgmahjong.server import engine
-from sgmahjong.server.app import CreateTable, TableServer
-from sgmahjong.server.connections import Connection
-from sgmahjong.server.table import Table
+from sgmahjong.server.http.app import CreateTable, TableServer
+from sgmahjong.server.table import engine
+from sgmahjong.server.table.connections import Connection
+from sgmahjong.server.table.table import Table
 
 from .bench_server import OPTIONS, _choose  # the same tables and the same players' choices
 

@@ -104,7 +104,7 @@ def _serve_raw(port: int, size: int, pause: float) -> None:
 def _serve_uvicorn(port: int, size: int, pause: float) -> None:
     import uvicorn
 
-    from sgmahjong.server.guard import uvicorn_options
+    from sgmahjong.server.http.guard import uvicorn_options
     from sgmahjong.server.settings import ServerSettings
 
     fan = _Fanout(size, pause)

@@ -30,7 +30,7 @@ window after a warm-up:
 
     python -m bench.bench_server --tables 50,250,1000 --measure 20 --clients 2
 
-``--cluster N`` measures a local cluster instead (sgmahjong.localcluster: a PostgreSQL initialised in
+``--cluster N`` measures a local cluster instead (sgmahjong.server.cluster.local: a PostgreSQL initialised in
 a temporary folder, N workers, HAProxy in front; the clients go through HAProxy); CPU and RSS are
 then the workers' sums (PostgreSQL's and HAProxy's CPU not counted).
 
@@ -167,10 +167,10 @@ class Server:
 
 
 class ClusterServer:
-    """PostgreSQL + ``workers`` ``sgmahjong serve`` processes + HAProxy (sgmahjong.localcluster)."""
+    """PostgreSQL + ``workers`` ``sgmahjong serve`` processes + HAProxy (sgmahjong.server.cluster.local)."""
 
     def __init__(self, folder: str, workers: int) -> None:
-        from sgmahjong.localcluster import LocalCluster
+        from sgmahjong.server.cluster.local import LocalCluster
 
         self.port = _free_port()
         self.cluster = LocalCluster(Path(folder) / f"cluster-{self.port}", workers=workers, port=self.port,

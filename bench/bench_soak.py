@@ -500,8 +500,8 @@ def _live_tables(path: str, count: int) -> None:
     """``count`` live tables: bots playing hand 1 (resumed at startup)."""
     import asyncio
 
-    from sgmahjong.server import engine
-    from sgmahjong.server.app import CreateTable, TableServer
+    from sgmahjong.server.http.app import CreateTable, TableServer
+    from sgmahjong.server.table import engine
 
     server = TableServer(path)
     server.open()
@@ -530,8 +530,8 @@ def deep_table(path: str, hands: int, seed: int = 1) -> tuple[int, int]:
     from sgmahjong.game import format_action
     from sgmahjong.game.testing import random_action
     from sgmahjong.rules import RuleSet
-    from sgmahjong.server import engine
     from sgmahjong.server.store import SeatRow, Write, open_store
+    from sgmahjong.server.table import engine
 
     store = open_store(path)
     rng = random.Random(seed)
@@ -575,7 +575,7 @@ def deep_table(path: str, hands: int, seed: int = 1) -> tuple[int, int]:
 def time_resume(path: str, table_id: int, repeats: int = 5) -> float:
     """The best time of rebuilding one table's match from the database (``Table.resume``)."""
     from sgmahjong.server.store import open_store
-    from sgmahjong.server.table import Table
+    from sgmahjong.server.table.table import Table
 
     store = open_store(path)
     (row,) = store.tables(table_id)
@@ -616,7 +616,7 @@ def deep_resume(hands: int) -> None:
 
 
 def time_open(path: str, repeats: int = 3) -> tuple[float, int]:
-    from sgmahjong.server.app import TableServer
+    from sgmahjong.server.http.app import TableServer
 
     best = float("inf")
     live = 0

@@ -52,7 +52,7 @@ class WsClient:
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect
 
-        from sgmahjong.server.deltas import ClientViews
+        from sgmahjong.server.table.deltas import ClientViews
 
         self.conn = connect(url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True)
         self.seen: list[dict[str, Any]] = []
@@ -121,7 +121,7 @@ class _Thread:
     def __init__(self, app: Any, sock: socket.socket, settings: Any) -> None:
         import uvicorn
 
-        from sgmahjong.server.guard import uvicorn_options
+        from sgmahjong.server.http.guard import uvicorn_options
 
         config = uvicorn.Config(app, log_level="warning", lifespan="on", **uvicorn_options(settings))
         self.server = uvicorn.Server(config)
@@ -306,7 +306,7 @@ def postgres() -> Iterator[Any]:
     import shutil
     import tempfile
 
-    from sgmahjong.localcluster import LocalPostgres
+    from sgmahjong.server.cluster.local import LocalPostgres
 
     folder = tempfile.mkdtemp(prefix="sgmahjong-pg-")
     pg = LocalPostgres(folder)

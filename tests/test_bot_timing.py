@@ -7,11 +7,11 @@ import random
 from types import SimpleNamespace
 
 from sgmahjong.bots import LEVELS
-from sgmahjong.server.bot_timing import JITTER, PACES, hardness, human_delay, lone_pause
-from sgmahjong.server.claim_pause import PauseMixin
 from sgmahjong.server.options import TableOptions
 from sgmahjong.server.protocol import BOT_LEVEL_INFO, BOT_LEVELS, OFFERED_BOT_LEVELS
-from sgmahjong.server.seats import Seat
+from sgmahjong.server.table.bot_timing import JITTER, PACES, hardness, human_delay, lone_pause
+from sgmahjong.server.table.claim_pause import PauseMixin
+from sgmahjong.server.table.seats import Seat
 
 
 def test_harder_turns_wait_longer() -> None:

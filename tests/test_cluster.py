@@ -1,4 +1,4 @@
-"""A real cluster: PostgreSQL + two ``sgmahjong serve`` workers + HAProxy (sgmahjong.localcluster).
+"""A real cluster: PostgreSQL + two ``sgmahjong serve`` workers + HAProxy (sgmahjong.server.cluster.local).
 
 Four clients play through the proxy; the worker that owns the table is killed (SIGKILL) mid-hand;
 the clients reconnect through the proxy and play on at the other worker, from PostgreSQL. The stored
@@ -16,7 +16,7 @@ import httpx
 import psycopg
 import pytest
 
-from sgmahjong.localcluster import LocalCluster, haproxy_config
+from sgmahjong.server.cluster.local import LocalCluster, haproxy_config
 from tests.conftest import FAST_OPTIONS, WsClient, free_port
 
 SEED = 2024
@@ -208,7 +208,7 @@ def test_quick_play_pairs_players_who_reach_different_workers(cluster: LocalClus
 def test_the_deploy_config_is_the_generated_one_and_haproxy_accepts_it() -> None:
     import subprocess
 
-    from sgmahjong.localcluster import haproxy
+    from sgmahjong.server.cluster.local import haproxy
 
     committed = (ROOT / "deploy" / "haproxy.cfg").read_text()
     servers = [("w1", "10.0.0.11:8000"), ("w2", "10.0.0.12:8000"), ("w3", "10.0.0.13:8000")]

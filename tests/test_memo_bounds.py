@@ -31,16 +31,17 @@ CONSTANTS = {
     "notation._HONOURS", "notation._ALIASES", "payments.INSTANT_UNITS", "review.REASON_CODES",
     "rules._HINTS", "rules.PRESETS", "scoring.BY_ID", "scoring.PATTERNS", "scoring.SPECIAL_WINS",
     "scoring.context.REASON_CODES", "scoring.registry._FIXED_VALUES", "scoring.registry._ADD_VALUES",
-    "scoring.scorer._ORDER", "tiles._NOTATION", "server.app.PRESETS", "server.app.MOVED",
-    "server.app.BOT_LEVEL_INFO", "server.app.PAGES", "server.app.STORAGE_DOWN", "server.app._STATUS",
-    "server.middleware.SECURITY_HEADERS",
+    "scoring.scorer._ORDER", "tiles._NOTATION", "server.http.app.PRESETS", "server.http.app.MOVED",
+    "server.http.app.BOT_LEVEL_INFO", "server.http.app.PAGES", "server.http.app.STORAGE_DOWN",
+    "server.http.app._STATUS",
+    "server.http.middleware.SECURITY_HEADERS",
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
     "bots.expert.CLOCKS", "commands.score.BY_ID", "commands.score.SPECIAL_WINS",
     "commands.score._REPLACEMENTS",
     "scoring.reference.PATTERNS", "scoring.reference.SPECIAL_WINS", "scoring.registry.BY_ID",
     "scoring.registry.PATTERNS", "scoring.scorer.PATTERNS", "scoring.special.SPECIAL_WINS",
-    "server.ownership.MOVED", "server.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
+    "server.cluster.ownership.MOVED", "server.http.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
 }
 
 # memos over a small fixed domain: name -> most entries

@@ -1,4 +1,4 @@
-"""Group commit (sgmahjong/server/committer.py): many tables' writes in one transaction off the event
+"""Group commit (sgmahjong/server/store/committer.py): many tables' writes in one transaction off the event
 loop, and no message sent before the writes queued ahead of it are committed."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from sgmahjong.server.committer import GroupCommit
-from sgmahjong.server.connections import Connection
 from sgmahjong.server.store import Store, open_store
 from sgmahjong.server.store.base import Write
+from sgmahjong.server.store.committer import GroupCommit
+from sgmahjong.server.table.connections import Connection
 
 
 def _tables(store: Store, n: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""View deltas (sgmahjong/server/deltas.py) and the fan-out that sends them (docs/protocol.md)."""
+"""View deltas (sgmahjong/server/table/deltas.py) and the fan-out that sends them (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from sgmahjong.game import SeatViews
 from sgmahjong.rules import RuleSet
-from sgmahjong.server import engine
-from sgmahjong.server.deltas import ClientViews, merge_delta, view_delta
+from sgmahjong.server.table import engine
+from sgmahjong.server.table.deltas import ClientViews, merge_delta, view_delta
 from tests.conftest import LiveServer
 
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from sgmahjong.server.committer import GroupCommit
-from sgmahjong.server.connections import Connection
 from sgmahjong.server.settings import ServerSettings, SettingsError
 from sgmahjong.server.store import open_store
+from sgmahjong.server.store.committer import GroupCommit
+from sgmahjong.server.table.connections import Connection
 from tests.conftest import LiveServer, WsClient, free_port
 
 

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sgmahjong.server import engine
-from sgmahjong.server.app import CreateTable, TableServer
-from sgmahjong.server.connections import Connection
+from sgmahjong.server.http.app import CreateTable, TableServer
+from sgmahjong.server.table import engine
+from sgmahjong.server.table.connections import Connection
 from tests.conftest import FAST_OPTIONS
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from sgmahjong.server.limits import AddressBuckets, TokenBucket
-from sgmahjong.server.middleware import json_depth_ok
+from sgmahjong.server.http.limits import AddressBuckets, TokenBucket
+from sgmahjong.server.http.middleware import json_depth_ok
 from sgmahjong.server.settings import ServerSettings, SettingsError
 from tests.conftest import FAST_OPTIONS, LiveServer, free_port
 

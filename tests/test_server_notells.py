@@ -12,7 +12,7 @@ import threading
 from collections import defaultdict
 from typing import Any
 
-from sgmahjong.server.deltas import ClientViews
+from sgmahjong.server.table.deltas import ClientViews
 from tests.conftest import FAST_OPTIONS, LiveServer, WsClient, stacked_wall
 
 Msg = dict[str, Any]

@@ -150,9 +150,9 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
 def test_a_tables_bots_know_its_rules() -> None:
     """The bots the server seats play by the table's rule set (minimum tai, limit, 包)."""
     from sgmahjong.rules import RuleSet
-    from sgmahjong.server import engine
     from sgmahjong.server.options import TableOptions
-    from sgmahjong.server.table import Table
+    from sgmahjong.server.table import engine
+    from sgmahjong.server.table.table import Table
 
     rules = RuleSet(min_tai=3, limit=10)
     table = Table(store=None, id=1, code="ABCD", name="x", private=False,  # type: ignore[arg-type]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from sgmahjong.server.app import CreateTable, TableServer
+from sgmahjong.server.http.app import CreateTable, TableServer
 from sgmahjong.server.store import open_store
 from sgmahjong.server.store.sql import SqlStore
-from sgmahjong.server.table import Table
+from sgmahjong.server.table.table import Table
 from tests.conftest import FAST_OPTIONS
 
 HANDS = 5  # the table is stopped in its 5th hand (or after it)

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from sgmahjong.localcluster import LocalPostgres
+from sgmahjong.server.cluster.local import LocalPostgres
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store import LeaseLost, StorageUnavailable, open_store
 from tests.conftest import FAST_OPTIONS, LiveServer, free_port

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..localcluster import ClusterError, LocalCluster, stop_recorded
+    from ..server.cluster.local import ClusterError, LocalCluster, stop_recorded
 
     if args.action == "down":
         for line in stop_recorded(args.data) or ["no cluster was running"]:

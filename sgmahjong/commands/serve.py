@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import create_app
-    from ..server.guard import uvicorn_options
+    from ..server.http.guard import uvicorn_options
     from ..server.settings import ServerSettings, SettingsError
     from ..server.store import StoreError, check_url, describe_url, open_store
 

@@ -6,7 +6,7 @@ runs it with uvicorn. The protocol is documented in ``docs/protocol.md``.
 
 from __future__ import annotations
 
-from .app import create_app
+from .http.app import create_app
 from .protocol import MAX_FRAME, PROTOCOL_VERSION
 
 __all__ = ["MAX_FRAME", "PROTOCOL_VERSION", "create_app"]

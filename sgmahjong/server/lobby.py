@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .settings import ServerSettings
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
 

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .ownership import TableElsewhere
+from .cluster.ownership import TableElsewhere
 from .protocol import BotLevel, ProtocolError
-from .seats import Seat
+from .table.seats import Seat
 
 if TYPE_CHECKING:
-    from .app import TableServer
-    from .connections import Connection
-    from .table import Table
+    from .http.app import TableServer
+    from .table.connections import Connection
+    from .table.table import Table
 
 
 class PlayBots(BaseModel):
@@ -50,8 +50,8 @@ def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:
 
 async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
     """Open a private table, seat the player at East, bots elsewhere, and start the match."""
-    from .app import CreateTable
-    from .seats import clean_name
+    from .http.app import CreateTable
+    from .table.seats import clean_name
 
     name = clean_name(body.name)
     table = server.create(CreateTable(
@@ -87,8 +87,8 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
 
 async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
     """Join the public table waiting for players, else open one and wait there."""
-    from .app import CreateTable
-    from .seats import clean_name
+    from .http.app import CreateTable
+    from .table.seats import clean_name
 
     name = clean_name(body.name)
     async with server.quick_lock:
@@ -111,7 +111,7 @@ def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
     """A seated player asks for a rematch of a finished match. When every human seat that is
     connected has asked (bots agree at once), a new table with the same rules, options and seats
     starts: each human seat's token opens it, and every connection is sent ``rematch`` with its code."""
-    from .app import CreateTable
+    from .http.app import CreateTable
 
     seat = table._require_seated(conn, "rematch")
     if table.status != "finished":

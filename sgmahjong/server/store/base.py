@@ -138,7 +138,7 @@ class Store(abc.ABC):
     worker: str = ""
     #: a batch of writes is quick and never waits on another machine (an embedded file written without
     #: fsync at commit): group commit writes it on the event loop instead of in a thread, where every
-    #: statement would wait to take the GIL back from the busy loop (server/committer.py)
+    #: statement would wait to take the GIL back from the busy loop (server/store/committer.py)
     commits_inline: bool = False
 
     @abc.abstractmethod

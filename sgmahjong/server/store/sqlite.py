@@ -10,7 +10,7 @@ off on the store's connection, and with ``synchronous=NORMAL`` a commit does not
 a checkpointer thread does it every ``CHECKPOINT_SECONDS`` on a connection of its own, alongside the
 commits (a passive checkpoint does not block writers). So the write-back and its ``fsync``, which can
 take tens of milliseconds or more on a busy disk, never hold up a commit, and with it every message
-waiting for that commit (group commit, server/committer.py).
+waiting for that commit (group commit, server/store/committer.py).
 """
 
 from __future__ import annotations

@@ -9,10 +9,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol import ProtocolError
+from ..store import StorageUnavailable
 from . import engine
-from .protocol import ProtocolError
-from .store import StorageUnavailable
-from .table_base import TableBase
+from .base import TableBase
 
 log = logging.getLogger("sgmahjong.server")
 

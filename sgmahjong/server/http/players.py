@@ -19,11 +19,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..rules import PRESETS
-from .protocol import ProtocolError
-from .replay_api import static_page
-from .seats import clean_name, hash_token
-from .store import PlayerHandRow
+from ...rules import PRESETS
+from ..protocol import ProtocolError
+from ..store import PlayerHandRow
+from ..table.seats import clean_name, hash_token
+from .replay import static_page
 
 HEADER = "X-Player"
 SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import hints
+from ... import hints
 from . import engine
-from .table_base import TableBase
+from .base import TableBase
 
 if TYPE_CHECKING:
     from .connections import Connection

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..metrics import SEND_DELAY
+from ..protocol import PROTOCOL_VERSION, ProtocolError
 from . import engine
+from .base import TableBase
 from .deltas import view_delta
-from .metrics import SEND_DELAY
-from .protocol import PROTOCOL_VERSION, ProtocolError
-from .table_base import TableBase
 
 if TYPE_CHECKING:
-    from .committer import GroupCommit
+    from ..store.committer import GroupCommit
 
 
 MAX_PENDING = 1000  # messages queued for one connection at most (a client that reads nothing is dropped)

@@ -17,19 +17,20 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import SgMahjongError
-from ..game import SeatViews
-from ..rules import RuleSet
-from . import engine, players
+from ...errors import SgMahjongError
+from ...game import SeatViews
+from ...rules import RuleSet
+from ..http import players
+from ..options import TableOptions
+from ..protocol import ProtocolError
+from ..store import SeatRow, Store, TableRow
+from . import engine
+from .bots import BotsMixin
 from .claim_pause import PauseMixin
 from .connections import Connection, FanoutMixin
 from .flow_state import FlowState
-from .options import TableOptions
-from .protocol import ProtocolError
 from .seat_hints import HintsMixin
 from .seats import NAME_MAX, Seat, SeatingMixin, hash_token
-from .store import SeatRow, Store, TableRow
-from .table_bots import BotsMixin
 from .timers import Deadline, Since, TimersMixin
 
 __all__ = ["NAME_MAX", "Connection", "Deadline", "Seat", "Table", "hash_token"]

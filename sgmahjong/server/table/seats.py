@@ -9,9 +9,9 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .protocol import PROTOCOL_VERSION, ProtocolError
-from .store import SeatRow
-from .table_base import TableBase
+from ..protocol import PROTOCOL_VERSION, ProtocolError
+from ..store import SeatRow
+from .base import TableBase
 
 if TYPE_CHECKING:
     from .connections import Connection

@@ -21,13 +21,13 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from . import metrics
-from .events import log_event
+from .. import metrics
+from ..events import log_event
 
 if TYPE_CHECKING:
-    from .app import TableServer
-    from .store import TableRow
-    from .table import Table
+    from ..http.app import TableServer
+    from ..store import TableRow
+    from ..table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -66,7 +66,7 @@ class Ownership:
         return self._open(row)
 
     def _open(self, row: TableRow) -> Table | None:
-        from .table import Table
+        from ..table.table import Table
 
         store = self.server.store
         assert store is not None

@@ -17,12 +17,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..errors import SgMahjongError
-from ..replay import replay_frames
-from ..review import SEATS, review_log
-from ..rules import RuleSet
+from ...errors import SgMahjongError
+from ...replay import replay_frames
+from ...review import SEATS, review_log
+from ...rules import RuleSet
 
-STATIC_DIR = Path(__file__).parent / "static"
+STATIC_DIR = Path(__file__).parent.parent / "static"
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 NOT_ENDED = "the log of a hand is published when the hand ends"
 REVIEW_CACHE = 128  # reviews kept (a finished hand never changes); the oldest is dropped beyond this

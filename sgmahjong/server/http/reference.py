@@ -12,10 +12,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..cli import CliError
-from ..errors import SgMahjongError
-from ..rules import RuleSet, parse_rule_assignment
-from .protocol import validation_message
+from ...cli import CliError
+from ...errors import SgMahjongError
+from ...rules import RuleSet, parse_rule_assignment
+from ..protocol import validation_message
 
 SeatName = Literal["E", "S", "W", "N"]
 Seat = SeatName | Annotated[int, Field(ge=0, le=3)]
@@ -57,7 +57,7 @@ def rules_from_query(preset: str, assignments: list[str]) -> RuleSet:
 
 def reference(rules: RuleSet) -> dict[str, Any]:
     """``{"rules": ..., "patterns": pattern_reference(rules)}``."""
-    from ..scoring import pattern_reference
+    from ...scoring import pattern_reference
 
     return {"rules": rules.to_dict(), "patterns": pattern_reference(rules)}
 
@@ -89,7 +89,7 @@ def score_argv(req: ScoreRequest) -> list[str]:
 
 def score(body: Any) -> dict[str, Any]:
     """What ``sgmahjong score --json`` prints for the same inputs, given as a JSON object."""
-    from ..commands import score as command
+    from ...commands import score as command
 
     if not isinstance(body, dict):
         raise ScoreRequestError("the body is a JSON object with at least a 'hand'")

@@ -9,11 +9,11 @@ import logging
 import random
 from typing import Any
 
+from ..protocol import ProtocolError
+from ..store import StorageUnavailable
 from . import engine
+from .base import TableBase
 from .bot_timing import human_delay, pace_of
-from .protocol import ProtocolError
-from .store import StorageUnavailable
-from .table_base import TableBase
 
 log = logging.getLogger("sgmahjong.server")
 

@@ -18,7 +18,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .settings import ServerSettings
+from ..settings import ServerSettings
 
 log = logging.getLogger("sgmahjong.server")
 

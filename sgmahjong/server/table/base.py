@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ..rules import RuleSet
-from .options import TableOptions
-from .store import Store
+from ...rules import RuleSet
+from ..options import TableOptions
+from ..store import Store
 
 if TYPE_CHECKING:
-    from ..game import SeatViews
+    from ...game import SeatViews
     from .connections import Connection
     from .flow_state import FlowState
     from .seats import Seat

@@ -34,8 +34,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .store import Store
-from .store.base import BATCHABLE, LeaseLost, Write
+from . import Store
+from .base import BATCHABLE, LeaseLost, Write
 
 log = logging.getLogger("sgmahjong.server")
 

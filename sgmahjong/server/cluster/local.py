@@ -275,7 +275,7 @@ class LocalCluster:
         try:
             if self.database is None:
                 self.database = self._start_postgres()
-            from .server.store import open_store
+            from ..store import open_store
 
             open_store(self.database, worker="setup").close()  # migrate once, before the workers start
             for i in range(self.n_workers):

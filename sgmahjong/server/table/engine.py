@@ -9,12 +9,12 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from .. import game
-from ..errors import SgMahjongError
-from ..game.match import match_from_snapshot, match_snapshot
-from ..notation import parse_tiles
-from ..rules import RuleSet
-from ..tiles import Tile, full_set
+from ... import game
+from ...errors import SgMahjongError
+from ...game.match import match_from_snapshot, match_snapshot
+from ...notation import parse_tiles
+from ...rules import RuleSet
+from ...tiles import Tile, full_set
 
 Match = Any
 Event = Any
@@ -136,7 +136,7 @@ def full_event(event: Event) -> dict[str, Any]:
 
 def make_bot(level: str, seed: int, rules: RuleSet) -> Any:
     """A bot of ``level`` that knows the table's rules (minimum tai, limit, 包)."""
-    from ..bots import make_bot as make
+    from ...bots import make_bot as make
 
     return make(level, seed, rules)
 

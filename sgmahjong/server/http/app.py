@@ -23,18 +23,14 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import SgMahjongError
-from ..rules import PRESETS, RuleSet
-from . import api, engine, matchflow, memory, metrics, players, replay_api, table_bots
-from .committer import GroupCommit
-from .events import log_event, set_worker
-from .guard import DirectWrites
-from .limits import AddressBuckets, TokenBucket
-from .lobby import PAGE_MAX, Upkeep, lobby_page
-from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
-from .options import TableOptions
-from .ownership import MOVED, Ownership, TableElsewhere
-from .protocol import (
+from ...errors import SgMahjongError
+from ...rules import PRESETS, RuleSet
+from .. import matchflow, memory, metrics
+from ..cluster.ownership import MOVED, Ownership, TableElsewhere
+from ..events import log_event, set_worker
+from ..lobby import PAGE_MAX, Upkeep, lobby_page
+from ..options import TableOptions
+from ..protocol import (
     BOT_LEVEL_INFO,
     BOT_LEVELS,
     OFFERED_BOT_LEVELS,
@@ -53,13 +49,19 @@ from .protocol import (
     parse_message,
     validation_message,
 )
-from .settings import ServerSettings
-from .store import LeaseLost, StorageUnavailable, Store, StoreError, check_url, open_store
-from .table import Connection, Table
+from ..settings import ServerSettings
+from ..store import LeaseLost, StorageUnavailable, Store, StoreError, check_url, open_store
+from ..store.committer import GroupCommit
+from ..table import bots, engine
+from ..table.table import Connection, Table
+from . import players, reference, replay
+from .guard import DirectWrites
+from .limits import AddressBuckets, TokenBucket
+from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
 
 log = logging.getLogger("sgmahjong.server")
 
-STATIC_DIR = Path(__file__).parent / "static"
+STATIC_DIR = Path(__file__).parent.parent / "static"
 MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
@@ -109,7 +111,7 @@ class TableServer:
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
-        table_bots.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
+        bots.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
 
     def open(self) -> None:
         inner = open_store(self.database)
@@ -321,7 +323,7 @@ def create_app(
                 collector.cancel()
             server.close()
 
-    page = replay_api.static_page  # a static page's handler
+    page = replay.static_page  # a static page's handler
 
     async def table_page(request: Request) -> Response:
         table = await server.find(request.path_params["code"])
@@ -363,18 +365,18 @@ def create_app(
             ],
         })
 
-    async def reference(request: Request) -> Response:
+    async def pattern_reference(request: Request) -> Response:
         try:
             preset = request.query_params.get("preset", "default")
-            ruleset = api.rules_from_query(preset, request.query_params.getlist("rule"))
-            return JSONResponse(api.reference(ruleset))
+            ruleset = reference.rules_from_query(preset, request.query_params.getlist("rule"))
+            return JSONResponse(reference.reference(ruleset))
         except SgMahjongError as exc:
             return _error(400, str(exc))
 
     async def score(request: Request) -> Response:
         try:
             body = await _json_body(request)
-            return JSONResponse(api.score(body))
+            return JSONResponse(reference.score(body))
         except ProtocolError as exc:
             return _error(400, exc.message)
         except (SgMahjongError, ValueError, TypeError) as exc:
@@ -589,7 +591,7 @@ def create_app(
             Route("/api/health", health),
             Route("/metrics", metrics_page),
             Route("/api/rules", rules),
-            Route("/api/reference", reference),
+            Route("/api/reference", pattern_reference),
             Route("/api/score", score, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),
@@ -598,7 +600,7 @@ def create_app(
             Route("/api/tables/{code}", get_table),
             Route("/api/tables/{code}/results", results),
             Route("/api/tables/{code}/join", join_table, methods=["POST"]),
-            *replay_api.routes(server),
+            *replay.routes(server),
             *players.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),

@@ -20,10 +20,10 @@ import asyncio
 import logging
 import time
 
+from ..protocol import ProtocolError
 from . import engine
+from .base import TableBase
 from .bot_timing import lone_pause
-from .protocol import ProtocolError
-from .table_base import TableBase
 
 log = logging.getLogger("sgmahjong.server")
 

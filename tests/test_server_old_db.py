@@ -1,0 +1,54 @@
+"""A database written by an earlier version of the server (tests/data/old-server.sqlite3, built by
+tests/data/make_old_db.py with the code before the server was reshaped into packages) opens with
+today's code and plays on: the same summaries, logs, replays, results and history, then the table in
+play and the table in its lobby both play a hand."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.conftest import LiveServer, free_port
+from tests.data.make_old_db import digest, play_human
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_an_old_database_opens_answers_the_same_and_plays_on(tmp_path: Path) -> None:
+    expected: dict[str, Any] = json.loads((DATA / "old-server.json").read_text())
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(DATA / "old-server.sqlite3", db)
+    server = LiveServer(free_port(), str(db))
+    server.start()
+    try:
+        play, lobby = expected["play"], expected["lobby"]
+        code = play["code"]
+        assert server.get(f"/api/tables/{code}").json() == expected["summary"]
+        assert server.get(f"/api/tables/{code}/hands/1/log").text == expected["log"]
+        assert digest(server.get(f"/api/tables/{code}/hands/1/replay").json()) == expected["replay"]
+        assert server.get(f"/api/tables/{code}/results").json() == expected["results"]
+        me = httpx.get(server.url + "/api/me", headers={"X-Player": play["player"]}).json()
+        assert me == expected["me"]
+
+        # the table in play: its human comes back and plays the second hand to its end
+        with server.ws(code) as ws:
+            assert ws.hello(play["token"])["seat"] == play["seat"]
+            play_human(ws, lambda m: m["status"] != "playing")
+        summary = server.get(f"/api/tables/{code}").json()
+        assert summary["hand_number"] == 2 and summary["status"] in ("between_hands", "finished")
+        me = httpx.get(server.url + "/api/me", headers={"X-Player": play["player"]}).json()
+        assert me["totals"]["hands"] == expected["me"]["totals"]["hands"] + 1
+
+        # the table in its lobby: its player starts it (bots fill the empty seats) and plays a hand
+        with server.ws(lobby["code"]) as ws:
+            assert ws.hello(lobby["token"])["seat"] == lobby["seat"]
+            ws.send({"type": "start"})
+            play_human(ws, lambda m: m["status"] != "playing")
+        summary = server.get(f"/api/tables/{lobby['code']}").json()
+        assert summary["hand_number"] == 1 and summary["status"] == "between_hands"
+    finally:
+        server.stop()
