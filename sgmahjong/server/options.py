@@ -53,7 +53,7 @@ class TableOptions(BaseModel):
     pace: Annotated[
         Literal["relaxed", "normal", "fast"],
         Field(description="how fast bots play; with one human seated, claim windows nobody human is "
-                          "asked in close as soon as the bots have decided (server/bot_timing.py)"),
+                          "asked in close as soon as the bots have decided (server/table/bot_timing.py)"),
     ] = "normal"
 
     @classmethod
