@@ -30,9 +30,16 @@ export function createFeel(ctx) {
     el.className = "callout";
     el.textContent = t(key);
     el.setAttribute("aria-hidden", "true");
-    // my own call-out grows from just above my plate, never over my name
-    if (seat === ctx.mySeat()) el.classList.add("mine");
-    placeBy(el, plate, seat === ctx.mySeat() ? -4 : 0);
+    // my own call-out rises from the offers above my hand (the bar outlives redraws and moves with
+    // my seat), never over my name
+    const bar = document.getElementById("move-bar");
+    if (seat === ctx.mySeat() && bar && !bar.hidden) {
+      el.classList.add("mine");
+      bar.append(el);
+      setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
+      return;
+    }
+    placeBy(el, plate);
     ctx.felt.append(el);
     keepInside(el);
     setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
