@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from sgmahjong.game import Action, apply, awaiting, legal_actions, player_view
-from sgmahjong.game.testing import deal, play
+from sgmahjong.game import player_view
+from sgmahjong.game.testing import deal, play, play_out
 from tests.conftest import LiveServer
 from tests.table_states import FakeTable, Msg, late_hand, view_message
 
@@ -139,14 +139,8 @@ def finished_hand() -> Msg:
               W="123m 456m CCC 11s 49p", N="1p 4p 7p 2m 5m 8m 3s 6s 9s S W N P", draws="F P N 5p")
     st, _ = play(st, "E discard 5p", "S pong", "S discard 2s", "W discard F", "N discard P", "E discard N",
                  "S kong 5p")
-    while st.result is None:
-        if st.phase == "claim":
-            st, _ = apply(st, Action(awaiting(st)[0], "pass"))
-            continue
-        legal = legal_actions(st, st.turn)
-        st, _ = apply(st, next((a for a in legal if a.kind == "win"), None)
-                      or next(a for a in legal if a.kind == "discard"))
-    assert st.result["instant"]
+    st = play_out(st)
+    assert st.result is not None and st.result["instant"]
     view = player_view(st, 0)
     view.update(hand_number=1, match_ledger=list(st.ledger))
     return view

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sgmahjong.game import Action, IllegalActionError, apply, awaiting, legal_actions
-from sgmahjong.game.testing import deal, expose, play
+from sgmahjong.game.testing import deal, expose, play, play_out
 from sgmahjong.notation import parse_tiles
 from sgmahjong.tiles import Tile
 
@@ -545,13 +545,7 @@ def test_the_result_itemises_the_instant_payments_and_they_add_up_to_the_hand():
     st = deal(**ROB, draws="F P N 5p")
     st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s", "W discard F", "N discard P",
                  "E discard N", "S kong 5p", "W pass")
-    while st.result is None:  # play on: pass every claim, win when one can, else the first discard
-        if st.phase == "claim":
-            st, _ = apply(st, Action(awaiting(st)[0], "pass"))
-            continue
-        legal = legal_actions(st, st.turn)
-        st, _ = apply(st, next((a for a in legal if a.kind == "win"), None)
-                      or next(a for a in legal if a.kind == "discard"))
+    st = play_out(st)
     r = st.result
     assert "exposed_kong" in [p["reason"] for p in r["instant"]]  # an added kong pays as exposed
     assert all(p["amounts"][p["seat"]] > 0 and sum(p["amounts"]) == 0 for p in r["instant"])
