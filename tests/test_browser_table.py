@@ -308,3 +308,21 @@ def test_my_pong_call_out_never_covers_my_name_plate(table_page: Any) -> None:
         samples += 1
         page.wait_for_timeout(30)
     assert samples >= 5
+
+
+# -- pace --------------------------------------------------------------------------------------------
+
+def test_play_vs_bots_offers_the_pace(browser: Browser, live_server: LiveServer) -> None:
+    ctx = browser.new_context(**DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server.url}/")
+        expect(page.locator("#play-pace")).to_have_value("normal")  # the default
+        page.fill("#play-name", "Pat")
+        page.select_option("#play-pace", "fast")
+        page.click("#play-bots")
+        expect(page.locator("#hand .slot").first).to_be_visible()
+        code = page.url.rsplit("/", 1)[1]
+        assert live_server.get(f"/api/tables/{code}").json()["options"]["pace"] == "fast"
+    finally:
+        ctx.close()
