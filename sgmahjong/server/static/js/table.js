@@ -532,7 +532,7 @@ function renderResult() {
   el.innerHTML = "";
   $("felt").classList.remove("peeking");
   fillResult(el, v, {
-    seatName,
+    seatName: seatLabel,
     seatLabel,
     seatWind: (seat) => WIND_GLYPH[windOf(seat)] || "",
     onPeek: () => peek(true),
