@@ -465,7 +465,6 @@ function renderActions() {
     hint.textContent = t("table.hint_waiting");
     box.append(hint);
   }
-  box.dataset.offers = String(box.querySelectorAll("button").length);
   renderHandInteractivity();
 }
 
@@ -685,11 +684,6 @@ function optionsLetGo() {
   document.addEventListener("keydown", () => { pointer = false; }, true);
   document.addEventListener("change", (ev) => {
     if (pointer && optionControl(ev.target) && ev.target.closest("#play")) ev.target.blur();
-  });
-  document.addEventListener("click", (ev) => {
-    const label = ev.target.closest && ev.target.closest("#play label");
-    const box = label && label.querySelector("input[type=checkbox]");
-    if (pointer && box && ev.detail > 0) setTimeout(() => box.blur(), 0);
   });
 }
 
