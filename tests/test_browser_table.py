@@ -300,8 +300,9 @@ def test_my_pong_call_out_never_covers_my_name_plate(table_page: Any) -> None:
     expect(callout).to_have_count(1)
     plate = box(page, ".seat.me .plate")
     samples = 0
-    while callout.count() and samples < 40:  # through its whole animation
-        b = callout.bounding_box()
+    while samples < 40:  # through its whole animation
+        b = page.evaluate("() => { const c = document.querySelector('.callout');"
+                          " return c ? c.getBoundingClientRect().toJSON() : null; }")
         if b is None:
             break
         assert not meets(b, plate), (b, plate)
