@@ -141,7 +141,7 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     expect(east.locator("#turn-status")).to_have_text("Your turn")
     expect(east).to_have_title("● Your move — Scripted — sgmahjong")
     expect(south).to_have_title("Scripted — sgmahjong")
-    expect(south.locator("#turn-status")).to_have_text("東 Ann's turn")  # named after the wind Ann holds this hand
+    expect(south.locator("#turn-status")).to_have_text("東 Ann's turn")  # by the wind Ann holds
     expect(south.locator('.seat[data-seat="0"]')).to_have_class(re.compile(r"\bactive\b"))
 
     # -- East discards 5s with the mouse; South may chow it (Z: the discard is the left tile)
