@@ -34,7 +34,7 @@ CONSTANTS = {
     "scoring.scorer._ORDER", "tiles._NOTATION", "server.http.app.PRESETS", "server.http.app.MOVED",
     "server.http.app.BOT_LEVEL_INFO", "server.http.app.PAGES", "server.http.app.STORAGE_DOWN",
     "server.http.app._STATUS",
-    "server.http.middleware.SECURITY_HEADERS",
+    "server.http.middleware.SECURITY_HEADERS", "server.options.CHOICES", "server.table.bot_timing.PACES",
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
     "bots.expert.CLOCKS", "commands.score.BY_ID", "commands.score.SPECIAL_WINS",

@@ -35,11 +35,13 @@ class BotsMixin(TableBase):
     async def _bots_act(self, version: int) -> None:
         """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
         immutable match, so the server stays responsive) and act under the lock if nothing changed
-        meanwhile. Every bot of one claim window decides at once; a turn is one decision."""
+        meanwhile. Every bot of one claim window decides at once; a turn is one decision. Another
+        seat's private decision in the same window (same hand, same version) does not void their
+        choices: they could not see it, and the window asks them the same."""
         await asyncio.sleep(self._bot_delay(version))
         if self.closed or self.status != "playing" or self._thinking == version:
             return
-        match = self.match
+        match, hand = self.match, self.hand_number
         if engine.hand_of(match).version != version:
             return  # something changed meanwhile; that change scheduled its own bots
         seats = self._bot_seats()
@@ -52,7 +54,8 @@ class BotsMixin(TableBase):
         finally:
             self._thinking = None
         async with self.lock:
-            if self.closed or self.status != "playing" or self.match is not match:
+            if (self.closed or self.status != "playing" or self.hand_number != hand
+                    or engine.hand_of(self.match).version != version):
                 return
             try:
                 for seat in targets:
