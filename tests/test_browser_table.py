@@ -274,7 +274,7 @@ def test_every_seat_label_shows_the_wind_held_this_hand_and_bots_are_named_by_le
     page, _ = table_page(DESKTOP, [view_message(view)])
     expect(page.locator('.seat[data-seat="0"] .wind-badge')).to_have_text("西")
     expect(page.locator('.seat[data-seat="1"] .wind-badge')).to_have_text("北")
-    expect(page.locator('.seat[data-seat="1"] .plate .name')).to_have_text("Bot · Casual")
+    expect(page.locator('.seat[data-seat="1"] .plate .name')).to_have_text("Bot 1 · Casual")
     expect(page.locator('#ledger tr[data-seat="0"] td').first).to_contain_text("西")
     done = finished_hand()
     page2, _ = table_page(DESKTOP, [view_message(done, None, status="between_hands")])

@@ -13,6 +13,7 @@ import { fillResult, renderReady } from "./result.js";
 import { eventKind } from "./events.js";
 import { bonusRow, discardPool, highlightCopies } from "./felt.js";
 import { renderTracker } from "./tracker.js";
+import { playerName } from "./names.js";
 import { langSwitch, t } from "./i18n.js";
 import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
@@ -58,9 +59,7 @@ const NAME_KEY = "sgmahjong:name";
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.table && state.table.seats[seat];
-  if (s && s.kind === "bot") return t("table.bot_level_name", { level: t(`bot.${s.bot_level || "greedy"}`) });
-  if (s && s.name) return s.name;
-  if (s && s.kind === "bot") return t("table.bot_n", { n: seat + 1 });
+  if (s) return playerName(state.table.seats, seat);
   return t("table.seat_n", { n: seat + 1 });
 }
 
