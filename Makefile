@@ -69,9 +69,11 @@ chromium:
 	  fi; \
 	fi
 
+# lint-imports checks the layers and that no import cycle exists (pyproject.toml, [tool.importlinter])
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check sgmahjong tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(DEVSTAMP) $(NATIVE)
 	$(BIN)/python -m bench

@@ -500,8 +500,8 @@ def _live_tables(path: str, count: int) -> None:
     """``count`` live tables: bots playing hand 1 (resumed at startup)."""
     import asyncio
 
-    from sgmahjong.server.http.app import CreateTable, TableServer
     from sgmahjong.server.table import engine
+    from sgmahjong.server.tables import CreateTable, TableServer
 
     server = TableServer(path)
     server.open()
@@ -616,7 +616,7 @@ def deep_resume(hands: int) -> None:
 
 
 def time_open(path: str, repeats: int = 3) -> tuple[float, int]:
-    from sgmahjong.server.http.app import TableServer
+    from sgmahjong.server.tables import TableServer
 
     best = float("inf")
     live = 0

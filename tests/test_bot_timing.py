@@ -4,13 +4,12 @@ options, zero when the table's bot delay is zero; the lobby's named bot levels."
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 from sgmahjong.bots import LEVELS
 from sgmahjong.server.options import TableOptions
 from sgmahjong.server.protocol import BOT_LEVEL_INFO, BOT_LEVELS, OFFERED_BOT_LEVELS
 from sgmahjong.server.table.bot_timing import JITTER, PACES, hardness, human_delay, lone_pause
-from sgmahjong.server.table.claim_pause import PauseMixin
+from sgmahjong.server.table.claim_pause import ClaimPause, lone_human
 from sgmahjong.server.table.seats import Seat
 
 
@@ -45,25 +44,22 @@ def test_named_levels() -> None:
 
 # -- the table's pace (issue 24) ---------------------------------------------------------------------
 
-class _Pausing(PauseMixin):
-    """The claim-pause part of a table, with just the fields it reads."""
-
-    def __init__(self, kinds: list[str], **options: object) -> None:
-        self.seats = [Seat(i, k, f"P{i}" if k == "human" else "Bot", None, None) for i, k in enumerate(kinds)]
-        self.conns = [SimpleNamespace(hello=True)]  # type: ignore[assignment]
-        self.options = TableOptions.parse(options)
+def _pause(kinds: list[str], **options: object) -> ClaimPause:
+    """The claim pause of a table seated with ``kinds`` (its table is never asked for in ``seconds``)."""
+    seats = [Seat(i, k, f"P{i}" if k == "human" else "Bot", None, None) for i, k in enumerate(kinds)]
+    return ClaimPause(None, TableOptions.parse(options), lambda: lone_human(seats))  # type: ignore[arg-type]
 
 
 def test_with_two_humans_every_window_keeps_the_uniform_pause() -> None:
     for pace in PACES:
-        table = _Pausing(["human", "human", "bot", "bot"], pace=pace)
-        assert not table._lone_human() and table._pause_seconds() == 1.0
+        assert _pause(["human", "human", "bot", "bot"], pace=pace).seconds(True) == 1.0
 
 
 def test_against_bots_alone_a_window_lasts_the_pace_s_short_pause() -> None:
-    pauses = {pace: _Pausing(["human", "bot", "bot", "bot"], pace=pace)._pause_seconds() for pace in PACES}
+    pauses = {pace: _pause(["human", "bot", "bot", "bot"], pace=pace).seconds(True) for pace in PACES}
     assert pauses == {"relaxed": 1.0, "normal": 0.25, "fast": 0.1}
-    assert _Pausing(["bot", "bot", "human", "bot"], claim_pause=0.05)._pause_seconds() == 0.05
+    assert _pause(["bot", "bot", "human", "bot"], claim_pause=0.05).seconds(True) == 0.05
+    assert _pause(["human", "bot", "bot", "bot"]).seconds(False) == 0.0  # nobody watches
     assert lone_pause("fast", 0.0) == 0.0  # never longer than the table's claim_pause
 
 

@@ -51,6 +51,7 @@ class ServerSettings:
     idle_table_seconds: float = 600.0  # a table with no human connected for this long is closed
     sweep_seconds: float = 15.0  # how often idle and finished tables are looked for
     storage_retry_seconds: float = 2.0  # bots and timers retry after a storage failure this often
+    watchdog_seconds: float = 5.0  # how often a stalled table (nothing scheduled) is looked for (0: never)
     # -- a cluster (several workers on one PostgreSQL; see ownership.py) ---------------------------
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
