@@ -25,7 +25,7 @@ import sgmahjong
 CONSTANTS = {
     "analysis.decompose.SUIT_COMPLETE", "analysis.decompose.SUIT_DECOMPS", "analysis.shanten._ORPHAN_INDEX",
     "analysis.waits._ALL_ORPHANS", "bots.CLOCKS", "bots.determinise._KINDS", "bots.forward._PHASE",
-    "bots.lean._NOWIN", "bots.perception._TILE", "bots.perception._INDEX", "cli.COMMANDS",
+    "bots.lean_seat.NO_WINS", "bots.perception._TILE", "bots.perception._INDEX", "cli.COMMANDS",
     "game.events._PRIVATE", "game.events._OWN_ONLY", "game.events._SECRET", "game.testing._QUIET",
     "game.view._NOTATION", "game.wall._NAMES", "notation._SUIT_BASE", "notation._SUIT_MAX",
     "notation._HONOURS", "notation._ALIASES", "payments.INSTANT_UNITS", "review.REASON_CODES",
@@ -36,10 +36,11 @@ CONSTANTS = {
     "server.http.common.STORAGE_DOWN", "server.http.common.STATUS", "server.http.websocket.STORAGE_DOWN",
     "server.http.app.STORAGE_DOWN", "server.http.tables.STATUS",
     "server.http.middleware.SECURITY_HEADERS", "server.options.CHOICES", "server.table.bot_timing.PACES",
+    "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
-    "bots.expert.CLOCKS", "calculator.BY_ID", "calculator.SPECIAL_WINS",
-    "calculator._REPLACEMENTS",
+    "bots.expert.CLOCKS", "bots.lean.NO_WINS", "bots.lean_state.NO_WINS", "calculator.BY_ID",
+    "calculator.SPECIAL_WINS", "calculator._REPLACEMENTS",
     "scoring.reference.PATTERNS", "scoring.reference.SPECIAL_WINS", "scoring.registry.BY_ID",
     "scoring.registry.PATTERNS", "scoring.scorer.PATTERNS", "scoring.special.SPECIAL_WINS",
     "server.cluster.ownership.MOVED", "server.http.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",

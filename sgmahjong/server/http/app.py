@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -19,7 +20,7 @@ from ..cluster.ownership import TableElsewhere
 from ..settings import ServerSettings
 from ..store import StorageUnavailable
 from ..tables import TableServer
-from . import health, pages, play, players, reference, replay, tables, websocket
+from . import health, pages, play, players, reference, replay, static_http, tables, websocket
 from .common import STORAGE_DOWN, NewTables
 from .middleware import GuardMiddleware
 
@@ -40,10 +41,12 @@ def create_app(
     memory.bound_memos(settings.memo_limit)
     server = TableServer(database, test_hooks=test_hooks, settings=settings)
     new_tables = NewTables(settings)
+    assets = static_http.make_assets(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server.open()
+        await asyncio.to_thread(assets.refresh)  # the static build: made now if the sources changed
         server.start_tasks()
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(server.upkeep.run(server.archive)), loop.create_task(server.revive()),
@@ -79,12 +82,14 @@ def create_app(
             *replay.routes(server),
             *players.routes(server),
             *websocket.routes(server),
-            pages.static_files(),
+            *static_http.routes(),
         ],
         lifespan=lifespan,
         exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
-        middleware=[Middleware(GuardMiddleware, settings=settings)],
+        middleware=[Middleware(GuardMiddleware, settings=settings),
+                    Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)],
     )
     app.state.settings = settings
+    app.state.assets = assets
     app.state.server = server
     return app

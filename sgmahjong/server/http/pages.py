@@ -4,16 +4,14 @@ files of the browser client (``server/static``)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from ..tables import TableServer
+from .static_http import page_response
 
-STATIC_DIR = Path(__file__).parent.parent / "static"
 PAGES = {
     "/": "index.html",
     "/how-to-play": "howto.html",
@@ -26,10 +24,7 @@ def static_page(filename: str) -> Callable[[Request], Awaitable[Response]]:
     """A handler serving the static page ``filename`` (the page fetches its data itself)."""
 
     async def handler(request: Request) -> Response:
-        path = STATIC_DIR / filename
-        if not path.is_file():
-            return PlainTextResponse(f"{filename} is missing from the server's static folder", 404)
-        return FileResponse(path, media_type="text/html")
+        return await page_response(request, filename)
 
     return handler
 
@@ -50,7 +45,3 @@ def routes(server: TableServer) -> list[BaseRoute]:
         Route("/t/{code}", table_page),
     ]
 
-
-def static_files() -> BaseRoute:
-    """The browser client's files under ``/static``."""
-    return Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
