@@ -53,6 +53,8 @@ FIXED_DOMAIN = {
     "game.view._ACTION_TEXT": 16 * 43,  # (action kind, tile or None)
     "scoring.scorer._cache": 65,  # by rule-set object, emptied past 64
     "scoring.scorer._SCORES": 36 * 14,  # (pattern, tai)
+    # the database files (device, inode) of this process's open SQLite stores: a server opens one
+    "server.store.sqlite._held": 1,
 }
 
 # memos emptied when full: name -> (module of the bound, the bound's name, entries allowed beyond it)
