@@ -163,11 +163,15 @@ class ClusterServer:
     """PostgreSQL + ``workers`` ``sgmahjong serve`` processes + HAProxy (sgmahjong.server.cluster.local)."""
 
     def __init__(self, folder: str, workers: int) -> None:
+        from sgmahjong.server.cluster.haproxy import ProxySettings
         from sgmahjong.server.cluster.local import LocalCluster
 
         self.port = _free_port()
+        many = 10_000_000  # and HAProxy's per-client limits
         self.cluster = LocalCluster(Path(folder) / f"cluster-{self.port}", workers=workers, port=self.port,
-                                    env=LIMITS)
+                                    env=LIMITS, proxy=ProxySettings(
+                                        maxconn=100_000, client_connections=many,
+                                        client_connection_rate=many, client_request_rate=many))
         self.cluster.start()
         self.url = self.cluster.url
 

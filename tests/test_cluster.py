@@ -16,7 +16,7 @@ import httpx
 import psycopg
 import pytest
 
-from sgmahjong.server.cluster.local import LocalCluster, haproxy_config
+from sgmahjong.server.cluster.local import LocalCluster
 from tests.conftest import FAST_OPTIONS, WsClient, free_port
 
 SEED = 2024
@@ -108,9 +108,11 @@ def _owner(url: str, table_code: str) -> str:
 @pytest.fixture
 def cluster(postgres: Any, tmp_path: Path) -> Any:
     url = postgres.create_database(f"cluster_{free_port()}")
+    ports = (free_port(), free_port())  # fixed worker ports, as `cluster up --worker-ports` gives them
     c = LocalCluster(tmp_path / "cluster", workers=2, port=free_port(), database=url,
-                     env={"SGMAHJONG_TEST_HOOKS": "1"})
+                     env={"SGMAHJONG_TEST_HOOKS": "1"}, worker_ports=ports)
     c.start()
+    assert [w.port for w in c.workers] == list(ports)
     try:
         yield c
     finally:
@@ -208,12 +210,11 @@ def test_quick_play_pairs_players_who_reach_different_workers(cluster: LocalClus
 def test_the_deploy_config_is_the_generated_one_and_haproxy_accepts_it() -> None:
     import subprocess
 
+    from sgmahjong.server.cluster.haproxy import deploy_example
     from sgmahjong.server.cluster.local import haproxy
 
     committed = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    servers = [("w1", "10.0.0.11:8000"), ("w2", "10.0.0.12:8000"), ("w3", "10.0.0.13:8000")]
-    example = haproxy_config("*:80", servers, check_ms=1000, maxconn=20000)
-    assert committed == example
+    assert committed == deploy_example(), "stale: python -m sgmahjong.server.cluster.haproxy > it"
     r = subprocess.run([haproxy(), "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")], capture_output=True,
                        text=True, check=False)
     assert r.returncode == 0, r.stderr

@@ -35,7 +35,7 @@ CONSTANTS = {
     "server.http.websocket.MOVED", "server.http.reference.BOT_LEVEL_INFO", "server.http.pages.PAGES",
     "server.http.common.STORAGE_DOWN", "server.http.common.STATUS", "server.http.websocket.STORAGE_DOWN",
     "server.http.app.STORAGE_DOWN", "server.http.tables.STATUS",
-    "server.http.middleware.SECURITY_HEADERS",
+    "server.http.middleware.SECURITY_HEADERS", "server.options.CHOICES", "server.table.bot_timing.PACES",
     "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
@@ -53,6 +53,8 @@ FIXED_DOMAIN = {
     "game.view._ACTION_TEXT": 16 * 43,  # (action kind, tile or None)
     "scoring.scorer._cache": 65,  # by rule-set object, emptied past 64
     "scoring.scorer._SCORES": 36 * 14,  # (pattern, tai)
+    # the database files (device, inode) of this process's open SQLite stores: a server opens one
+    "server.store.sqlite._held": 1,
 }
 
 # memos emptied when full: name -> (module of the bound, the bound's name, entries allowed beyond it)

@@ -42,6 +42,21 @@ def tune_gc(interval: float) -> None:
     track_gc()
 
 
+def log_with_levels() -> None:
+    """The server's log lines (not the JSON event lines) on stderr with their level and logger, e.g.
+    ``WARNING sgmahjong.server: storage unavailable: ...``: an ERROR line is an error of the code, a
+    WARNING one a fault around it that the server handled (a database down, a disk full)."""
+    import logging
+    import sys
+
+    server_log = logging.getLogger("sgmahjong")
+    if not server_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        server_log.addHandler(handler)
+        server_log.setLevel(logging.WARNING)
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -64,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         raise CliError(str(exc)) from None
     events.setup()
+    log_with_levels()
     app = create_app(db, settings=settings)
     tune_gc(settings.gc_interval_seconds)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host

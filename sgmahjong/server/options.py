@@ -9,12 +9,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import SgMahjongError
 from .protocol import validation_message
 
-_SECONDS = ("turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
-            "takeover_seconds", "bot_think")
-
 
 class TableOptionsError(SgMahjongError, ValueError):
     """A table option that does not exist or a value it does not accept."""
+
+
+CHOICES = {"bot_level": ("beginner", "greedy", "strong", "expert"), "pace": ("relaxed", "normal", "fast")}
 
 
 class TableOptions(BaseModel):
@@ -50,6 +50,11 @@ class TableOptions(BaseModel):
         Literal["beginner", "greedy", "strong", "expert", "random"],
         Field(description="level of the bot playing a disconnected seat"),
     ] = "greedy"
+    pace: Annotated[
+        Literal["relaxed", "normal", "fast"],
+        Field(description="how fast bots play; with one human seated, claim windows nobody human is "
+                          "asked in close as soon as the bots have decided (server/table/bot_timing.py)"),
+    ] = "normal"
 
     chat: Annotated[bool, Field(description="players and spectators may chat at the table")] = True
     spectator_chat: Annotated[
@@ -64,7 +69,7 @@ class TableOptions(BaseModel):
         if not isinstance(data, dict):
             raise TableOptionsError("table options must be a JSON object")
         fixed = {
-            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k in _SECONDS else v
+            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k not in CHOICES else v
             for k, v in data.items()
         }
         try:
@@ -81,9 +86,9 @@ class TableOptions(BaseModel):
             entry: dict[str, Any] = {"name": name, "default": f.default, "doc": f.description or ""}
             if f.annotation is bool:
                 entry["type"] = "bool"
-            elif name == "bot_level":
+            elif name in CHOICES:
                 entry["type"] = "choice"
-                entry["choices"] = ["beginner", "greedy", "strong", "expert"]
+                entry["choices"] = list(CHOICES[name])
             else:
                 entry["type"] = "number"
                 for m in f.metadata:

@@ -8,12 +8,15 @@ README.md ("Server settings") lists them. Per-table settings are :class:`~.optio
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import SgMahjongError
+
+T = TypeVar("T")
 
 
 class SettingsError(SgMahjongError, ValueError):
@@ -29,7 +32,8 @@ class ServerSettings:
     keep_alive_timeout: float = 5.0  # seconds an idle keep-alive HTTP connection stays open
     max_connections: int = 2000  # open connections in all (also kept below the open-file limit)
     max_connections_per_address: int = 64  # open connections (HTTP and WebSocket) of one client address
-    unlimited_addresses: tuple[str, ...] = ()  # peers not capped per address (a reverse proxy)
+    unlimited_addresses: tuple[str, ...] = ()  # client addresses or networks not capped per address
+    trusted_proxies: tuple[str, ...] = ()  # proxies (addresses, networks) whose X-Forwarded-For is believed
     # -- WebSockets ----------------------------------------------------------------------------------
     hello_timeout: float = 10.0  # a socket that has not sent hello within this is closed
     message_rate: float = 20.0  # inbound messages per second one socket may keep sending ...
@@ -81,6 +85,13 @@ class ServerSettings:
                      "static_builds_kept"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
+        for name in ("unlimited_addresses", "trusted_proxies"):
+            for entry in getattr(self, name):
+                try:
+                    ipaddress.ip_network(entry.strip(), strict=False)
+                except ValueError:
+                    raise SettingsError(f"server setting {name}: {entry!r} is not an IP address or network"
+                                        " (e.g. 10.0.0.5 or 10.0.0.0/24)") from None
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
             raise SettingsError("server setting malloc_mmap_threshold must be at most 33554432 (32 MiB)")
 
@@ -88,30 +99,7 @@ class ServerSettings:
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerSettings:
         """The defaults, overridden by ``SGMAHJONG_*`` variables of ``env`` (default ``os.environ``),
         then by ``overrides``."""
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = env.get("SGMAHJONG_" + f.name.upper())
-            if raw is None:
-                continue
-            default = f.default
-            try:
-                if isinstance(default, bool):
-                    values[f.name] = _boolean(raw)
-                elif isinstance(default, str):
-                    values[f.name] = raw
-                elif isinstance(default, tuple):
-                    values[f.name] = tuple(x.strip() for x in raw.split(",") if x.strip())
-                elif isinstance(default, int):
-                    values[f.name] = int(raw)
-                else:
-                    values[f.name] = float(raw)
-            except ValueError:
-                kind = ("1 or 0 (true or false)" if isinstance(default, bool)
-                        else "a whole number" if isinstance(default, int) else "a number")
-                raise SettingsError(f"SGMAHJONG_{f.name.upper()} must be {kind}; got {raw!r}") from None
-        values.update(overrides)
-        return cls(**values)
+        return from_environment(cls, "SGMAHJONG_", env, **overrides)
 
     def replace(self, **changes: Any) -> ServerSettings:
         return dataclasses.replace(self, **changes)
@@ -120,6 +108,40 @@ class ServerSettings:
     def describe(cls) -> list[tuple[str, Any]]:
         """(environment variable, default) of every setting, for the README."""
         return [("SGMAHJONG_" + f.name.upper(), f.default) for f in fields(cls)]
+
+
+def from_environment(cls: type[T], prefix: str, env: Mapping[str, str] | None = None, **overrides: Any) -> T:
+    """A settings dataclass ``cls``: its defaults, overridden by the variables ``prefix`` + FIELD NAME
+    of ``env`` (default ``os.environ``), then by ``overrides``. A field's type is its default's: a
+    tuple is comma-separated (of whole numbers if the field is annotated ``tuple[int, ...]``)."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        name = prefix + f.name.upper()
+        raw = env.get(name)
+        if raw is None:
+            continue
+        default = f.default
+        kind = ("1 or 0 (true or false)" if isinstance(default, bool)
+                else "whole numbers, comma-separated" if isinstance(default, tuple)
+                else "a whole number" if isinstance(default, int) else "a number")
+        try:
+            if isinstance(default, bool):
+                values[f.name] = _boolean(raw)
+            elif isinstance(default, tuple):
+                items = tuple(x.strip() for x in raw.split(",") if x.strip())
+                numbers = str(f.type).startswith("tuple[int")
+                values[f.name] = tuple(int(x) for x in items) if numbers else items
+            elif isinstance(default, int):
+                values[f.name] = int(raw)
+            elif isinstance(default, float):
+                values[f.name] = float(raw)
+            else:
+                values[f.name] = raw
+        except ValueError:
+            raise SettingsError(f"{name} must be {kind}; got {raw!r}") from None
+    values.update(overrides)
+    return cls(**values)
 
 
 def _boolean(raw: str) -> bool:

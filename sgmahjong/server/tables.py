@@ -104,7 +104,7 @@ class TableServer:
         them from what was stored."""
         for code, table in list(self.tables.items()):
             if table.id in table_ids:
-                log.error("table %s: closed after a storage failure; resumed once writes succeed", code)
+                log.warning("table %s: closed after a storage failure; resumed once writes succeed", code)
                 table.close()
                 for c in list(table.conns):
                     c.closed = True

@@ -8,20 +8,40 @@ refuses to run as root, so when this process is root the server runs as the ``po
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import pwd
 import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from ..settings import from_environment
+from .haproxy import ProxySettings, haproxy_config
 
 PG_BIN_DIRS = ("/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin")
-HAPROXY = "/usr/sbin/haproxy"
 
 
 class ClusterError(Exception):
     """A local component could not be set up or started (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class ClusterPorts:
+    """The ports of ``sgmahjong cluster up``, from ``SGMAHJONG_CLUSTER_<FIELD>`` (its flags override
+    them). 0 or none: a free port, found when it starts."""
+
+    port: int = 8000  # HAProxy's (the players' address)
+    worker_ports: tuple[int, ...] = ()  # one per worker, in order (w1, w2, ...)
+    postgres_port: int = 0  # the local PostgreSQL's (not with --database)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ClusterPorts:
+        return from_environment(cls, "SGMAHJONG_CLUSTER_", env, **overrides)
 
 
 def pg_bin(name: str) -> str:
@@ -36,10 +56,36 @@ def pg_bin(name: str) -> str:
     raise ClusterError(f"{name} not found: install Debian's postgresql package (apt-get install postgresql)")
 
 
+HAPROXY = "/usr/sbin/haproxy"
+
+
+def haproxy() -> str:
+    """The path of the haproxy program."""
+    found = HAPROXY if Path(HAPROXY).is_file() else shutil.which("haproxy")
+    if not found:
+        raise ClusterError("haproxy not found: install Debian's haproxy package (apt-get install haproxy)")
+    return found
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def check_port(host: str, port: int, what: str, flag: str) -> None:
+    """Raise :class:`ClusterError` saying so if ``host:port`` cannot be listened on (taken, say)."""
+    if not 0 < port < 65536:
+        raise ClusterError(f"{flag}: {port} is not a port (1-65535)")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            reason = "is in use" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc.strerror})"
+            raise ClusterError(f"port {port} for {what} {reason} on {host}: stop what listens there, or"
+                               f" choose another with {flag}") from None
 
 
 def _run_as() -> pwd.struct_passwd | None:
@@ -55,8 +101,11 @@ def _run_as() -> pwd.struct_passwd | None:
 class LocalPostgres:
     """A PostgreSQL server in ``folder`` (created by initdb if new) on ``127.0.0.1:port``."""
 
-    def __init__(self, folder: str | Path, port: int | None = None) -> None:
+    def __init__(self, folder: str | Path, port: int | None = None, *, initdb_args: Sequence[str] = (),
+                 settings: Mapping[str, str] | None = None) -> None:
         self.folder = Path(folder).resolve()
+        self.initdb_args = list(initdb_args)  # e.g. ["--wal-segsize=1"]
+        self.settings = dict(settings or {})  # server settings (-c name=value) beyond the defaults
         self.data = self.folder / "pgdata"
         self.log = self.folder / "postgres.log"
         self.port = port or free_port()
@@ -96,19 +145,36 @@ class LocalPostgres:
         if (self.data / "PG_VERSION").exists():
             return
         self._check(pg_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                    "-E", "UTF8", "--locale=C", "--no-sync")
+                    "-E", "UTF8", "--locale=C", "--no-sync", *self.initdb_args)
+
+    def _options(self) -> str:
+        return (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+                " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+                + "".join(f" -c {k}={v}" for k, v in self.settings.items()))
 
     def start(self) -> None:
         self.init()
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-                   " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._check(pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options,
+        self._check(pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", self._options(),
                     "-w", "-t", "60", "start")
 
+    def restart(self) -> None:
+        """A fast stop (sessions ended, as a crash of the server would end them), then a start."""
+        self._check(pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", self._options(),
+                    "-m", "fast", "-w", "-t", "60", "restart")
+
     def running(self) -> bool:
+        """Whether its server runs: ``pg_ctl status``, or (should that fail, under load, say) the
+        process named in ``postmaster.pid`` is alive."""
         r = subprocess.run(self._cmd(pg_bin("pg_ctl"), "-D", str(self.data), "status"),
                            capture_output=True, check=False)
-        return r.returncode == 0
+        if r.returncode == 0:
+            return True
+        try:
+            pid = int((self.data / "postmaster.pid").read_text().split("\n", 1)[0])
+            os.kill(pid, 0)
+        except (OSError, ValueError):
+            return False
+        return True
 
     def stop(self) -> None:
         if self.data.exists() and self.running():
@@ -136,79 +202,28 @@ class LocalPostgres:
                 time.sleep(0.1)
 
 
-# -- HAProxy ------------------------------------------------------------------------------------------
-def haproxy_config(bind: str, workers: list[tuple[str, str]], *, check_ms: int = 1000,
-                   maxconn: int = 4000) -> str:
-    """An HAProxy configuration routing every table's requests to one worker by the table's code.
-
-    ``workers``: (name, host:port). The code is the third path field of ``/t/CODE``, ``/ws/CODE``
-    and ``/replay/CODE/N``, the fourth of ``/api/tables/CODE...``; ``balance hash`` on it with
-    consistent hashing sends each table to one worker, and moves only a dead worker's tables when it
-    goes (other requests, with no code, are spread by round robin). Workers are health-checked on
-    ``/api/health`` (a dead worker's sockets close with it, and its clients reconnect elsewhere; a
-    merely slow one keeps its sessions).
-    """
-    servers = "\n".join(f"    server {name} {addr} check" for name, addr in workers)
-    checks = f"inter {check_ms}ms fastinter {check_ms // 2}ms downinter {check_ms // 2}ms fall 2 rise 2"
-    return f"""\
-# sgmahjong: HAProxy in front of several `sgmahjong serve` workers sharing one PostgreSQL.
-# Generated by sgmahjong.localcluster.haproxy_config (see deploy/README.md).
-global
-    maxconn {maxconn}
-
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 60s
-    timeout server 60s
-    timeout check 5s
-    timeout tunnel 1h
-    timeout http-keep-alive 10s
-    option forwardfor
-    option redispatch
-    retries 3
-
-frontend web
-    bind {bind}
-    default_backend workers
-
-backend workers
-    # the table code: /t/CODE, /ws/CODE, /replay/CODE/N -> field 3; /api/tables/CODE/... -> field 4
-    http-request set-var(txn.code) path,field(3,/) if {{ path_beg /t/ /ws/ /replay/ }}
-    http-request set-var(txn.code) path,field(4,/) if {{ path_beg /api/tables/ }}
-    balance hash var(txn.code)
-    hash-type consistent
-    option httpchk GET /api/health
-    http-check expect status 200
-    default-server {checks}
-{servers}
-"""
-
-
-def haproxy() -> str:
-    found = HAPROXY if Path(HAPROXY).is_file() else shutil.which("haproxy")
-    if not found:
-        raise ClusterError("haproxy not found: install Debian's haproxy package (apt-get install haproxy)")
-    return found
-
-
 # -- a whole local cluster ----------------------------------------------------------------------------
 class Worker:
-    """One ``sgmahjong serve`` process."""
+    """One ``sgmahjong serve`` process (started again by :meth:`start` after it exits)."""
 
     def __init__(self, name: str, port: int, database: str, log: Path, env: dict[str, str]) -> None:
+        self.name, self.port, self.log_path, self.database = name, port, log, database
+        self.url = f"http://127.0.0.1:{port}"
+        # HAProxy connects from 127.0.0.1: its X-Forwarded-For names each player, so the per-address
+        # limits count players (sgmahjong/server/http/forwarded.py)
+        self.env = {"SGMAHJONG_TRUSTED_PROXIES": "127.0.0.1", **os.environ, **env, "SGMAHJONG_WORKER": name}
+        self.starts = 0
+        self.exited_at: float | None = None  # when supervise() saw it exited
+        self.start()
+
+    def start(self) -> None:
         import sys
 
-        self.name, self.port, self.log_path = name, port, log
-        self.url = f"http://127.0.0.1:{port}"
-        self.log_file = log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sgmahjong", "serve", "--port", str(port), "--database", database],
-            # HAProxy (127.0.0.1) is every client's TCP peer: not capped per address (the per-address
-            # request limits count X-Forwarded-For instead)
-            env={"SGMAHJONG_UNLIMITED_ADDRESSES": "127.0.0.1", **os.environ, **env, "SGMAHJONG_WORKER": name},
-            stdout=self.log_file, stderr=subprocess.STDOUT,
-        )
+        self.starts += 1
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "sgmahjong", "serve", "--port", str(self.port), "--database",
+                 self.database], env=self.env, stdout=log, stderr=subprocess.STDOUT)
 
     def healthy(self) -> bool:
         import urllib.request
@@ -218,6 +233,14 @@ class Worker:
                 return bool(r.status == 200)
         except OSError:
             return False
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while not self.healthy():
+            if self.proc.poll() is not None or time.monotonic() > end:
+                raise ClusterError(f"worker {self.name} did not start: see {self.log_path}:\n"
+                                   + self.log_path.read_text(errors="replace")[-2000:])
+            time.sleep(0.1)
 
     def kill(self) -> None:
         """SIGKILL: what a crash does."""
@@ -232,25 +255,33 @@ class Worker:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
-        self.log_file.close()
 
 
 class LocalCluster:
-    """PostgreSQL + ``workers`` server processes + HAProxy on ``127.0.0.1:port``, files in ``folder``.
+    """PostgreSQL + ``workers`` server processes + HAProxy on ``bind:port``, files in ``folder``.
 
     ``database``: a PostgreSQL URL to use; else a PostgreSQL in ``folder/postgres`` is started (and
-    initialised the first time) with a database ``sgmahjong``.
+    initialised the first time) with a database ``sgmahjong``. Ports: ``port`` for HAProxy (0: a free
+    one), ``worker_ports`` (one per worker; empty: free ones), ``postgres_port`` (0: a free one); a
+    port that is taken is refused before anything starts. ``proxy``: HAProxy's limits.
     """
 
     def __init__(self, folder: str | Path, *, workers: int = 2, port: int = 8000,
                  database: str | None = None, env: dict[str, str] | None = None,
-                 bind: str = "127.0.0.1") -> None:
+                 bind: str = "127.0.0.1", worker_ports: Sequence[int] = (), postgres_port: int = 0,
+                 proxy: ProxySettings | None = None) -> None:
         self.folder = Path(folder).resolve()
         self.n_workers = workers
-        self.port = port
+        if worker_ports and len(worker_ports) != workers:
+            raise ClusterError(f"--worker-ports: {len(worker_ports)} ports for {workers} workers;"
+                               " give one port per worker")
+        self.port = port or free_port()
+        self.worker_ports = list(worker_ports)
+        self.postgres_port = postgres_port
         self.bind = bind
         self.database = database
         self.env = env or {}
+        self.proxy_settings = proxy or ProxySettings()
         self.postgres: LocalPostgres | None = None
         self.workers: list[Worker] = []
         self.proxy: subprocess.Popen[bytes] | None = None
@@ -259,10 +290,22 @@ class LocalCluster:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def check_ports(self) -> None:
+        """Every fixed port can be listened on (else :class:`ClusterError` names the one that cannot)."""
+        check_port(self.bind, self.port, "HAProxy", "--port")
+        for i, p in enumerate(self.worker_ports):
+            check_port("127.0.0.1", p, f"worker w{i + 1}", "--worker-ports")
+        if self.postgres_port and self.database is None:
+            check_port("127.0.0.1", self.postgres_port, "PostgreSQL", "--postgres-port")
+        fixed = [self.port, *self.worker_ports, *([self.postgres_port] if self.postgres_port else [])]
+        if len(set(fixed)) != len(fixed):
+            raise ClusterError(f"the ports {fixed} repeat one: HAProxy, each worker and PostgreSQL need"
+                               " their own")
+
     def _start_postgres(self) -> str:
         import psycopg
 
-        pg = LocalPostgres(self.folder / "postgres", port=free_port())
+        pg = LocalPostgres(self.folder / "postgres", port=self.postgres_port or free_port())
         pg.start()
         self.postgres = pg
         with psycopg.connect(pg.url, autocommit=True) as conn:
@@ -272,6 +315,7 @@ class LocalCluster:
 
     def start(self, timeout: float = 60) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.check_ports()
         try:
             if self.database is None:
                 self.database = self._start_postgres()
@@ -280,32 +324,37 @@ class LocalCluster:
             open_store(self.database, worker="setup").close()  # migrate once, before the workers start
             for i in range(self.n_workers):
                 name = f"w{i + 1}"
-                self.workers.append(
-                    Worker(name, free_port(), self.database, self.folder / f"{name}.log", self.env))
+                port = self.worker_ports[i] if self.worker_ports else free_port()
+                self.workers.append(Worker(name, port, self.database, self.folder / f"{name}.log", self.env))
             end = time.monotonic() + timeout
             for w in self.workers:
-                while not w.healthy():
-                    if w.proc.poll() is not None or time.monotonic() > end:
-                        raise ClusterError(f"worker {w.name} did not start: see {w.log_path}:\n"
-                                           + w.log_path.read_text(errors="replace")[-2000:])
-                    time.sleep(0.1)
+                w.wait_healthy(end - time.monotonic())
             self.start_proxy()
             self.write_pids()
         except BaseException:
             self.stop()
             raise
 
-    def start_proxy(self) -> None:
-        cfg = self.folder / "haproxy.cfg"
-        cfg.write_text(haproxy_config(f"{self.bind}:{self.port}",
-                                      [(w.name, f"127.0.0.1:{w.port}") for w in self.workers]))
-        check = subprocess.run([haproxy(), "-c", "-q", "-f", str(cfg)], capture_output=True, text=True,
-                               check=False)
+    @property
+    def proxy_config(self) -> Path:
+        return self.folder / "haproxy.cfg"
+
+    def write_proxy_config(self) -> None:
+        self.proxy_config.write_text(haproxy_config(
+            f"{self.bind}:{self.port}", [(w.name, f"127.0.0.1:{w.port}") for w in self.workers],
+            self.proxy_settings))
+        check = subprocess.run([haproxy(), "-c", "-q", "-f", str(self.proxy_config)], capture_output=True,
+                               text=True, check=False)
         if check.returncode != 0:
-            raise ClusterError(f"haproxy refused {cfg}: {check.stderr.strip() or check.stdout.strip()}")
-        log = (self.folder / "haproxy.log").open("ab")
-        self.proxy = subprocess.Popen([haproxy(), "-db", "-f", str(cfg)], stdout=log,
-                                      stderr=subprocess.STDOUT)
+            raise ClusterError(f"haproxy refused {self.proxy_config}:"
+                               f" {check.stderr.strip() or check.stdout.strip()}")
+
+    def start_proxy(self) -> None:
+        """HAProxy in master-worker mode (:meth:`reload_proxy` reloads it as ``systemctl reload`` does)."""
+        self.write_proxy_config()
+        with (self.folder / "haproxy.log").open("ab") as log:
+            self.proxy = subprocess.Popen([haproxy(), "-W", "-db", "-f", str(self.proxy_config)],
+                                          stdout=log, stderr=subprocess.STDOUT)
         end = time.monotonic() + 20
         while True:
             with socket.socket() as s:
@@ -315,6 +364,31 @@ class LocalCluster:
             if self.proxy.poll() is not None or time.monotonic() > end:
                 raise ClusterError(f"haproxy did not start: see {self.folder / 'haproxy.log'}")
             time.sleep(0.05)
+
+    def reload_proxy(self) -> None:
+        """Re-read the configuration: a new HAProxy process takes the port; the old one serves its open
+        connections (WebSockets too) until they close."""
+        import signal
+
+        self.write_proxy_config()
+        if self.proxy is not None and self.proxy.poll() is None:
+            self.proxy.send_signal(signal.SIGUSR2)
+
+    def supervise(self, restart_after: float = 1.0, say: Callable[[str], None] | None = None) -> None:
+        """Start again every worker that has exited (for ``restart_after`` seconds), as systemd's
+        ``Restart=always`` would: call it every so often."""
+        for w in self.workers:
+            code = w.proc.poll()
+            if code is None:
+                continue
+            if w.exited_at is None:
+                w.exited_at = time.monotonic()
+                if say:
+                    say(f"worker {w.name} exited ({code}); see {w.log_path}; starting it again")
+            elif time.monotonic() - w.exited_at >= restart_after:
+                w.exited_at = None
+                w.start()
+                self.write_pids()
 
     def write_pids(self) -> None:
         import json

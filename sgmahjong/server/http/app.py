@@ -22,6 +22,7 @@ from ..store import StorageUnavailable
 from ..tables import TableServer
 from . import avatars, health, pages, play, players, reference, replay, static_http, tables, websocket
 from .common import STORAGE_DOWN, NewTables
+from .forwarded import ForwardedMiddleware
 from .middleware import GuardMiddleware
 
 log = logging.getLogger("sgmahjong.server")
@@ -63,7 +64,7 @@ def create_app(
             server.close()
 
     async def storage_down(request: Request, exc: Exception) -> Response:
-        log.error("storage unavailable: %s", exc)
+        log.warning("storage unavailable: %s", exc)  # a fault of the database, answered; not of the code
         return JSONResponse({"error": STORAGE_DOWN["message"], "code": "storage"}, status_code=503,
                             headers={"Retry-After": str(max(1, round(settings.storage_retry_seconds)))})
 
@@ -87,7 +88,8 @@ def create_app(
         ],
         lifespan=lifespan,
         exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
-        middleware=[Middleware(GuardMiddleware, settings=settings),
+        middleware=[Middleware(ForwardedMiddleware, settings=settings),
+                    Middleware(GuardMiddleware, settings=settings),
                     Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)],
     )
     app.state.settings = settings

@@ -19,6 +19,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from ..settings import ServerSettings
+from .forwarded import AddressSet
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -37,7 +38,8 @@ class ConnectionGuard:
         self.settings = settings
         self.limit = max(1, min(settings.max_connections, open_file_limit() - FD_RESERVE))
         self.per_address = settings.max_connections_per_address
-        self.unlimited = frozenset(settings.unlimited_addresses)
+        # a trusted proxy's connections are everyone's: capped per forwarded address instead (forwarded.py)
+        self.unlimited = AddressSet((*settings.unlimited_addresses, *settings.trusted_proxies))
         self._open: dict[int, str] = {}  # id(transport) -> client address
         self._by_address: dict[str, int] = {}
         self.refused = 0
@@ -169,5 +171,8 @@ def uvicorn_options(settings: ServerSettings, guard: ConnectionGuard | None = No
         "ws_ping_timeout": settings.ws_ping_timeout or None,
         "ws_per_message_deflate": settings.ws_deflate,
         "h11_max_incomplete_event_size": 16 * 1024,
+        # X-Forwarded-For is believed from settings.trusted_proxies only (forwarded.py), not from
+        # uvicorn's default of 127.0.0.1
+        "proxy_headers": False,
         "timeout_graceful_shutdown": 5,
     }

@@ -59,6 +59,11 @@ def routes(server: TableServer) -> list[BaseRoute]:
             await ws.send_json(MOVED)
             await ws.close(code=1013)  # try again later
             return
+        except StorageUnavailable as exc:  # the socket is open: the HTTP 503 of storage_down cannot go
+            log.warning("storage unavailable: %s", exc)
+            await ws.send_json(STORAGE_DOWN)
+            await ws.close(code=1013, reason="storage unavailable, try again")
+            return
         if table is None:
             await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
             await ws.close(code=4404)

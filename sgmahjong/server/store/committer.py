@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from . import Store
-from .base import BATCHABLE, LeaseLost, Write
+from .base import BATCHABLE, LeaseLost, StorageUnavailable, Write
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -142,6 +142,9 @@ class GroupCommit:
                 continue
             try:
                 self.inner.write_batch(writes)
+            except StorageUnavailable as exc:  # the database's fault (down, disk full): no traceback
+                log.warning("table id %s: its writes could not be stored (%s); it is closed", table_id, exc)
+                failed.add(table_id)
             except Exception:
                 log.exception("table id %s: its writes could not be stored; it is closed", table_id)
                 failed.add(table_id)

@@ -91,7 +91,12 @@ class PostgresStore(SqlStore):
             if self._in_tx:
                 raise StorageUnavailable("the database session was lost during a transaction")
             try:
-                self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
+                # no prepared statements: in pipeline mode psycopg (3.3) records a statement as prepared
+                # when its PREPARE came after a failed statement in the same pipeline (so was never
+                # run), and every later use fails "prepared statement ... does not exist": one write
+                # refused (disk full, say) wedged the session for good
+                self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout,
+                                             prepare_threshold=None)
             except psycopg.Error as exc:
                 where = redact(self.url)
                 raise StorageUnavailable(f"cannot reach the database ({where}): {reason(exc)}") from None
