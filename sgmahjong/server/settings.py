@@ -55,6 +55,17 @@ class ServerSettings:
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
+    # -- accounts (server/accounts; docs/accounts.md) ------------------------------------------------
+    session_days: float = 30.0  # a signed-in session lasts this long (renewed when half of it has passed)
+    sessions_per_account: int = 20  # signed-in devices of one account (the oldest is signed out beyond)
+    passkeys_per_account: int = 10  # passkeys of one account
+    link_code_seconds: float = 600.0  # a device link code is valid this long (and once)
+    sign_ins_per_hour: float = 30.0  # sign-in attempts (passkey, link code, new account) per address ...
+    sign_in_burst: int = 10  # ... after a burst of this many
+    link_guesses_per_minute: float = 60.0  # link codes tried per minute by everyone together (guessing)
+    auth_flow_seconds: float = 300.0  # a passkey ceremony must finish within this
+    webauthn_rp_id: str = ""  # the passkeys' relying party (a domain); empty: the request's host name
+    webauthn_origins: tuple[str, ...] = ()  # origins a passkey may be used from; empty: the request's own
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------
@@ -88,6 +99,8 @@ class ServerSettings:
             try:
                 if isinstance(default, bool):
                     values[f.name] = _boolean(raw)
+                elif isinstance(default, str):
+                    values[f.name] = raw.strip()
                 elif isinstance(default, tuple):
                     values[f.name] = tuple(x.strip() for x in raw.split(",") if x.strip())
                 elif isinstance(default, int):

@@ -54,7 +54,7 @@ from ..store import LeaseLost, StorageUnavailable, Store, StoreError, check_url,
 from ..store.committer import GroupCommit
 from ..table import bots, engine
 from ..table.table import Connection, Table
-from . import players, reference, replay
+from . import accounts, players, reference, replay
 from .guard import DirectWrites
 from .limits import AddressBuckets, TokenBucket
 from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
@@ -602,6 +602,7 @@ def create_app(
             Route("/api/tables/{code}/join", join_table, methods=["POST"]),
             *replay.routes(server),
             *players.routes(server),
+            *accounts.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],
