@@ -48,10 +48,12 @@ class Device:
         }})["authenticatorId"]
 
     def credentials(self) -> list[dict[str, Any]]:
-        return list(self.cdp.send("WebAuthn.getCredentials", {"authenticatorId": self.authenticator})["credentials"])
+        answer = self.cdp.send("WebAuthn.getCredentials", {"authenticatorId": self.authenticator})
+        return list(answer["credentials"])
 
     def add_credential(self, credential: dict[str, Any]) -> None:
-        self.cdp.send("WebAuthn.addCredential", {"authenticatorId": self.authenticator, "credential": credential})
+        self.cdp.send("WebAuthn.addCredential",
+                      {"authenticatorId": self.authenticator, "credential": credential})
 
     def me(self) -> None:
         self.page.goto(self.base + "/me")
@@ -92,7 +94,8 @@ def guest_plays_a_hand(server: LiveServer, d: Device) -> str:
     return str(code)
 
 
-def test_a_guest_claims_an_account_with_a_passkey_and_signs_in_elsewhere(server: LiveServer, devices: Any) -> None:
+def test_a_guest_claims_an_account_with_a_passkey_and_signs_in_elsewhere(server: LiveServer,
+                                                                         devices: Any) -> None:
     phone = devices()
     code = guest_plays_a_hand(server, phone)
     phone.me()
