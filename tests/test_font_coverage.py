@@ -38,7 +38,9 @@ def page_characters() -> dict[str, set[Path]]:
 
 def strings(lang: str) -> dict[str, str]:
     text = (STATIC / "js" / "strings" / f"{lang}.js").read_text(encoding="utf-8")
-    return json.loads(text[text.index("{"):text.rindex("}") + 1])  # type: ignore[no-any-return]
+    body = text[text.index("{"):text.rindex("}") + 1]
+    body = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("//"))  # section notes
+    return json.loads(body)  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("font", FONTS)
