@@ -769,7 +769,7 @@ export default {
   "account.signout": "离开账号",
   "account.signout_all": "在所有设备上离开账号",
   "account.cancelled": "通行密钥请求已取消或已过时。",
-  "account.confirm_delete": "删除账号：所有设备的牌局、通行密钥和设备都会被删除，不能复原。",
+  "account.confirm_delete": "删除账号：所有设备的牌局、通行密钥和设备都会被删除，以后不能再用。",
   "account.error.sign_in_failed": "无法进入账号：这个通行密钥或代码无效（或已过期）。",
   "account.error.rate_limited": "次数太多，请稍后再试。",
   "account.error.name_taken": "这个名字已有账号在用，请换一个。"
