@@ -66,6 +66,10 @@ class ServerSettings:
     auth_flow_seconds: float = 300.0  # a passkey ceremony must finish within this
     webauthn_rp_id: str = ""  # the passkeys' relying party (a domain); empty: the request's host name
     webauthn_origins: tuple[str, ...] = ()  # origins a passkey may be used from; empty: the request's own
+    ranked_preset: str = "site"  # the rules of ranked matches: this preset ...
+    ranked_rounds: int = 1  # ... with this many rounds (a one-round match)
+    season_months: int = 1  # a season of the leaderboard lasts this many months (from January)
+    leaderboard_size: int = 100  # players listed on the leaderboard
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------

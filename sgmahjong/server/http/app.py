@@ -49,6 +49,7 @@ from ..protocol import (
     parse_message,
     validation_message,
 )
+from ..ranking import record as ranking
 from ..settings import ServerSettings
 from ..store import LeaseLost, StorageUnavailable, Store, StoreError, check_url, open_store
 from ..store.committer import GroupCommit
@@ -112,6 +113,8 @@ class TableServer:
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
         bots.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
+        ranking.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
+                          self.settings.season_months)
 
     def open(self) -> None:
         inner = open_store(self.database)

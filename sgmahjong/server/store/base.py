@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .accounts import AccountMethods
+from .ratings import RatingMethods
 
 
 class StoreError(Exception):
@@ -119,11 +120,11 @@ class Write:
 #: the write methods a batch may hold (every write that returns nothing)
 BATCHABLE = frozenset({
     "set_status", "start_match", "set_seat", "add_hand", "end_hand", "add_action", "add_events",
-    "add_player_hands",
+    "add_player_hands", "rate_match",
 })
 
 
-class Store(AccountMethods, abc.ABC):
+class Store(AccountMethods, RatingMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

@@ -66,6 +66,7 @@ def redact(url: str) -> str:
 class PostgresStore(SqlStore):
     dialect = "postgres"
     shared = True
+    row_lock = " FOR UPDATE"
 
     def __init__(self, url: str, worker: str | None = None, *, connect_timeout: int = 5) -> None:
         super().__init__(worker)

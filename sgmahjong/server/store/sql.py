@@ -37,6 +37,7 @@ from .base import (
     TableRow,
     Write,
 )
+from .ratings import SqlRatings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -72,7 +73,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlAccounts, Store):
+class SqlStore(SqlAccounts, SqlRatings, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

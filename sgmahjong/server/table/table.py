@@ -23,6 +23,7 @@ from ...rules import RuleSet
 from ..http import players
 from ..options import TableOptions
 from ..protocol import ProtocolError
+from ..ranking import record as ranking
 from ..store import SeatRow, Store, TableRow
 from . import engine
 from .bots import BotsMixin
@@ -229,6 +230,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
                     self.id, self.hand_number, [engine.full_event(e) for e in extra], self.event_seq
                 )
                 self.event_seq += len(extra)
+                ranking.match_over(self, peek, [s.kind for s in self.seats])
             self.match = peek
             return extra
         return []
