@@ -49,13 +49,13 @@ from ..protocol import (
     parse_message,
     validation_message,
 )
-from ..ranking import record as ranking
+from ..ranking import record as ranked
 from ..settings import ServerSettings
 from ..store import LeaseLost, StorageUnavailable, Store, StoreError, check_url, open_store
 from ..store.committer import GroupCommit
 from ..table import bots, engine
 from ..table.table import Connection, Table
-from . import accounts, players, reference, replay
+from . import accounts, players, ranking, reference, replay
 from .guard import DirectWrites
 from .limits import AddressBuckets, TokenBucket
 from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
@@ -113,7 +113,7 @@ class TableServer:
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
         bots.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
-        ranking.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
+        ranked.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
                           self.settings.season_months)
 
     def open(self) -> None:
@@ -437,9 +437,10 @@ def create_app(
             return _error(404, "no such table")
         try:
             body = JoinTable.model_validate(await _json_body(request))
+            account = players.signed_account(server, request)
             async with table.lock:
                 seat, token = table.join(body.name, body.seat)
-                players.link_seat(server.store, table, seat, body.player)
+                players.link_seat(server.store, table, seat, body.player, account)
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -454,7 +455,8 @@ def create_app(
             body = matchflow.PlayBots.model_validate(await _json_body(request))
             server.allow_test_hooks(body.seed, body.wall)
             answer = await matchflow.play_vs_bots(server, body)
-            players.link_answer(server, answer, body.player)
+            players.link_answer(server, answer, body.player,
+                                players.signed_account(server, request))
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -476,7 +478,8 @@ def create_app(
         try:
             body = matchflow.QuickPlay.model_validate(await _json_body(request))
             answer = await matchflow.quick_play(server, body)
-            players.link_answer(server, answer, body.player)
+            players.link_answer(server, answer, body.player,
+                                players.signed_account(server, request))
         except ValidationError as exc:
             return _error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -606,6 +609,7 @@ def create_app(
             *replay.routes(server),
             *players.routes(server),
             *accounts.routes(server),
+            *ranking.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],

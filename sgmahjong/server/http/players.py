@@ -84,17 +84,29 @@ def player_id_for(store: Any, secret: str | None, name: str) -> int | None:
     return pid
 
 
-def link_seat(store: Any, table: Any, seat: int, secret: str | None) -> None:
-    """A seat just taken: whose it is (the browser identity's player, or nobody's)."""
-    store.link_seat_player(table.id, seat, player_id_for(store, secret, table.seats[seat].name or ""))
+def link_seat(store: Any, table: Any, seat: int, secret: str | None,
+              account_id: int | None = None) -> None:
+    """A seat just taken: whose it is (the browser identity's player, or nobody's); a signed-in
+    player's identity is the account's from now on (if it is nobody else's)."""
+    pid = player_id_for(store, secret, table.seats[seat].name or "")
+    store.link_seat_player(table.id, seat, pid)
+    if pid is not None and account_id is not None:
+        store.claim_player(pid, account_id)
     table.player_links = None  # read again at the next hand's end
 
 
-def link_answer(server: Any, answer: dict[str, Any], secret: str | None) -> None:
+def link_answer(server: Any, answer: dict[str, Any], secret: str | None,
+                account_id: int | None = None) -> None:
     """After play-vs-bots or quick play seated someone (``answer``: code, seat): link the seat."""
     table = server.tables.get(answer["code"])
     if table is not None:
-        link_seat(server.store, table, int(answer["seat"]), secret)
+        link_seat(server.store, table, int(answer["seat"]), secret, account_id)
+
+
+def signed_account(server: Any, request: Request) -> int | None:
+    """The id of the request's signed-in account, if any."""
+    signed = sessions.current(request, server.store, server.settings)
+    return None if signed is None else signed.account.id
 
 
 def record_hand(table: Any, number: int, hand: Any, kinds: list[str]) -> None:

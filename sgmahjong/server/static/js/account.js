@@ -5,6 +5,7 @@
 import { esc } from "./api.js";
 import { forgetIdentity, playerHeaders } from "./identity.js";
 import { has, t } from "./i18n.js";
+import { showRating } from "./rating.js";
 
 const $ = (id) => document.getElementById(id);
 let changed = () => {};
@@ -74,6 +75,7 @@ async function signedIn(answer) {
   if (answer.fresh_identity) forgetIdentity(); // this browser's identity was another account's
   await refresh();
   changed();
+  showRating().catch(() => {});
 }
 
 /** A new passkey: a new account named `name`, or (signed in, no name) another passkey of the account. */
@@ -180,6 +182,7 @@ async function signOutHere() {
   forgetIdentity(); // the identity's history is the account's: this browser starts a fresh guest
   await refresh();
   changed();
+  showRating().catch(() => {});
 }
 
 async function signOut(url) {

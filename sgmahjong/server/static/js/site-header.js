@@ -9,6 +9,7 @@ const LINKS = [
   ["/scoring", "nav.scoring"],
   ["/calculator", "nav.calculator"],
   ["/me", "nav.me"],
+  ["/leaderboard", "nav.leaderboard"],
 ];
 
 export function renderSiteHeader(header) {
