@@ -39,7 +39,8 @@ def page_characters() -> dict[str, set[Path]]:
 def strings(lang: str) -> dict[str, str]:
     text = (STATIC / "js" / "strings" / f"{lang}.js").read_text(encoding="utf-8")
     body = text[text.index("{"):text.rindex("}") + 1]
-    body = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("//"))  # section notes
+    # without the files' section notes ("// accounts")
+    body = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("//"))
     return json.loads(body)  # type: ignore[no-any-return]
 
 

@@ -143,7 +143,8 @@ def test_a_ranked_match_of_four_accounts_rates_each_once_and_a_restart_does_not_
         # time out into the timeout action; the other seats, never connected, are played by bots
         options = {**FAST_OPTIONS, "next_hand_seconds": 0.1, "turn_seconds": 0.2, "claim_seconds": 0.1,
                    "bot_level": "greedy"}
-        code = server.create_table("Ranked", seed=5, preset="site", rules={"rounds": 1}, options=options)["code"]
+        code = server.create_table("Ranked", seed=5, preset="site", rules={"rounds": 1},
+                                   options=options)["code"]
         tokens = []
         for seat, (client, name) in enumerate(zip(players, ["Ann", "Bo", "Cy", "Di"], strict=True)):
             r = client.post(f"/api/tables/{code}/join",
