@@ -18,6 +18,15 @@ from tests.data.make_old_db import digest, play_human
 DATA = Path(__file__).parent / "data"
 
 
+def older(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without the fields added since the old server (accounts: a seat's rank, whether /me is
+    an account's): the rest must be the same."""
+    out = {k: v for k, v in answer.items() if k != "account"}
+    if "seats" in out:
+        out["seats"] = [{k: v for k, v in s.items() if k != "rank"} for s in out["seats"]]
+    return out
+
+
 def test_an_old_database_opens_answers_the_same_and_plays_on(tmp_path: Path) -> None:
     expected: dict[str, Any] = json.loads((DATA / "old-server.json").read_text())
     db = tmp_path / "old.sqlite3"
@@ -27,12 +36,12 @@ def test_an_old_database_opens_answers_the_same_and_plays_on(tmp_path: Path) -> 
     try:
         play, lobby = expected["play"], expected["lobby"]
         code = play["code"]
-        assert server.get(f"/api/tables/{code}").json() == expected["summary"]
+        assert older(server.get(f"/api/tables/{code}").json()) == expected["summary"]
         assert server.get(f"/api/tables/{code}/hands/1/log").text == expected["log"]
         assert digest(server.get(f"/api/tables/{code}/hands/1/replay").json()) == expected["replay"]
         assert server.get(f"/api/tables/{code}/results").json() == expected["results"]
         me = httpx.get(server.url + "/api/me", headers={"X-Player": play["player"]}).json()
-        assert me == expected["me"]
+        assert older(me) == expected["me"]
 
         # the table in play: its human comes back and plays the second hand to its end
         with server.ws(code) as ws:

@@ -92,6 +92,12 @@ def link_seat(store: Any, table: Any, seat: int, secret: str | None,
     store.link_seat_player(table.id, seat, pid)
     if pid is not None and account_id is not None:
         store.claim_player(pid, account_id)
+    standing = None if account_id is None else store.standing(account_id)
+    if standing is None:
+        table.seat_ranks.pop(seat, None)
+    else:  # shown beside the seat's name (the summary's seat "rank")
+        table.seat_ranks[seat] = {k: v for k, v in standing.to_json().items()
+                                  if k in ("rank", "rating", "provisional")}
     table.player_links = None  # read again at the next hand's end
 
 

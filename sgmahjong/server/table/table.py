@@ -73,6 +73,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
     flow: FlowState = field(default_factory=FlowState)
     seat_views: SeatViews = field(default_factory=SeatViews)  # seat entries kept between versions
     player_links: dict[int, int] | None = None  # seat -> player id (players.py), None: not read yet
+    seat_ranks: dict[int, dict[str, Any]] = field(default_factory=dict)  # signed-in seats: rank (players.py)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     # -- construction ------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
                 {
                     "seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level,
                     "connected": s.kind == "bot" or (s.kind == "human" and self.connected(s.seat)),
-                    "ready": s.ready,
+                    "ready": s.ready, "rank": self.seat_ranks.get(s.seat) if s.kind == "human" else None,
                 }
                 for s in self.seats
             ],

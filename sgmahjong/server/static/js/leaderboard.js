@@ -7,9 +7,10 @@ import { rankName } from "./ranks.js";
 const $ = (id) => document.getElementById(id);
 let shown = "current";
 
-function row(r) {
-  return `<tr data-position="${r.position}"><td class="num">${r.position}</td><td>${esc(r.name)}</td>` +
-    `<td>${esc(rankName(r))}</td><td class="num">${r.points}${r.target ? ` / ${r.target}` : ""}</td>` +
+function row(r, me) {
+  const mine = me && me.position === r.position ? ' class="mine"' : "";
+  return `<tr data-position="${r.position}"${mine}><td class="num">${r.position}</td><td>${esc(r.name)}</td>` +
+    `<td class="rank">${esc(rankName(r))}</td><td class="num pts">${r.points}${r.target ? ` / ${r.target}` : ""}</td>` +
     `<td class="num rating">${r.rating}</td><td class="num">${r.matches}</td></tr>`;
 }
 
@@ -26,9 +27,10 @@ function renderBoard(d) {
     return;
   }
   const head = ["pos", "name", "rank", "points", "rating", "matches"].map((k) =>
-    `<th${["pos", "points", "rating", "matches"].includes(k) ? ' class="num"' : ""}>${esc(t(`board.col.${k}`))}</th>`).join("");
+    `<th class="${["pos", "points", "rating", "matches"].includes(k) ? "num" : ""}${k === "points" ? " pts" : ""}">` +
+    `${esc(t(`board.col.${k}`))}</th>`).join("");
   $("board").innerHTML = `<div class="table-scroll"><table class="data board"><thead><tr>${head}</tr></thead>` +
-    `<tbody>${d.rows.map(row).join("")}</tbody></table></div>`;
+    `<tbody>${d.rows.map((r) => row(r, d.me)).join("")}</tbody></table></div>`;
 }
 
 function renderLadder(d) {

@@ -18,6 +18,7 @@ import { createFeel } from "./feel.js";
 import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
 import { playerIdentity } from "./identity.js";
+import { rankBadge } from "./ranks.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -107,7 +108,7 @@ function renderSeating() {
         : `${esc(mine ? t("table.name_you", { name: s.name }) : s.name)}` +
           `${s.connected ? "" : ` <span class="muted">${t("table.offline")}</span>`}`;
     card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
-      `${windName(s.seat)}</div><div class="who">${who}</div>`;
+      `${windName(s.seat)}</div><div class="who">${who}${s.kind === "human" && s.rank ? ` ${rankBadge(s.rank)}` : ""}</div>`;
     const buttons = document.createElement("div");
     if (s.kind === "empty" && !seated) {
       buttons.append(button(t("table.sit"), "join", () => join(s.seat)));
@@ -258,6 +259,7 @@ function plate(seat, sv) {
   name.textContent = seat === state.seat ? t("table.name_you", { name: seatName(seat) }) : seatName(seat);
   name.title = name.textContent;
   p.append(badge, name);
+  addRank(p, state.table && state.table.seats[seat]);
   if (v.dealer === seat) {
     const d = document.createElement("span");
     d.className = "dealer";
@@ -712,4 +714,12 @@ if (!state.code) {
     `<p><a href="/">${t("common.back_to_lobby")}</a></p></main>`;
 } else {
   start();
+}
+
+// -- accounts: a signed-in player's rank beside the seat's name (the summary's seat "rank") ----------
+function addRank(plateEl, s) {
+  if (!s || s.kind !== "human" || !s.rank) return;
+  const span = document.createElement("span");
+  span.innerHTML = rankBadge(s.rank);
+  plateEl.append(span.firstChild);
 }
