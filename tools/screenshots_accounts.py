@@ -126,6 +126,9 @@ def main(outdir: Path, docs: bool) -> None:
                     credential = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]
                     page.wait_for_selector("#hands tbody tr")
                     page.wait_for_selector("#rating-chart svg")
+                    page.mouse.move(0, 0)
+                    if docs:  # the picture shows the rank, rating and its chart
+                        page.evaluate("document.getElementById('rating-card').scrollIntoView()")
                     shoot(page, outdir / f"me-{label}-{lang}.png", docs)
                     page.goto(base + "/leaderboard")
                     page.wait_for_selector("#board tbody tr")
