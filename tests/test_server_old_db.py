@@ -20,8 +20,8 @@ DATA = Path(__file__).parent / "data"
 
 def older(answer: dict[str, Any]) -> dict[str, Any]:
     """An answer without the fields added since the old server (accounts: a seat's rank, whether /me is
-    an account's): the rest must be the same."""
-    out = {k: v for k, v in answer.items() if k != "account"}
+    an account's; quick play's countdown): the rest must be the same."""
+    out = {k: v for k, v in answer.items() if k not in ("account", "starts_in")}
     if "seats" in out:
         out["seats"] = [{k: v for k, v in s.items() if k != "rank"} for s in out["seats"]]
     return out

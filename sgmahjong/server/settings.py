@@ -70,6 +70,7 @@ class ServerSettings:
     ranked_rounds: int = 1  # ... with this many rounds (a one-round match)
     season_months: int = 1  # a season of the leaderboard lasts this many months (from January)
     leaderboard_size: int = 100  # players listed on the leaderboard
+    quick_countdown_seconds: float = 20.0  # a quick-play table starts with bots this long after it opened
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------

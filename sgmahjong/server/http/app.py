@@ -115,6 +115,7 @@ class TableServer:
         bots.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
         ranked.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
                           self.settings.season_months)
+        matchflow.QUICK_SECONDS = self.settings.quick_countdown_seconds
 
     def open(self) -> None:
         inner = open_store(self.database)

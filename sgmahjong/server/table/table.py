@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
     seat_views: SeatViews = field(default_factory=SeatViews)  # seat entries kept between versions
     player_links: dict[int, int] | None = None  # seat -> player id (players.py), None: not read yet
     seat_ranks: dict[int, dict[str, Any]] = field(default_factory=dict)  # signed-in seats: rank (players.py)
+    starts_at: float | None = None  # a quick-play table starts then with bots (time.time(); matchflow.py)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     # -- construction ------------------------------------------------------------------------------
@@ -152,6 +154,8 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
             "hand_number": self.hand_number,
             "wall_hash": wall_hash,
             "rematch": self.flow.summary(),
+            "starts_in": (None if self.starts_at is None or self.status != "lobby"
+                          else round(max(0.0, self.starts_at - time.time()), 1)),
         }
 
     # -- lobby ------------------------------------------------------------------------------------

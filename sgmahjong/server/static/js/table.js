@@ -95,6 +95,7 @@ function renderSeating() {
   $("seating").hidden = false;
   $("play").hidden = true;
   $("share-link").textContent = location.origin + "/t/" + state.code;
+  showCountdown(tb);
   const list = $("seat-list");
   list.innerHTML = "";
   const seated = state.seat !== null;
@@ -723,3 +724,30 @@ function addRank(plateEl, s) {
   span.innerHTML = rankBadge(s.rank);
   plateEl.append(span.firstChild);
 }
+
+// -- quick play: the countdown before bots fill the empty seats (the summary's "starts_in") ----------
+let countdownTimer = null;
+function showCountdown(tb) {
+  clearInterval(countdownTimer);
+  let el = document.getElementById("starts-in");
+  if (tb.starts_in === null || tb.starts_in === undefined) {
+    if (el) el.remove();
+    return;
+  }
+  if (!el) {
+    el = document.createElement("p");
+    el.id = "starts-in";
+    el.className = "starts-in";
+    el.setAttribute("role", "status");
+    $("seating").prepend(el);
+  }
+  const until = Date.now() + tb.starts_in * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    el.textContent = t("quick.starts_in", { s: left });
+    if (!left) clearInterval(countdownTimer);
+  };
+  tick();
+  countdownTimer = setInterval(tick, 1000);
+}
+

@@ -816,6 +816,7 @@ export default {
   "board.ladder.target": "promotion at",
   "board.rule.points": "Each placing gives rank points (players tied share the points of the places they fill). Reaching the target promotes you, starting the next rank at half its target; falling below 0 demotes you to half the lower rank's target. A Novice never loses points.",
   "board.rule.provisional": "Your first {n} ranked matches are provisional: they lose no points and never demote.",
-  "board.rule.seasons": "A season lasts {months} month(s); each season's board starts afresh, and the all-time board keeps everything."
+  "board.rule.seasons": "A season lasts {months} month(s); each season's board starts afresh, and the all-time board keeps everything.",
+  "quick.starts_in": "Quick play: bots fill the empty seats and the match starts in {s} s."
 }
 ;

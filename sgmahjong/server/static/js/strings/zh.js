@@ -816,6 +816,7 @@ export default {
   "board.ladder.target": "升段所需",
   "board.rule.points": "每个名次给段位分（同名次的玩家平分所占名次的分数）。达到所需分数即升段，并从下一段位所需分数的一半开始；跌到 0 以下则降段，回到下一级段位所需分数的一半。新手不会扣分。",
   "board.rule.provisional": "前 {n} 场段位赛是定级赛：不扣分，也不会降段。",
-  "board.rule.seasons": "每个赛季为 {months} 个月；每个赛季的排行榜重新开始，历来榜保留全部成绩。"
+  "board.rule.seasons": "每个赛季为 {months} 个月；每个赛季的排行榜重新开始，历来榜保留全部成绩。",
+  "quick.starts_in": "快速开始：{s} 秒后电脑补上空位，比赛开始。"
 }
 ;
