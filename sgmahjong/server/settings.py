@@ -71,6 +71,11 @@ class ServerSettings:
     season_months: int = 1  # a season of the leaderboard lasts this many months (from January)
     leaderboard_size: int = 100  # players listed on the leaderboard
     quick_countdown_seconds: float = 20.0  # a quick-play table starts with bots this long after it opened
+    queue_interval_seconds: float = 0.5  # how often each worker matches the ranked queue
+    queue_window: float = 100.0  # ratings this far apart are matched at once ...
+    queue_widen_per_second: float = 10.0  # ... and the window widens by this much per second waited
+    queue_stale_seconds: float = 30.0  # a queued player who has not asked for this long leaves the queue
+    queue_max: int = 10000  # players waiting at most (the queue refuses more)
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------
@@ -87,6 +92,8 @@ class ServerSettings:
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
+        if self.queue_interval_seconds <= 0:
+            raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
             raise SettingsError("server setting malloc_mmap_threshold must be at most 33554432 (32 MiB)")
 

@@ -59,7 +59,7 @@ def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
                         status_code=status)
 
 
-async def _body(request: Request, model: type[BaseModel]) -> Any:
+async def read_body(request: Request, model: type[BaseModel]) -> Any:
     raw = await request.body()
     try:
         return model.model_validate(json.loads(raw or b"{}"))
@@ -122,7 +122,7 @@ def routes(server: Any) -> list[Route]:
 
     async def passkey_begin(request: Request) -> Response:
         """A new passkey: for the signed-in account, else for a new account named ``name``."""
-        body = await _body(request, Begin)
+        body = await read_body(request, Begin)
         party = passkeys.party(request, settings)
         signed = signed_in(request)
         store = server.store
@@ -148,7 +148,7 @@ def routes(server: Any) -> list[Route]:
         return JSONResponse({"flow": new_flow(flow), "options": options})
 
     async def passkey_finish(request: Request) -> Response:
-        body = await _body(request, Finish)
+        body = await read_body(request, Finish)
         store = server.store
         flow = store.take_flow(sessions.digest(body.flow), time.time())
         if flow is None or flow.kind != "register":
@@ -173,7 +173,7 @@ def routes(server: Any) -> list[Route]:
         return signed_in_answer(request, account_id)
 
     async def signin_begin(request: Request) -> Response:
-        await _body(request, Empty)
+        await read_body(request, Empty)
         challenge, options = passkeys.authentication(passkeys.party(request, settings))
         flow = FlowRow("signin", challenge, None, None, None, time.time() + settings.auth_flow_seconds)
         return JSONResponse({"flow": new_flow(flow), "options": options})
@@ -181,7 +181,7 @@ def routes(server: Any) -> list[Route]:
     async def signin_finish(request: Request) -> Response:
         if (refused := limited(request)) is not None:
             return refused
-        body = await _body(request, Finish)
+        body = await read_body(request, Finish)
         store = server.store
         flow = store.take_flow(sessions.digest(body.flow), time.time())
         cred = passkeys.credential_id(body.credential)
@@ -197,7 +197,7 @@ def routes(server: Any) -> list[Route]:
         return signed_in_answer(request, key.account_id)
 
     async def link_code(request: Request) -> Response:
-        await _body(request, Empty)
+        await read_body(request, Empty)
         signed = signed_in(request)
         if signed is None:
             return _error(401, "sign in first")
@@ -209,7 +209,7 @@ def routes(server: Any) -> list[Route]:
     async def link(request: Request) -> Response:
         if (refused := limited(request, guesses)) is not None:
             return refused
-        body = await _body(request, Link)
+        body = await read_body(request, Link)
         code = sessions.normalize_code(body.code)
         account_id = None if code is None else server.store.use_link_code(sessions.digest(code), time.time())
         if account_id is None:
@@ -217,7 +217,7 @@ def routes(server: Any) -> list[Route]:
         return signed_in_answer(request, account_id)
 
     async def signout(request: Request) -> Response:
-        await _body(request, Empty)
+        await read_body(request, Empty)
         signed = signed_in(request)
         if signed is not None:
             server.store.end_sessions(signed.account.id, signed.session.id_hash)
@@ -226,7 +226,7 @@ def routes(server: Any) -> list[Route]:
         return response
 
     async def signout_all(request: Request) -> Response:
-        await _body(request, Empty)
+        await read_body(request, Empty)
         signed = signed_in(request)
         if signed is None:
             return _error(401, "sign in first")

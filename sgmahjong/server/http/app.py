@@ -29,6 +29,7 @@ from .. import matchflow, memory, metrics
 from ..cluster.ownership import MOVED, Ownership, TableElsewhere
 from ..events import log_event, set_worker
 from ..lobby import PAGE_MAX, Upkeep, lobby_page
+from ..matchmaking import matcher
 from ..options import TableOptions
 from ..protocol import (
     BOT_LEVEL_INFO,
@@ -56,6 +57,7 @@ from ..store.committer import GroupCommit
 from ..table import bots, engine
 from ..table.table import Connection, Table
 from . import accounts, players, ranking, reference, replay
+from . import ranked as ranked_routes
 from .guard import DirectWrites
 from .limits import AddressBuckets, TokenBucket
 from .middleware import RAW_SEND, GuardMiddleware, json_depth_ok
@@ -313,6 +315,7 @@ def create_app(
         upkeep = asyncio.get_running_loop().create_task(server.upkeep.run(server.archive))
         revive = asyncio.get_running_loop().create_task(server.revive())
         lag = asyncio.get_running_loop().create_task(metrics.watch_loop_lag())
+        matching = asyncio.get_running_loop().create_task(matcher.run(server))
         collector = None
         if settings.gc_interval_seconds > 0:
             collector = asyncio.get_running_loop().create_task(
@@ -323,6 +326,7 @@ def create_app(
             upkeep.cancel()
             revive.cancel()
             lag.cancel()
+            matching.cancel()
             if collector is not None:
                 collector.cancel()
             server.close()
@@ -611,6 +615,7 @@ def create_app(
             *players.routes(server),
             *accounts.routes(server),
             *ranking.routes(server),
+            *ranked_routes.routes(server),
             WebSocketRoute("/ws/{code}", websocket),
             Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         ],

@@ -266,8 +266,8 @@ class SqlAccounts(AccountMethods):
         with self._tx():
             self._run(f"DELETE FROM player_hands WHERE player_id IN ({mine})", (account_id,))
             self._run(f"DELETE FROM seat_players WHERE player_id IN ({mine})", (account_id,))
-            for table in ("players", "passkeys", "sessions", "link_codes", "auth_flows", "ratings",
-                          "rating_history"):
+            for table in ("queue_entries", "players", "passkeys", "sessions", "link_codes", "auth_flows",
+                          "ratings", "rating_history"):
                 self._run(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             self._run("DELETE FROM accounts WHERE id = ?", (account_id,))
 

@@ -67,6 +67,7 @@ class PostgresStore(SqlStore):
     dialect = "postgres"
     shared = True
     row_lock = " FOR UPDATE"
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str, worker: str | None = None, *, connect_timeout: int = 5) -> None:
         super().__init__(worker)

@@ -37,6 +37,7 @@ from .base import (
     TableRow,
     Write,
 )
+from .queue import SqlQueue
 from .ratings import SqlRatings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -73,7 +74,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlAccounts, SqlRatings, Store):
+class SqlStore(SqlAccounts, SqlRatings, SqlQueue, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 
