@@ -81,7 +81,8 @@ def routes(server: Any) -> list[Route]:
         now = time.time()
         waited = max(0.0, now - entry.joined)
         return JSONResponse({
-            "status": entry.status, "waited": round(waited, 1),
+            "status": "waiting" if entry.status == "waiting" else "matching",  # matching: a table is opening
+            "waited": round(waited, 1),
             "waiting": server.store.queue_size(now, settings.queue_stale_seconds),
             "window": round(settings.queue_window + settings.queue_widen_per_second * waited),
             "rating": round(entry.rating),

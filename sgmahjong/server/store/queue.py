@@ -71,20 +71,25 @@ def _entry(r: tuple[Any, ...]) -> QueueEntry:
 
 def groups_of_four(waiting: list[QueueEntry], now: float, window: float,
                    widen: float) -> list[list[QueueEntry]]:
-    """Oldest first: each entry with the three nearest in rating within its window, if there are three."""
-    left = list(waiting)
+    """Oldest first: each entry with three others, the four closest in rating (the narrowest run of
+    four, in rating order, that holds it; of runs as narrow, one with a multiple of four below it, so
+    the rest can still form fours), if their spread is within its window."""
+    left = list(waiting)  # oldest first
     out = []
     while left:
-        head, rest = left[0], left[1:]
+        head = left[0]
         reach = window + widen * max(0.0, now - head.joined)
-        near = sorted((e for e in rest if abs(e.rating - head.rating) <= reach),
-                      key=lambda e: (abs(e.rating - head.rating), e.joined))[:3]
-        if len(near) == 3:
-            group = [head, *near]
-            out.append(group)
-            left = [e for e in rest if e not in near]
+        ranked = sorted(left, key=lambda e: (e.rating, e.joined))
+        at = ranked.index(head)
+        starts = range(max(0, at - 3), min(at, len(ranked) - 4) + 1)
+        best_start = min(starts, key=lambda i: (ranked[i + 3].rating - ranked[i].rating, i % 4 != 0),
+                         default=None)
+        best = None if best_start is None else ranked[best_start:best_start + 4]
+        if best is not None and best[-1].rating - best[0].rating <= reach:
+            out.append([head, *(e for e in best if e is not head)])
+            left = [e for e in left if e not in best]
         else:
-            left = rest
+            left = left[1:]
     return out
 
 
