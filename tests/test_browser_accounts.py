@@ -118,6 +118,12 @@ def test_a_guest_claims_an_account_with_a_passkey_and_signs_in_elsewhere(server:
     expect(laptop.page.locator("#account-name")).to_contain_text("Ann")
     assert laptop.hands() == [f"{code}/1"]
     expect(laptop.page.locator("#devices li")).to_have_count(2)
+    # the ranked queue from the leaderboard page: waiting (one player), then left
+    laptop.page.goto(laptop.base + "/leaderboard")
+    laptop.page.click("#ranked-btn")
+    expect(laptop.page.locator("#ranked-status")).to_contain_text("1 waiting")
+    laptop.page.click("#ranked-leave")
+    expect(laptop.page.locator("#ranked-status")).to_contain_text("You left the queue")
 
 
 def test_a_device_link_code_signs_in_once_and_not_after_it_expires(server: LiveServer, devices: Any) -> None:

@@ -34,10 +34,10 @@ def current_season(now: float | None = None) -> str:
 
 
 def match_over(table: Any, match: Any, kinds: list[str]) -> None:
-    """The match of ``table`` has finished: rate it if it is ranked (a seat a bot plays at the end was
-    left by its player, who is placed last)."""
+    """The match of ``table`` has finished: rate it if it is ranked. A player who is not at the table
+    when it ends (gone, their seat played on by a bot) left it, and is placed last."""
     if not is_ranked(table.rules):
         return
-    leavers = [seat for seat, kind in enumerate(kinds) if kind != "human"]
+    leavers = [seat for seat, kind in enumerate(kinds) if kind != "human" or not table.connected(seat)]
     now = time.time()
     table.store.rate_match(table.id, [int(x) for x in match.total_ledger], leavers, now, current_season(now))

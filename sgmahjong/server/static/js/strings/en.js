@@ -817,6 +817,14 @@ export default {
   "board.rule.points": "Each placing gives rank points (players tied share the points of the places they fill). Reaching the target promotes you, starting the next rank at half its target; falling below 0 demotes you to half the lower rank's target. A Novice never loses points.",
   "board.rule.provisional": "Your first {n} ranked matches are provisional: they lose no points and never demote.",
   "board.rule.seasons": "A season lasts {months} month(s); each season's board starts afresh, and the all-time board keeps everything.",
-  "quick.starts_in": "Quick play: bots fill the empty seats and the match starts in {s} s."
+  "quick.starts_in": "Quick play: bots fill the empty seats and the match starts in {s} s.",
+  "ranked.title": "Ranked match",
+  "ranked.intro": "Four signed-in players of about your rating, the site rules over one round. The rating window widens the longer you wait.",
+  "ranked.find": "Find a ranked match",
+  "ranked.leave": "Leave the queue",
+  "ranked.sign_in": "Sign in on My hands (with a passkey) to play ranked matches.",
+  "ranked.waiting": "Looking for players: {n} waiting, {s} s so far, ratings within ±{w}.",
+  "ranked.found": "Match found: going to the table…",
+  "ranked.left": "You left the queue."
 }
 ;

@@ -817,6 +817,14 @@ export default {
   "board.rule.points": "每个名次给段位分（同名次的玩家平分所占名次的分数）。达到所需分数即升段，并从下一段位所需分数的一半开始；跌到 0 以下则降段，回到下一级段位所需分数的一半。新手不会扣分。",
   "board.rule.provisional": "前 {n} 场段位赛是定级赛：不扣分，也不会降段。",
   "board.rule.seasons": "每个赛季为 {months} 个月；每个赛季的排行榜重新开始，历来榜保留全部成绩。",
-  "quick.starts_in": "快速开始：{s} 秒后电脑补上空位，比赛开始。"
+  "quick.starts_in": "快速开始：{s} 秒后电脑补上空位，比赛开始。",
+  "ranked.title": "段位赛",
+  "ranked.intro": "四位评分相近的已登录玩家，用本站规则打一圈。等得越久，评分范围越宽。",
+  "ranked.find": "开始匹配段位赛",
+  "ranked.leave": "退出匹配",
+  "ranked.sign_in": "在“我的牌局”用通行密钥登录，即可打段位赛。",
+  "ranked.waiting": "正在匹配：{n} 人等待中，已等 {s} 秒，评分范围 ±{w}。",
+  "ranked.found": "匹配成功：正在进入牌桌…",
+  "ranked.left": "你已退出匹配。"
 }
 ;
