@@ -54,6 +54,17 @@ class Empty(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def guarded(handler: Any) -> Any:
+    """``handler`` answering a bad body (:class:`ProtocolError`) with a 400 and its message."""
+    async def run(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except ProtocolError as exc:
+            return _error(400, exc.message, exc.code)
+    return run
+
+
 def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
     return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
                         status_code=status)
@@ -258,15 +269,6 @@ def routes(server: Any) -> list[Route]:
         if not server.store.delete_passkey(signed.account.id, int(request.path_params["id"])):
             return _error(404, "no such passkey")
         return JSONResponse(_account_json(server.store, signed))
-
-    def guarded(handler: Any) -> Any:
-        async def run(request: Request) -> Response:
-            try:
-                response: Response = await handler(request)
-                return response
-            except ProtocolError as exc:
-                return _error(400, exc.message, exc.code)
-        return run
 
     return [
         Route("/api/account", guarded(state), methods=["GET"]),

@@ -17,11 +17,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..accounts import sessions
-from ..protocol import ProtocolError
 from ..ranking.ladder import Standing
 from ..store.queue import QueueEntry
 from ..table.seats import hash_token
-from .accounts import Empty, read_body
+from .accounts import Empty, _error, guarded, read_body
 from .players import HEADER, valid_secret
 
 TICKET_RE = re.compile(r"^[A-Za-z0-9_-]{43}$")
@@ -31,11 +30,6 @@ class Ticket(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     ticket: Annotated[str, Field(min_length=1, max_length=64)]
-
-
-def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
-                        status_code=status)
 
 
 def routes(server: Any) -> list[Route]:
@@ -92,15 +86,6 @@ def routes(server: Any) -> list[Route]:
         body = await read_body(request, Ticket)
         left = TICKET_RE.match(body.ticket) is not None and server.store.leave_queue(hash_token(body.ticket))
         return JSONResponse({"left": bool(left)})
-
-    def guarded(handler: Any) -> Any:
-        async def run(request: Request) -> Response:
-            try:
-                response: Response = await handler(request)
-                return response
-            except ProtocolError as exc:
-                return _error(400, exc.message, exc.code)
-        return run
 
     return [
         Route("/api/ranked/join", guarded(join), methods=["POST"]),

@@ -9,10 +9,11 @@ progress (flows). Session ids and link codes arrive here already hashed; nothing
 from __future__ import annotations
 
 import abc
-import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from .hooks import SqlHooks
 
 
 @dataclass
@@ -135,17 +136,8 @@ class AccountMethods(abc.ABC):
         """Forget the account: its identities and their hands, passkeys, sessions and codes."""
 
 
-class SqlAccounts(AccountMethods):
+class SqlAccounts(SqlHooks, AccountMethods):
     """The SQL of :class:`AccountMethods` (mixed into :class:`~.sql.SqlStore`)."""
-
-    @abc.abstractmethod
-    def _tx(self) -> contextlib.AbstractContextManager[None]: ...
-
-    @abc.abstractmethod
-    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
-
-    @abc.abstractmethod
-    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
 
     def create_account(self, name: str, name_key: str, handle: str) -> int | None:
         with self._tx():

@@ -12,9 +12,10 @@ after ``MATCH_GRACE`` seconds. SQLite has one process, so one matcher.
 from __future__ import annotations
 
 import abc
-import contextlib
 from dataclasses import dataclass
 from typing import Any
+
+from .hooks import SqlHooks
 
 MATCH_GRACE = 15.0  # seconds a matched group may wait for its table before it is queued again
 
@@ -93,21 +94,12 @@ def groups_of_four(waiting: list[QueueEntry], now: float, window: float,
     return out
 
 
-class SqlQueue(QueueMethods):
+class SqlQueue(SqlHooks, QueueMethods):
     """The SQL of :class:`QueueMethods` (mixed into :class:`~.sql.SqlStore`)."""
 
     #: appended to the SELECT of the waiting entries: PostgreSQL locks the rows it takes and skips the
     #: rows another worker has locked; SQLite has one process
     skip_locked: str = ""
-
-    @abc.abstractmethod
-    def _tx(self) -> contextlib.AbstractContextManager[None]: ...
-
-    @abc.abstractmethod
-    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
-
-    @abc.abstractmethod
-    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
 
     def enqueue(self, entry: QueueEntry, now: float) -> None:
         with self._tx():

@@ -6,11 +6,11 @@ leaderboard and /me. The arithmetic is :mod:`..ranking.ladder`'s."""
 from __future__ import annotations
 
 import abc
-import contextlib
 from dataclasses import dataclass
 from typing import Any
 
 from ..ranking.ladder import Standing, placings, rate
+from .hooks import SqlHooks
 
 ALL_TIME = "all"
 
@@ -66,24 +66,13 @@ def _standing(r: tuple[Any, ...]) -> Standing:
     return Standing(float(r[0]), float(r[1]), int(r[2]), int(r[3]), int(r[4]))
 
 
-class SqlRatings(RatingMethods):
+class SqlRatings(SqlHooks, RatingMethods):
     """The SQL of :class:`RatingMethods` (mixed into :class:`~.sql.SqlStore`)."""
 
     #: appended to the SELECT of the rows a rating changes: PostgreSQL locks them (two workers rating
     #: matches of the same player at once update one after the other); SQLite has one writer anyway
     row_lock: str = ""
 
-    @abc.abstractmethod
-    def _tx(self) -> contextlib.AbstractContextManager[None]: ...
-
-    @abc.abstractmethod
-    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
-
-    @abc.abstractmethod
-    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
-
-    @abc.abstractmethod
-    def _guard(self, table_id: int) -> None: ...
 
     def rate_match(self, table_id: int, scores: list[int], leavers: list[int], when: float,
                    season: str) -> None:
