@@ -60,12 +60,11 @@ def claim_browser(request: Request, store: Any, account_id: int) -> bool:
 
 
 def history_owner(server: Any, request: Request) -> Owner | None:
-    """The signed-in account (every identity of it, this browser's claimed on the way), else this
-    browser's identity; None for a browser with neither (a new guest)."""
+    """The signed-in account (every identity of it: claimed when it signed in, and at each seat taken
+    while signed in), else this browser's identity; None for a browser with neither (a new guest)."""
     store = server.store
     signed = sessions.current(request, store, server.settings)
     if signed is not None:
-        claim_browser(request, store, signed.account.id)
         account = signed.account
         return Owner(account.name, store.account_players(account.id), account.created, account)
     player = browser_player(request, store)
