@@ -35,6 +35,7 @@ CONSTANTS = {
     "server.http.app.BOT_LEVEL_INFO", "server.http.app.PAGES", "server.http.app.STORAGE_DOWN",
     "server.http.app._STATUS",
     "server.http.middleware.SECURITY_HEADERS",
+    "server.ranking.record.RANKED_RULES",  # the ranked rules: replaced whole from the settings, never grown
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
     "bots.expert.CLOCKS", "commands.score.BY_ID", "commands.score.SPECIAL_WINS",

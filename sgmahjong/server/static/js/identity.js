@@ -61,7 +61,10 @@ function guestName() {
 }
 
 try {
-  if (!localStorage.getItem(NAME_KEY)) localStorage.setItem(NAME_KEY, guestName());
+  if (!localStorage.getItem(NAME_KEY)) {
+    const known = JSON.parse(localStorage.getItem(KEY) || "null");
+    localStorage.setItem(NAME_KEY, (known && known.name) || guestName());
+  }
 } catch (_err) {
   /* private mode: the fields start empty */
 }
