@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidHandError
+from .errors import invalid_hand
 from .melds import Meld
 from .tiles import NUM_FACES, NUM_PLAYING, Tile, copies_of
 
@@ -25,7 +25,8 @@ def check_copies(tiles: list[Tile]) -> None:
         counts[t] += 1
     for index, n in enumerate(counts):
         if n > _COPIES[index]:
-            raise InvalidHandError(f"{_copies(n)} of {Tile(index)!r}")
+            tile = repr(Tile(index))
+            raise invalid_hand("hand.copies", f"{_copies(n)} of {tile}", count=n, tile=tile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,19 +45,25 @@ class Hand:
         object.__setattr__(self, "bonus", tuple(sorted(self.bonus)))
         for t in self.concealed:
             if t >= NUM_PLAYING:
-                raise InvalidHandError(f"bonus tile {t!r} belongs after '/', not among the concealed tiles")
+                raise invalid_hand("hand.bonus_concealed",
+                                   f"bonus tile {t!r} belongs after '/', not among the concealed tiles",
+                                   tile=repr(t))
         for t in self.bonus:
             if t < NUM_PLAYING:
-                raise InvalidHandError(f"{t!r} is not a bonus tile")
+                raise invalid_hand("hand.not_bonus", f"{t!r} is not a bonus tile", tile=repr(t))
         if self.winning_tile is not None and self.winning_tile >= NUM_PLAYING:
-            raise InvalidHandError(f"a bonus tile ({self.winning_tile!r}) cannot be the winning tile")
+            raise invalid_hand("hand.bonus_winning",
+                               f"a bonus tile ({self.winning_tile!r}) cannot be the winning tile",
+                               tile=repr(self.winning_tile))
         check_copies(self.all_tiles())
         size = len(self.concealed) + 3 * len(self.melds)
         if self.winning_tile is not None:
             if size + 1 != 14:
-                raise InvalidHandError(f"a winning hand needs 14 tiles, got {size + 1}")
+                raise invalid_hand("hand.winning_size", f"a winning hand needs 14 tiles, got {size + 1}",
+                                   count=size + 1)
         elif size != 13:
-            raise InvalidHandError(f"a hand needs 13 tiles before the winning tile, got {size}")
+            raise invalid_hand("hand.size", f"a hand needs 13 tiles before the winning tile, got {size}",
+                               count=size)
 
     def all_tiles(self) -> list[Tile]:
         """Every physical tile of the hand: concealed, melds (kongs as four), winning and bonus."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import InvalidHandError
+from .errors import invalid_hand
 from .tiles import Tile
 
 
@@ -30,9 +30,10 @@ class Meld:
     def __post_init__(self) -> None:
         if self.kind is MeldKind.CHOW:
             if not self.tile.is_suited or self.tile.rank > 7:
-                raise InvalidHandError(f"no chow starts at {self.tile!r}")
+                raise invalid_hand("meld.no_chow", f"no chow starts at {self.tile!r}", tile=repr(self.tile))
         elif self.tile.is_bonus:
-            raise InvalidHandError(f"a bonus tile {self.tile!r} cannot form a {self.kind.value}")
+            raise invalid_hand("meld.bonus", f"a bonus tile {self.tile!r} cannot form a {self.kind.value}",
+                               tile=repr(self.tile))
 
     @property
     def tiles(self) -> tuple[Tile, ...]:

@@ -22,6 +22,12 @@ _HONOURS = {letter: Tile(27 + i) for i, letter in enumerate(HONOUR_LETTERS)}
 _ALIASES = {"Rd": Tile.RED, "Gd": Tile.GREEN, "Wd": Tile.WHITE}
 
 
+def _no_suit(digits: list[tuple[int, int]], source: str) -> NotationError:
+    shown = "".join(str(d) for d, _ in digits)
+    return NotationError(f"digits {shown!r} have no suit letter", source, digits[0][1] + 1, code="no_suit",
+                         params={"digits": shown})
+
+
 def _scan_tiles(text: str, start: int, stop: int, source: str) -> list[Tile]:
     """Tiles in ``text[start:stop]``; errors name 1-based columns of ``source``."""
     return [t for t, _ in _scan_positions(text, start, stop, source)]
@@ -36,8 +42,7 @@ def _scan_positions(text: str, start: int, stop: int, source: str) -> list[tuple
         ch = text[i]
         if ch.isspace():
             if digits:
-                raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
-                                    source, digits[0][1] + 1)
+                raise _no_suit(digits, source)
             i += 1
             continue
         if ch.isdigit():
@@ -46,10 +51,12 @@ def _scan_positions(text: str, start: int, stop: int, source: str) -> list[tuple
             continue
         if ch in _SUIT_BASE:
             if not digits:
-                raise NotationError(f"suit letter {ch!r} has no digits before it", source, i + 1)
+                raise NotationError(f"suit letter {ch!r} has no digits before it", source, i + 1,
+                                    code="suit_no_digits", params={"suit": ch})
             for d, at in digits:
                 if not 1 <= d <= _SUIT_MAX[ch]:
-                    raise NotationError(f"unknown tile '{d}{ch}'", source, at + 1)
+                    raise NotationError(f"unknown tile '{d}{ch}'", source, at + 1, code="unknown_tile",
+                                        params={"tile": f"{d}{ch}"})
                 tiles.append((Tile(_SUIT_BASE[ch] + d - 1), at))
             digits = []
             i += 1
@@ -57,10 +64,10 @@ def _scan_positions(text: str, start: int, stop: int, source: str) -> list[tuple
         alias = text[i:i + 2]
         known = ch in _HONOURS or (alias in _ALIASES and i + 2 <= stop)
         if not known:
-            raise NotationError(f"unknown tile {ch!r}", source, i + 1)
+            raise NotationError(f"unknown tile {ch!r}", source, i + 1, code="unknown_tile",
+                                params={"tile": ch})
         if digits:
-            raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
-                                source, digits[0][1] + 1)
+            raise _no_suit(digits, source)
         if alias in _ALIASES and i + 2 <= stop:
             tiles.append((_ALIASES[alias], i))
             i += 2
@@ -68,8 +75,7 @@ def _scan_positions(text: str, start: int, stop: int, source: str) -> list[tuple
         tiles.append((_HONOURS[ch], i))
         i += 1
     if digits:
-        raise NotationError(f"digits {''.join(str(d) for d, _ in digits)!r} have no suit letter",
-                            source, digits[0][1] + 1)
+        raise _no_suit(digits, source)
     return tiles
 
 
@@ -82,7 +88,8 @@ def parse_tile(text: str) -> Tile:
     """Parse exactly one tile."""
     tiles = parse_tiles(text.strip())
     if len(tiles) != 1:
-        raise NotationError(f"expected one tile, got {len(tiles)} in {text!r}", text)
+        raise NotationError(f"expected one tile, got {len(tiles)} in {text!r}", text, code="one_tile",
+                            params={"count": len(tiles), "text": text})
     return tiles[0]
 
 
@@ -115,7 +122,8 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
 def _meld_from_tiles(tiles: list[Tile], concealed: bool, source: str, column: int) -> Meld:
     n = len(tiles)
     if concealed and n != 4:
-        raise NotationError("a concealed kong {...} needs four identical tiles", source, column)
+        raise NotationError("a concealed kong {...} needs four identical tiles", source, column,
+                            code="concealed_kong")
     if n == 4 and all(t == tiles[0] for t in tiles):
         return Meld(MeldKind.KONG, tiles[0], concealed)
     if n == 3 and all(t == tiles[0] for t in tiles):
@@ -125,17 +133,19 @@ def _meld_from_tiles(tiles: list[Tile], concealed: bool, source: str, column: in
         if s[0].is_suited and s[0].rank <= 7 and s[1] == s[0] + 1 and s[2] == s[0] + 2:
             return Meld(MeldKind.CHOW, s[0])
     shown = format_tiles(tiles)
-    raise NotationError(f"'{shown}' is not a chow, pong or kong", source, column)
+    raise NotationError(f"'{shown}' is not a chow, pong or kong", source, column, code="not_a_meld",
+                        params={"tiles": shown})
 
 
 def parse_meld(text: str) -> Meld:
     """Parse ``[123m]``, ``[555p]``, ``[5555p]`` or ``{5555p}``."""
     t = text.strip()
     if len(t) < 2 or (t[0], t[-1]) not in (("[", "]"), ("{", "}")):
-        raise NotationError(f"a meld is written [..] or {{..}}, got {text!r}", text)
+        raise NotationError(f"a meld is written [..] or {{..}}, got {text!r}", text, code="meld_brackets",
+                            params={"text": text})
     tiles = _scan_tiles(t, 1, len(t) - 1, t)
     if any(x.is_bonus for x in tiles):
-        raise NotationError("bonus tiles cannot form a meld", text, 2)
+        raise NotationError("bonus tiles cannot form a meld", text, 2, code="bonus_meld")
     return _meld_from_tiles(tiles, t[0] == "{", t, 1)
 
 
@@ -160,22 +170,22 @@ def parse_hand(text: str) -> Hand:
             continue
         if ch in "[{":
             if section != "concealed":
-                raise NotationError("melds must come before '+' and '/'", text, i + 1)
+                raise NotationError("melds must come before '+' and '/'", text, i + 1, code="melds_first")
             close = "]" if ch == "[" else "}"
             j = text.find(close, i + 1)
             if j < 0:
-                raise NotationError(f"unclosed {ch!r}", text, i + 1)
+                raise NotationError(f"unclosed {ch!r}", text, i + 1, code="unclosed", params={"char": ch})
             tiles = _scan_tiles(text, i + 1, j, text)
             if any(x.is_bonus for x in tiles):
-                raise NotationError("bonus tiles cannot form a meld", text, i + 2)
+                raise NotationError("bonus tiles cannot form a meld", text, i + 2, code="bonus_meld")
             melds.append(_meld_from_tiles(tiles, ch == "{", text, i + 1))
             i = j + 1
             continue
         if ch in "]}":
-            raise NotationError(f"unexpected {ch!r}", text, i + 1)
+            raise NotationError(f"unexpected {ch!r}", text, i + 1, code="unexpected", params={"char": ch})
         if ch == "+":
             if section != "concealed":
-                raise NotationError("only one '+' winning tile, before '/'", text, i + 1)
+                raise NotationError("only one '+' winning tile, before '/'", text, i + 1, code="one_plus")
             j = i + 1
             while j < n and text[j].isspace():
                 j += 1
@@ -184,39 +194,46 @@ def parse_hand(text: str) -> Hand:
                 k += 1
             tiles = _scan_tiles(text, j, k, text)
             if len(tiles) != 1:
-                raise NotationError(f"'+' takes exactly one winning tile, got {len(tiles)}", text, i + 1)
+                raise NotationError(f"'+' takes exactly one winning tile, got {len(tiles)}", text, i + 1,
+                                    code="plus_one_tile", params={"count": len(tiles)})
             winning = tiles[0]
             section = "winning"
             i = k
             continue
         if ch == "/":
             if section == "bonus":
-                raise NotationError("only one '/' before the bonus tiles", text, i + 1)
+                raise NotationError("only one '/' before the bonus tiles", text, i + 1, code="one_slash")
             j = i + 1
             k = j
             while k < n and text[k] not in "/[{+":
                 k += 1
             for b, at in _scan_positions(text, j, k, text):
                 if not b.is_bonus:
-                    raise NotationError(f"{b!r} is not a bonus tile", text, at + 1)
+                    raise NotationError(f"{b!r} is not a bonus tile", text, at + 1, code="not_bonus",
+                                          params={"tile": repr(b)})
                 bonus.append(b)
             section = "bonus"
             i = k
             continue
         if section != "concealed":
-            raise NotationError(f"unexpected {ch!r} after the winning tile", text, i + 1)
+            raise NotationError(f"unexpected {ch!r} after the winning tile", text, i + 1,
+                                code="after_winning", params={"char": ch})
         j = i
         while j < n and text[j] not in "[{+/]}" and not text[j].isspace():
             j += 1
         for t, at in _scan_positions(text, i, j, text):
             if t.is_bonus:
-                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, at + 1)
+                raise NotationError(f"bonus tile {t!r} belongs after '/'", text, at + 1,
+                                    code="bonus_after_slash",
+                                    params={"tile": repr(t)})
             concealed.append(t)
         i = j
     try:
         return Hand(tuple(concealed), tuple(melds), winning, tuple(bonus))
     except InvalidHandError as exc:
-        raise NotationError(str(exc), text) from exc
+        err = NotationError(str(exc), text)
+        err.reason_code, err.params = exc.reason_code, exc.params
+        raise err from exc
 
 
 def format_hand(hand: Hand) -> str:

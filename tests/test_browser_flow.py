@@ -248,7 +248,6 @@ def test_no_stale_name_message_after_sitting_down(live_server: Any, browser: Bro
     code = live_server.create_table("Toast")["code"]
     page = new_page(browser)
     page.goto(f"{live_server.url}/t/{code}")
-    page.fill("#join-name", "")  # no name (a first visit starts with a ready-made guest name)
     page.locator('#seat-list [data-seat="0"] [data-action="join"]').click()
     toast = page.locator("#toast")
     expect(toast).to_have_class("show")

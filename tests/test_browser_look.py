@@ -4,6 +4,7 @@ coverage and the side seats' names. Debian's Chromium through Playwright (never 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,9 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1366, "height": 768}}
 
 
 def strings(lang: str) -> dict[str, str]:
-    """A strings file (its body is JSON after ``export default``, with ``//`` section notes)."""
-    from tests.test_font_coverage import strings as read
-
-    return read(lang)
+    """A strings file (its body is JSON after ``export default``)."""
+    text = (STATIC / "js" / "strings" / f"{lang}.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("{"):text.rindex("}") + 1])  # type: ignore[no-any-return]
 
 
 def scroll_width(page: Page) -> int:

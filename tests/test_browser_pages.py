@@ -114,7 +114,7 @@ def test_calculator_uses_the_server_scorer(live_server: Any, page: Page) -> None
     body = {"hand": hand, "seat": "E", "wind": "E", "self_drawn": True}
     expected = live_server.post("/api/score", body).json()
     page.goto(live_server.url + "/calculator")
-    expect(page.locator("#hand-preview .tile")).to_have_count(16)
+    expect(page.locator("#picked .tile")).to_have_count(16)  # the hand as tiles (the picker)
     page.fill("#hand", hand)
     page.check("#self_drawn")
     page.locator("#calc-btn").click()

@@ -119,16 +119,19 @@ def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, open_page
         for name in names:
             text = text.replace(name, "")
         assert not ENGLISH.search(text), text
-    # the moves in the page's language too (tiles stay in notation, as in the log)
+    # the moves in the page's language too, their tiles as pictures (as in the table log)
     first = page.locator("#review-list tr[data-step]").first
-    expect(first.locator("td").nth(1)).to_have_text(fill(zh["replay.act.discard"], tile="5p"))
-    expect(first.locator("td").nth(2)).to_have_text(fill(zh["replay.act.chow"], tile="345p"))
+    expect(first.locator("td").nth(1)).to_have_text(fill(zh["replay.act.discard"], tile="").strip())
+    expect(first.locator("td").nth(2)).to_have_text(fill(zh["replay.act.chow"], tile="").strip())
+    pictures = "els => els.map(e => e.dataset.tile)"
+    assert first.locator("td").nth(1).locator(".tile").evaluate_all(pictures) == ["5p"]
+    assert first.locator("td").nth(2).locator(".tile").evaluate_all(pictures) == ["3p", "4p", "5p"]
     first.click()
     expect(page.locator(".review-mark")).to_contain_text(texts[0])
     expect(page.locator("#step-action")).not_to_contain_text("discard")
     # nothing else of the replay page is English: the bots are named as on the table page
     kept = [east, "sgmahjong", "Replayed", "Home", "End", "English reason 6"]
-    expect(page.locator('#pov option[value="1"]')).to_contain_text(fill(zh["table.bot_name"], wind="南",
+    expect(page.locator('#pov option[value="1"]')).to_contain_text(fill(zh["pages.bot_name_n"], n="1",
                                                                           level=zh["bot.greedy"]))
     left = english_left(page, kept)
     assert not left, "\n".join(left)

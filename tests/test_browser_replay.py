@@ -121,7 +121,20 @@ def test_stepping_points_of_view_and_review(live_server: LiveServer, browser: Br
     first = review["decisions"][0]
     page.locator("#review-list tr[data-step]").first.click()
     expect(page.locator("#step-number")).to_have_text(str(first["number"] - 1))
-    expect(page.locator(".review-mark")).to_contain_text(first["player"])
+    # the move in words and tile pictures ("discard" and the 9m picture), never notation
+    kind, _, tile = first["player"].partition(" ")
+    mark = page.locator(".review-mark")
+    expect(mark).to_contain_text(kind)
+    if tile:
+        expect(mark).not_to_contain_text(first["player"])
+        assert tiles_of(page, ".review-mark .move-tiles .tile")[:1] == [tile[0] + tile[-1]]
+    # the step's events: words with pictures ("You were dealt" and the 13 or 14 tiles)
+    page.locator("#slider").fill("0")
+    dealt = page.locator("#step-events li", has_text="was dealt")  # every hand open: each seat's deal
+    expect(dealt).to_have_count(4)
+    page.select_option("#pov", "0")
+    dealt = page.locator("#step-events li", has_text="You were dealt")
+    expect(dealt.locator(".tile")).to_have_count(14)  # East, the dealer
     no_errors(page)
     assert csp == []
 

@@ -44,11 +44,12 @@ def test_history_totals_match_the_ledger_over_a_match(live_server: LiveServer) -
     number = final["hand_number"]
     assert number >= 4
     # what each hand's log says happened to seat 2
-    nets, wins, deal_ins, win_tai = [], 0, 0, 0
+    nets, winds, wins, deal_ins, win_tai = [], [], 0, 0, 0
     for n in range(1, number + 1):
         state, _ = replay(live_server.get(f"/api/tables/{code}/hands/{n}/log").text)
         res = state.result or {}
         nets.append(state.ledger[2])
+        winds.append("ESWN"[(2 - state.dealer) % 4])  # the wind seat 2 held that hand
         if res.get("winner") == 2:
             wins += 1
             win_tai += res["tai"]
@@ -69,6 +70,10 @@ def test_history_totals_match_the_ledger_over_a_match(live_server: LiveServer) -
     listed = [h["hand"] for p in range(1, page1["pages"] + 1)
               for h in me(live_server, secret, f"?size=3&page={p}")["hands"]]
     assert listed == list(range(number, 0, -1))
+    # each hand names the wind the seat held, which moves with the dealer (not the seat's position)
+    listed_winds = [h["wind"] for p in range(1, page1["pages"] + 1)
+                    for h in me(live_server, secret, f"?size=3&page={p}")["hands"]]
+    assert listed_winds == winds[::-1] and len(set(winds)) > 1
     first = page1["hands"][0]
     assert first["code"] == code and first["table"] == "History" and first["preset"] == "custom"
     assert first["net"] == nets[-1] and first["replay"] == f"/replay/{code}/{number}"
@@ -136,7 +141,7 @@ def test_player_store_methods_on_both_backends(database_url: str) -> None:
         assert store.seat_players(table_id) == {2: pid}
         for hand, (won, net) in enumerate([(True, 8), (False, -4), (False, 0)], start=1):
             row = PlayerHandRow(table_id, hand, 2, 100.0 + hand, won, dealt_in=net < 0, drawn=net == 0,
-                                tai=3 if won else 1, net=net)
+                                tai=3 if won else 1, net=net, wind=None if hand == 1 else hand)
             store.add_player_hands(row.table_id, {2: pid}, {2: row})
             store.add_player_hands(row.table_id, {2: pid}, {2: row})  # recorded once
         assert store.player_totals(pid) == {"hands": 3, "wins": 1, "deal_ins": 1, "win_tai": 3, "net": 4,
@@ -145,6 +150,7 @@ def test_player_store_methods_on_both_backends(database_url: str) -> None:
         assert [r.hand for r in newest] == [3, 2] and newest[0].code == "PLAY" and newest[0].drawn
         assert [r.hand for r in store.player_hands(pid, 5, 1, newest_first=False)] == [2, 3]
         assert newest[1].rules == {"min_tai": 1} and newest[1].table_name == "Players"
+        assert [r.wind for r in store.player_hands(pid, 5)] == [3, 2, None]  # None: recorded before winds
         store.delete_player(pid)
         assert store.player("h" * 64) is None and store.seat_players(table_id) == {}
         assert store.player_totals(pid)["hands"] == 0

@@ -405,7 +405,11 @@ def test_score_endpoint_answers_what_the_cli_prints(
     ]:
         r = live_server.post("/api/score", body)
         assert r.status_code == 400 and r.json()["code"] == code and r.json()["error"], (body, r.text)
-    assert "code" not in live_server.post("/api/score", {"hand": "xx"}).json()
+    # a hand that does not parse: its code and parameters too, beside the English message
+    assert live_server.post("/api/score", {"hand": "xx"}).json() == {
+        "error": "unknown tile 'x' at column 1", "code": "notation.unknown_tile",
+        "params": {"tile": "x", "column": 1}}
+    assert "code" not in live_server.post("/api/score", {"hand": hand, "colour": "red"}).json()
 
 
 def test_reference_is_generated_from_the_rule_set(live_server: LiveServer) -> None:

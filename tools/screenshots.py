@@ -1,11 +1,15 @@
 """Screenshots of the pages as a player sees them (Debian's Chromium through Playwright).
 
-    .venv/bin/python tools/screenshots.py OUTDIR [--readme]
+    .venv/bin/python tools/screenshots.py OUTDIR [--readme | --history]
 
 Starts a server on a free port with a temporary database, seats one player ("Ann") with three bots at
 a table with a fixed seed, and saves the lobby, the reference pages and the table (seating and in play)
 at 1366x768 and at 360 px, in English and 中文. With --readme it saves only the README's four pictures
 (docs/table-{desktop,phone}-{en,zh}.png) into OUTDIR, reduced to 256 colours (Pillow) to stay small.
+With --history it saves the README's pictures of a player's history instead (docs/me.png, replay.png,
+review.png at 1366x768): Ann plays two hands of "Evening game" (a bot plays her seat), then her /me page,
+the replay of hand 1 from South's point of view at the last discard up to step 30, and South's review
+with a row chosen.
 """
 
 from __future__ import annotations
@@ -55,6 +59,58 @@ def play_until_my_turn(page: Page) -> None:
     page.wait_for_timeout(600)
 
 
+HISTORY_SECRET = "screenshots-history-" + "x" * 24
+
+
+def history(server: LiveServer, browser: Browser, out: Path) -> None:
+    """docs/me.png, replay.png and review.png: Ann's two hands at "Evening game", as she sees them."""
+    import time
+
+    code = server.create_table("Evening game", seed=21, options={
+        "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
+        "claim_pause": 0, "bot_level": "greedy"})["code"]
+    token = server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0, "player": HISTORY_SECRET}
+                        ).json()["token"]
+    for message in ({"type": "start"}, {"type": "next"}):
+        with server.ws(code) as ws:  # Ann starts the hand and leaves: a bot plays her seat
+            ws.hello(token)
+            ws.send(message)
+            ws.until("view", lambda m: m["status"] in ("playing", "finished"))
+        end = time.monotonic() + 120
+        while server.get(f"/api/tables/{code}").json()["status"] not in ("between_hands", "finished"):
+            if time.monotonic() > end:
+                raise TimeoutError("the hand never ended")
+            time.sleep(0.1)
+    ctx = browser.new_context(**DESKTOP, locale="en-GB")
+    ctx.add_init_script(f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{HISTORY_SECRET}', "
+                        "name: 'Ann'}))")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/me")
+    page.wait_for_selector("#hands tbody tr")
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / "me.png"), full_page=True)
+    page.goto(f"{server.url}/replay/{code}/1?seat=1&step=30")
+    page.wait_for_selector("#wall-check[data-match]")
+    for _ in range(10):  # back to a discard, the step's move and events in tile pictures
+        if page.locator("#step-action .move-tiles .tile").count() and page.locator("#step-events li").count():
+            break
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / "replay.png"))
+    page.select_option("#review-seat", "1")
+    page.click("#review-btn")
+    rows = page.locator("#review-list tr[data-step]")
+    rows.first.wait_for()
+    flagged = page.locator("#review-list tr.flagged[data-step]")
+    (flagged.first if flagged.count() else rows.nth(min(3, rows.count() - 1))).click()
+    page.locator("#review-list tr.current").scroll_into_view_if_needed()
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / "review.png"))
+    ctx.close()
+    for name in ("me", "replay", "review"):
+        shrink(out / f"{name}.png")
+
+
 def shrink(path: Path) -> None:
     """256 colours, no dithering: the pictures stay sharp and small (a README picture <= 300 KB)."""
     from PIL import Image
@@ -73,6 +129,9 @@ def main() -> None:
         server.start()
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+            if "--history" in sys.argv:
+                history(server, browser, out)
+                return
             for lang in ("en", "zh"):
                 for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
                     page = page_for(browser, size, lang)

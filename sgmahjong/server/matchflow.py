@@ -55,7 +55,7 @@ def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:
 async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
     """Open a private table, seat the player at East, bots elsewhere, and start the match."""
     from .http.app import CreateTable
-    from .table.seats import clean_name
+    from .table.seats import bot_name, clean_name
 
     name = clean_name(body.name)
     table = server.create(CreateTable(
@@ -66,7 +66,7 @@ async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
         seat, token = table.join(name, 0)
         level = body.level or table.options.bot_level
         for s in (1, 2, 3):
-            table.seats[s] = Seat(s, "bot", f"Bot {'ESWN'[s]} ({level})", level, None)
+            table.seats[s] = Seat(s, "bot", bot_name(level), level, None)
             table.store.set_seat(table.id, table.seats[s].row())
         table.begin()
     return _seat_answer(table, seat, token)

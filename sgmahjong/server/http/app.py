@@ -263,11 +263,16 @@ class TableServer:
         log.info("table %s archived (%s)", table.code, status)
 
 
-def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
-    """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one (the
-    client shows its own translated text for a code)."""
-    return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
-                        status_code=status)
+def _error(status: int, message: str, code: str | None = None,
+           params: dict[str, Any] | None = None) -> JSONResponse:
+    """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one and
+    the ``params`` its text takes (the client shows its own translated text for a code)."""
+    body: dict[str, Any] = {"error": message}
+    if code is not None:
+        body["code"] = code
+        if params:
+            body["params"] = params
+    return JSONResponse(body, status_code=status)
 
 
 async def _json_body(request: Request) -> Any:
@@ -389,7 +394,7 @@ def create_app(
             return _error(400, exc.message)
         except (SgMahjongError, ValueError, TypeError) as exc:
             # a code the calculator says in its language (the English message for any other)
-            return _error(400, str(exc), getattr(exc, "reason_code", None))
+            return _error(400, str(exc), getattr(exc, "reason_code", None), getattr(exc, "params", None))
 
     async def list_tables(request: Request) -> Response:
         try:

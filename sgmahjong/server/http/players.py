@@ -133,6 +133,7 @@ def record_hand(table: Any, number: int, hand: Any, kinds: list[str]) -> None:
             table.id, number, seat, now, won=winner == seat,
             dealt_in=not drawn and not result.get("self_drawn") and result.get("shooter") == seat,
             drawn=drawn, tai=int(result.get("tai") or 0), net=int(hand.ledger[seat]),
+            wind=(seat - int(hand.dealer)) % 4,
         )
         for seat in links
     }
@@ -157,7 +158,8 @@ def outcome(r: PlayerHandRow) -> str:
 
 def hand_json(r: PlayerHandRow) -> dict[str, Any]:
     return {"ended": r.ended, "code": r.code, "table": r.table_name, "hand": r.hand, "seat": r.seat,
-            "preset": preset_of(r.rules), "result": outcome(r), "tai": r.tai, "net": r.net,
+            "wind": None if r.wind is None else "ESWN"[r.wind], "preset": preset_of(r.rules),
+            "result": outcome(r), "tai": r.tai, "net": r.net,
             "replay": f"/replay/{r.code}/{r.hand}"}
 
 

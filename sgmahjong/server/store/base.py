@@ -106,6 +106,7 @@ class PlayerHandRow:
     code: str = ""
     table_name: str = ""
     rules: dict[str, Any] | None = None
+    wind: int | None = None  # the seat's wind that hand (0 East .. 3 North); None: recorded before kept
 
 
 @dataclass(frozen=True)

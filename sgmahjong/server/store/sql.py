@@ -452,10 +452,10 @@ class SqlStore(SqlAccounts, SqlRatings, SqlQueue, Store):
             r = row_of_seat[seat]
             self._run(
                 "INSERT INTO player_hands (player_id, table_id, hand, seat, ended, won, dealt_in, drawn,"
-                " tai, net) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " tai, net, wind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (player_id, table_id, hand) DO NOTHING",
                 (pid, table_id, r.hand, r.seat, r.ended, int(r.won), int(r.dealt_in), int(r.drawn),
-                 r.tai, r.net),
+                 r.tai, r.net, r.wind),
             )
 
     def player_hands(self, player_id: int | Sequence[int], limit: int, offset: int = 0, *,
@@ -464,13 +464,14 @@ class SqlStore(SqlAccounts, SqlRatings, SqlQueue, Store):
         ids = _ids(player_id)
         rows = self._read(
             "SELECT h.table_id, h.hand, h.seat, h.ended, h.won, h.dealt_in, h.drawn, h.tai, h.net, t.code,"
-            " t.name, t.rules FROM player_hands h JOIN tables t ON t.id = h.table_id"
+            " t.name, t.rules, h.wind FROM player_hands h JOIN tables t ON t.id = h.table_id"
             f" WHERE h.player_id IN ({_marks(ids)})"
             f" ORDER BY h.ended {order}, h.table_id {order}, h.hand {order} LIMIT ? OFFSET ?",
             (*ids, int(limit), int(offset)),
         )
         return [PlayerHandRow(int(r[0]), int(r[1]), int(r[2]), float(r[3]), bool(r[4]), bool(r[5]),
-                              bool(r[6]), int(r[7]), int(r[8]), r[9], r[10], json.loads(r[11])) for r in rows]
+                              bool(r[6]), int(r[7]), int(r[8]), r[9], r[10], json.loads(r[11]),
+                              None if r[12] is None else int(r[12])) for r in rows]
 
     def player_totals(self, player_id: int | Sequence[int]) -> dict[str, int]:
         ids = _ids(player_id)

@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import protocol
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store import SeatRow
 from .base import TableBase
@@ -98,7 +99,7 @@ class SeatingMixin(TableBase):
             seat = free[0]
         if self.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken", "add_bot")
-        new = Seat(seat, "bot", f"Bot {'ESWN'[seat]} ({level})", level, None)
+        new = Seat(seat, "bot", bot_name(level), level, None)
         self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
         self.seats[seat] = new
         self._broadcast_table()
@@ -124,6 +125,12 @@ class SeatingMixin(TableBase):
                 c.seat = None
                 c.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": None})
         self._broadcast_table()
+
+
+def bot_name(level: str) -> str:
+    """A bot's name: its level as people know it ("Bot · Casual"), never a wind (the winds move every
+    hand); the pages show it in their language and number bots of the same level."""
+    return f"Bot · {protocol.BOT_LEVEL_INFO.get(level, (level.title(), ''))[0]}"
 
 
 def clean_name(name: str) -> str:

@@ -32,7 +32,7 @@ from .claim_pause import PauseMixin
 from .connections import Connection, FanoutMixin
 from .flow_state import FlowState
 from .seat_hints import HintsMixin
-from .seats import NAME_MAX, Seat, SeatingMixin, hash_token
+from .seats import NAME_MAX, Seat, SeatingMixin, bot_name, hash_token
 from .timers import Deadline, Since, TimersMixin
 
 __all__ = ["NAME_MAX", "Connection", "Deadline", "Seat", "Table", "hash_token"]
@@ -170,7 +170,7 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         for s in self.seats:
             if s.kind == "empty":
                 level = self.options.bot_level
-                self.seats[s.seat] = Seat(s.seat, "bot", f"Bot {'ESWN'[s.seat]} ({level})", level, None)
+                self.seats[s.seat] = Seat(s.seat, "bot", bot_name(level), level, None)
                 self.store.set_seat(self.id, self.seats[s.seat].row())
         seed = self.first_seed if self.first_seed is not None else secrets.randbits(63)
         wall = engine.parse_wall(self.first_wall) if self.first_wall else None

@@ -29,6 +29,7 @@ async function decode(res) {
     const err = new Error(reason);
     err.status = res.status;
     if (data && data.code) err.code = data.code;
+    if (data && data.params) err.params = data.params;
     throw err;
   }
   return data;

@@ -1,42 +1,32 @@
-// The scoring calculator (/calculator): a hand string and the circumstances of the win, scored by the
-// server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
+// The scoring calculator (/calculator): a hand (picked as tiles, or typed in notation) and the
+// circumstances of the win, scored by the server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
 import "./site-header.js";
 import { esc, getJSON, optionControls, patternNames, postJSON, presetName } from "./api.js";
 import { has, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { parseHand } from "./notation.js";
-import { sortTiles, tileElement } from "./tiles.js";
+import { initPicker } from "./picker.js";
 
 const $ = (id) => document.getElementById(id);
 let controls = null;
 let rules = null;
 let names = new Map();
 
+/** The notation field's problem, if it has one (the picker shows the hand as tiles). */
 function preview() {
   const el = $("hand-preview");
-  el.innerHTML = "";
-  let hand;
   try {
-    hand = parseHand($("hand").value);
+    parseHand($("hand").value);
+    el.textContent = "";
   } catch (err) {
     el.textContent = err.key ? t(err.key, err.params) : err.message;
-    return;
   }
-  const add = (tiles, cls) => {
-    const span = document.createElement("span");
-    span.className = "tiles " + cls;
-    for (const t of tiles) span.append(tileElement(t, { size: "sm" }));
-    el.append(span);
-  };
-  add(sortTiles(hand.concealed), "concealed");
-  for (const m of hand.melds) add(m.tiles, m.concealed ? "meld concealed" : "meld");
-  if (hand.winning) add([hand.winning], "winning");
-  if (hand.bonus.length) add(hand.bonus, "bonus");
 }
 
 async function init() {
   $("calc-form").addEventListener("submit", calculate);
   $("hand").addEventListener("input", preview);
+  initPicker($("picker"), $("hand"), preview);
   preview();
   try {
     rules = await getJSON("/api/rules");
@@ -71,6 +61,10 @@ async function calculate(ev) {
   const out = $("calc-result");
   out.hidden = false;
   out.innerHTML = "";  // the last hand's result goes at once: never read as this one's
+  if (!body.hand.trim()) {
+    out.innerHTML = `<p class="error" id="calc-error">${esc(t("pages.pick.empty"))}</p>`;
+    return;
+  }
   out.setAttribute("aria-busy", "true");
   try {
     const res = await postJSON("/api/score", body);

@@ -52,19 +52,3 @@ export function forgetIdentity() {
 export function playerHeaders() {
   return { "X-Player": storedIdentity().secret };
 }
-
-// -- accounts: a first visit gets a ready-made guest name (the name fields start with it) -----------
-function guestName() {
-  const n = new Uint16Array(1);
-  crypto.getRandomValues(n);
-  return `Guest ${1000 + (n[0] % 9000)}`;
-}
-
-try {
-  if (!localStorage.getItem(NAME_KEY)) {
-    const known = JSON.parse(localStorage.getItem(KEY) || "null");
-    localStorage.setItem(NAME_KEY, (known && known.name) || guestName());
-  }
-} catch (_err) {
-  /* private mode: the fields start empty */
-}

@@ -3,6 +3,7 @@
 import "./site-header.js";
 import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
 import { t } from "./i18n.js";
+import { playerName } from "./names.js";
 import { rankBadge } from "./ranks.js";
 
 const $ = (id) => document.getElementById(id);
@@ -70,16 +71,19 @@ async function refreshTables() {
     el.innerHTML = `<p class="muted">${t("lobby.no_tables")}</p>`;
     return;
   }
-  el.innerHTML = `<div class="table-scroll"><table class="data"><thead><tr><th>${t("lobby.col.table")}</th>` +
+  el.innerHTML = `<div class="table-scroll"><table class="data cards-on-phone"><thead><tr><th>${t("lobby.col.table")}</th>` +
     `<th>${t("lobby.col.status")}</th><th>${t("lobby.col.players")}</th><th>${t("lobby.col.rules")}</th><th></th>` +
     `</tr></thead><tbody>${data.tables.map((tb) => {
-      const players = tb.seats.map((s) => (s.kind === "empty" ? "·" : esc(s.name || "bot") + seatRank(s))).join(", ");
+      const players = tb.seats.map((s, i) => (s.kind === "empty" ? "·" : esc(playerName(tb.seats, i)) + seatRank(s)))
+        .join(", ");
       const changed = Object.entries(tb.changed_rules || {}).map(([k, v]) => `${esc(optionName(k))}=${esc(v)}`)
         .join(", ") || t("lobby.default_rules");
       const free = tb.seats.filter((s) => s.kind === "empty").length;
       const label = tb.status === "lobby" && free ? t("lobby.join", { n: free }) : t("lobby.watch");
-      return `<tr data-code="${esc(tb.code)}"><td>${esc(tb.name)}</td><td>${esc(t(`status.${tb.status}`))}</td>` +
-        `<td>${players}</td><td class="muted">${changed}</td><td><a class="button small" href="/t/${encodeURIComponent(tb.code)}">${label}</a></td></tr>`;
+      const col = (key) => ` data-label="${esc(t(`lobby.col.${key}`))}"`;
+      return `<tr data-code="${esc(tb.code)}"><td${col("table")}>${esc(tb.name)}</td><td${col("status")}>${esc(t(`status.${tb.status}`))}</td>` +
+        `<td${col("players")}>${players}</td><td${col("rules")} class="muted">${changed}</td>` +
+        `<td class="card-wide"><a class="button small" href="/t/${encodeURIComponent(tb.code)}">${label}</a></td></tr>`;
     }).join("")}</tbody></table></div>`;
 }
 

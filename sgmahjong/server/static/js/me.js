@@ -3,11 +3,11 @@
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { initAccount, refresh as refreshAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
-const SEATS = ["E", "S", "W", "N"];
+const WIND_CJK = { E: "東", S: "南", W: "西", N: "北" };
 const state = { page: 1, pages: 1, data: null };
 
 async function fetchMe(page) {
@@ -53,23 +53,31 @@ function renderChart(series) {
     `<polyline class="line" points="${points}"/></svg>`;
 }
 
+const COLUMNS = ["date", "table", "hand", "seat", "rules", "result", "tai", "net"];
+
+/** The hands as a table (on a phone each row is a card, its cells labelled: app.css). The seat is the
+ * wind the player held in that hand (the dealer is East), as the table and the replay name it. */
 function renderHands(hands) {
   if (!hands.length) {
     $("hands").innerHTML = `<p class="muted">${esc(t("me.none"))}</p>`;
     return;
   }
+  const label = (key) => ` data-label="${esc(t(`me.col.${key}`))}"`;
   const rows = hands.map((h) => {
-    const when = new Date(h.ended * 1000).toLocaleString();
+    const when = new Date(h.ended * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : undefined);
     const cls = h.result === "dealt in" ? "dealt-in" : h.result;
-    return `<tr data-hand="${h.hand}" data-code="${esc(h.code)}"><td>${esc(when)}</td><td>${esc(h.table)}</td>` +
-      `<td>${h.hand}</td><td>${esc(t(`wind.${SEATS[h.seat]}`))}</td><td>${esc(presetName(h.preset))}</td>` +
-      `<td class="${cls}" data-result="${esc(h.result)}">${esc(t(`me.result.${h.result}`))}</td>` +
-      `<td class="num">${h.tai || ""}</td><td class="num net">${signed(h.net)}</td>` +
-      `<td><a href="${esc(h.replay)}?seat=${h.seat}">${esc(t("me.replay"))}</a></td></tr>`;
+    const glyph = h.wind && lang() !== "zh" ? `<span class="cjk" aria-hidden="true">${WIND_CJK[h.wind]}</span> ` : "";
+    const wind = h.wind ? `${glyph}${esc(t(`wind.${h.wind}`))}` : "–";
+    return `<tr data-hand="${h.hand}" data-code="${esc(h.code)}"><td${label("date")}>${esc(when)}</td>` +
+      `<td${label("table")}>${esc(h.table)}</td><td${label("hand")}>${h.hand}</td>` +
+      `<td${label("seat")} data-wind="${esc(h.wind || "")}">${wind}</td><td${label("rules")}>${esc(presetName(h.preset))}</td>` +
+      `<td${label("result")} class="${cls}" data-result="${esc(h.result)}">${esc(t(`me.result.${h.result}`))}</td>` +
+      `<td${label("tai")} class="num">${h.tai || ""}</td><td${label("net")} class="num net">${signed(h.net)}</td>` +
+      `<td class="card-wide"><a href="${esc(h.replay)}?seat=${h.seat}">${esc(t("me.replay"))}</a></td></tr>`;
   });
-  const head = ["date", "table", "hand", "seat", "rules", "result", "tai", "net"].map((key) =>
+  const head = COLUMNS.map((key) =>
     `<th${key === "tai" || key === "net" ? " class=\"num\"" : ""}>${esc(t(`me.col.${key}`))}</th>`).join("");
-  $("hands").innerHTML = `<div class="table-scroll"><table class="data"><thead><tr>${head}<th></th></tr></thead>` +
+  $("hands").innerHTML = `<div class="table-scroll"><table class="data cards-on-phone"><thead><tr>${head}<th></th></tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table></div>`;
 }
 

@@ -42,9 +42,14 @@ async function go(path) {
   }
 }
 
+/** A ready-made name for a first visit ("Guest 4821"), which the player may change. */
+function guestName() {
+  return t("pages.guest", { n: 1000 + Math.floor(Math.random() * 9000) });
+}
+
 function init() {
   if (!$("play-form")) return;
-  $("play-name").value = remembered();
+  $("play-name").value = remembered() || playerIdentity().name || guestName();
   $("play-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     go("/api/play");

@@ -3,11 +3,13 @@
 // Everything comes from GET /api/tables/CODE/hands/N/replay (frames: the state after each step) and
 // .../review?seat=S; the page keeps no game logic.
 import { getJSON, patternNames } from "./api.js";
-import { eventText } from "./events.js";
+import { logItem } from "./tablelog.js";
+import { parseTiles } from "./notation.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
 import { has, langSwitch, t } from "./i18n.js";
-import { tileName } from "./tiles.js";
+import { playerName } from "./names.js";
+import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,30 +32,66 @@ const state = {
 
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
-  const s = state.data && state.data.seats[seat];
-  if (s && s.kind === "bot") {  // as the table page names its bots, in the page's language
-    return t("table.bot_name", { wind: t(`wind.${SEAT_LETTERS[seat]}`), level: t(`bot.${s.bot_level || "greedy"}`) });
-  }
-  return s && s.name ? s.name : t("table.seat_n", { n: seat + 1 });
+  return playerName(state.data && state.data.seats, seat);  // as the table page names its players
 }
 
 function frame() {
   return state.data.frames[state.step];
 }
 
-/** An action's canonical text ("discard 5p", "chow 345p", "pass": format_action) in the page's language;
- * tiles stay in notation, as in the table log. */
+/** The tiles of an action's notation ("345p" -> 3p 4p 5p), or null if it is not tiles. */
+function tilesOf(notation) {
+  try {
+    return parseTiles(notation);
+  } catch (_err) {
+    return null;
+  }
+}
+
+/** An action's canonical text ("discard 5p", "chow 345p", "pass": format_action) in the page's language,
+ * as plain text with the tiles by name (where no picture is drawn: moves without tiles). */
 function moveText(text) {
   const [kind, tile] = String(text || "").split(" ", 2);
-  if (tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`, { tile });
+  const named = tile ? (tilesOf(tile) || [tile]).map(tileName).join(" – ") : "";
+  if (tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`, { tile: named });
   if (!tile && has(`replay.act.${kind}_bare`)) return t(`replay.act.${kind}_bare`);
   if (!tile && has(`replay.act.${kind}`)) return t(`replay.act.${kind}`);
   return String(text || "");
 }
 
+const MARKS = ["\u0001", "\u0002"];
+
+/** A filled strings template whose placeholders were filled with MARKS, as nodes: each mark replaced
+ * by its node (a move with its tile pictures), in the order the language puts them. */
+function withNodes(text, nodes) {
+  const span = document.createElement("span");
+  span.className = "move";
+  for (const part of text.split(/([\u0001\u0002])/)) {
+    const at = MARKS.indexOf(part);
+    span.append(at >= 0 ? nodes[at] : part);
+  }
+  return span;
+}
+
+function tilePictures(tiles) {
+  const row = document.createElement("span");
+  row.className = "move-tiles";
+  for (const tile of tiles) row.append(tileElement(tile, { size: "xs" }));
+  return row;
+}
+
+/** An action as words and tile pictures (the step's title, the review's rows), as the table log shows. */
+function moveNode(text) {
+  const [kind, tile] = String(text || "").split(" ", 2);
+  const tiles = tile && has(`replay.act.${kind}`) ? tilesOf(tile) : null;
+  if (!tiles) return document.createTextNode(moveText(text));
+  return withNodes(t(`replay.act.${kind}`, { tile: MARKS[0] }), [tilePictures(tiles)]);
+}
+
+/** The step's title: who did what, the tiles as pictures. */
 function actionLine(f) {
-  if (f.number === 0) return t("replay.deal");
-  return t("replay.action", { who: seatName(f.seat), move: moveText(f.action) });
+  if (f.number === 0) return document.createTextNode(t("replay.deal"));
+  return withNodes(t("replay.action", { who: seatName(f.seat), move: MARKS[0] }), [moveNode(f.action)]);
 }
 
 function render() {
@@ -71,15 +109,14 @@ function render() {
   $("step-number").textContent = String(state.step);
   $("step-total").textContent = String(data.frames.length - 1);
   $("slider").value = String(state.step);
-  $("step-action").textContent = actionLine(f);
+  $("step-action").replaceChildren(actionLine(f));
   const list = $("step-events");
   list.innerHTML = "";
   const mySeat = open ? null : state.pov;
-  for (const e of f.events) {
-    const text = eventText(e, { seatName, mySeat: open ? e.seat : mySeat });
-    if (!text) continue;
-    const li = document.createElement("li");
-    li.textContent = text;
+  for (const e of f.events) {  // words and tile pictures, as the table log
+    const li = logItem(e, { seatName, mySeat: open ? e.seat : mySeat });
+    if (!li) continue;
+    if (open && e.kind === "deal") li.querySelector(".log-text").textContent = t("pages.dealt_to", { who: seatName(e.seat) });
     list.append(li);
   }
   renderReviewMark();
@@ -208,9 +245,9 @@ async function loadReview() {
     const tr = document.createElement("tr");
     tr.dataset.step = String(d.number - 1);
     tr.className = d.flagged ? "flagged" : d.agree ? "" : "differ";
-    for (const text of [String(d.number), moveText(d.player), moveText(d.bot), fmt(d.player_shanten, d.bot_shanten), fmt(d.player_useful, d.bot_useful)]) {
+    for (const cell of [String(d.number), moveNode(d.player), moveNode(d.bot), fmt(d.player_shanten, d.bot_shanten), fmt(d.player_useful, d.bot_useful)]) {
       const td = document.createElement("td");
-      td.textContent = text;
+      td.append(cell);
       tr.append(td);
     }
     tr.addEventListener("click", () => {
@@ -240,8 +277,9 @@ function renderReviewMark() {
   if (!d) return;
   const el = document.createElement("span");
   el.className = "review-mark" + (d.agree ? " ok" : "");
-  el.textContent = d.agree ? t("replay.mark_agree", { move: moveText(d.player) })
-    : t("replay.mark_differ", { move: moveText(d.player), bot: moveText(d.bot) }) + (d.flagged ? ` ${reasonText(d)}` : "");
+  el.append(d.agree ? withNodes(t("replay.mark_agree", { move: MARKS[0] }), [moveNode(d.player)])
+    : withNodes(t("replay.mark_differ", { move: MARKS[0], bot: MARKS[1] }), [moveNode(d.player), moveNode(d.bot)]));
+  if (!d.agree && d.flagged) el.append(` ${reasonText(d)}`);
   if (d.player_shanten !== null && !d.agree) {
     const more = document.createElement("span");
     more.className = "muted";
@@ -257,11 +295,18 @@ function renderReviewMark() {
 
 // -- start ---------------------------------------------------------------------------------------------
 
+/** The wind seat `seat` held in this hand (the dealer is East), as the felt shows it. */
+function windHeld(seat) {
+  const v = state.data.frames[0].view;
+  const sv = v.seats && v.seats[seat];
+  return (sv && sv.wind) || SEAT_LETTERS[(seat - (v.dealer || 0) + 4) % 4];
+}
+
 function fillSelects() {
   const pov = $("pov");
   const rev = $("review-seat");
   for (let s = 0; s < 4; s += 1) {
-    pov.append(new Option(t("replay.pov_seat", { wind: t(`wind.${SEAT_LETTERS[s]}`), name: seatName(s) }), String(s)));
+    pov.append(new Option(t("replay.pov_seat", { wind: t(`wind.${windHeld(s)}`), name: seatName(s) }), String(s)));
     rev.append(new Option(seatName(s), String(s)));
   }
   pov.append(new Option(t("replay.pov_open"), OPEN));
