@@ -7,14 +7,15 @@ DEVSTAMP := $(VENV)/.installed-dev
 COMPILESTAMP := $(VENV)/.installed-compile
 # the modules compiled with mypyc (sgmahjong/native.py lists them); rebuilt when one changes
 NATIVE_SRC := sgmahjong/analysis/waits.py sgmahjong/bots/efficiency.py sgmahjong/bots/shuffle.py \
-	sgmahjong/bots/forward.py sgmahjong/bots/lean.py sgmahjong/native.py tools/compile.py \
+	sgmahjong/bots/forward.py sgmahjong/bots/lean_seat.py sgmahjong/bots/lean_state.py sgmahjong/bots/lean.py \
+	sgmahjong/native.py tools/compile.py \
 	sgmahjong/tiles.py sgmahjong/game/state.py
 NATIVE := build/mypyc/.compiled
 HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench clean cluster cluster-stop chromium compile
+.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +41,22 @@ $(NATIVE): $(NATIVE_SRC) | $(COMPILESTAMP)
 
 compile: $(NATIVE)
 
-serve: $(STAMP) $(NATIVE)
+serve: $(STAMP) $(NATIVE) static
 	$(BIN)/sgmahjong serve --host $(HOST) --port $(PORT)
+
+# the static files' hashed, precompressed build (build/static; docs/delivery.md): the server makes it too
+# when it is missing or the sources changed, this saves the first page that wait
+static: $(STAMP)
+	$(BIN)/sgmahjong build-static --quiet
+
+# Lighthouse (npm, pinned in tools/lighthouse/package-lock.json) for tests/test_lighthouse.py and the bench
+LIGHTHOUSE := tools/lighthouse/node_modules/.package-lock.json
+$(LIGHTHOUSE): tools/lighthouse/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: Lighthouse needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
+	cd tools/lighthouse && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lighthouse: $(LIGHTHOUSE)
 
 # a local cluster: PostgreSQL in ./data/cluster, WORKERS server processes, HAProxy on PORT (deploy/README.md)
 WORKERS ?= 2
@@ -51,7 +66,7 @@ cluster: $(STAMP) $(NATIVE)
 cluster-stop: $(STAMP)
 	$(BIN)/sgmahjong cluster down --data data/cluster
 
-test: $(DEVSTAMP) $(NATIVE) chromium
+test: $(DEVSTAMP) $(NATIVE) chromium static $(LIGHTHOUSE)
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's Chromium (never `playwright install`): installed here when missing
@@ -69,12 +84,18 @@ chromium:
 	  fi; \
 	fi
 
+# lint-imports checks the layers and that no import cycle exists (pyproject.toml, [tool.importlinter])
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check sgmahjong tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
-bench: $(DEVSTAMP) $(NATIVE)
+bench: $(DEVSTAMP) $(NATIVE) static $(LIGHTHOUSE)
 	$(BIN)/python -m bench
+
+# docs/settings.md is generated from ServerSettings, TableOptions and RuleSet (tests/test_docs.py checks it)
+docs: $(STAMP)
+	$(BIN)/python tools/gen_settings.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

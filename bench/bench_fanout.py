@@ -24,12 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sgmahjong.server.http.app import CreateTable, TableServer
 from sgmahjong.server.table import engine
 from sgmahjong.server.table.connections import Connection
 from sgmahjong.server.table.table import Table
+from sgmahjong.server.tables import CreateTable, TableServer
 
-from .bench_server import OPTIONS, _choose  # the same tables and the same players' choices
+from .server_players import OPTIONS, _choose  # the same tables and the same players' choices
 
 
 class _Timed:
@@ -78,8 +78,8 @@ async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[
     totals = {"apply": 0.0, "fan-out": 0.0, "hints": 0.0}
     if split:
         for table in tables:
-            table._broadcast = _Timed(totals, "fan-out", table._broadcast)  # type: ignore[method-assign]
-            table._push_hints = _Timed(totals, "hints", table._push_hints)  # type: ignore[method-assign]
+            table.fanout.broadcast = _Timed(totals, "fan-out", table.fanout.broadcast)  # type: ignore[method-assign]
+            table.hints.push = _Timed(totals, "hints", table.hints.push)  # type: ignore[method-assign]
         real_apply = engine.apply
         engine.apply = _Timed(totals, "apply", real_apply)  # type: ignore[assignment]
     rng = random.Random(1)
@@ -92,7 +92,7 @@ async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[
                 if table.status == "between_hands":
                     for s in range(4):
                         table.seats[s].ready = True
-                    table._start_next_hand()
+                    table.next_hand()
                     continue
                 if table.status != "playing":
                     continue

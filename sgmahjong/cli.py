@@ -16,7 +16,10 @@ COMMANDS: dict[str, str] = {
     "review": "compare a seat's decisions in a finished hand with the strong bot's",
     "simulate": "play seeded hands between bots and report results",
     "serve": "start the web server",
+    "build-static": "build the static files' hashed, compressed copies (the server does it when needed)",
     "cluster": "run a local cluster: PostgreSQL, several servers and HAProxy (make cluster)",
+    "backup": "copy the store (SQLite or PostgreSQL) into a file while the server runs",
+    "restore": "put a backup back into the store, with the server stopped",
 }
 
 
@@ -46,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name, help_text in COMMANDS.items():
         try:
-            module = importlib.import_module(f"sgmahjong.commands.{name}")
+            module = importlib.import_module(f"sgmahjong.commands.{name.replace('-', '_')}")
         except ModuleNotFoundError:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)

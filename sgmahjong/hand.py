@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import invalid_hand
-from .melds import Meld
-from .tiles import NUM_FACES, NUM_PLAYING, Tile, copies_of
+from .melds import Meld, format_meld
+from .tiles import NUM_FACES, NUM_PLAYING, Tile, copies_of, format_tiles
 
 
 def _copies(n: int) -> str:
@@ -102,6 +102,15 @@ class Hand:
         return Hand(self.concealed, self.melds, None, self.bonus)
 
     def __repr__(self) -> str:
-        from .notation import format_hand
-
         return f"Hand({format_hand(self)!r})"
+
+
+def format_hand(hand: Hand) -> str:
+    """The canonical hand string; ``parse_hand(format_hand(h)) == h``."""
+    parts = [format_tiles(hand.concealed)]
+    parts.extend(format_meld(m) for m in hand.melds)
+    if hand.winning_tile is not None:
+        parts.append("+" + hand.winning_tile.notation)
+    if hand.bonus:
+        parts.append("/" + format_tiles(hand.bonus))
+    return " ".join(p for p in parts if p)

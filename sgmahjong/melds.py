@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .errors import invalid_hand
-from .tiles import Tile
+from .tiles import Tile, format_tiles
 
 
 class MeldKind(Enum):
@@ -55,8 +55,6 @@ class Meld:
         return self.kind is MeldKind.KONG
 
     def __repr__(self) -> str:
-        from .notation import format_meld
-
         return format_meld(self)
 
 
@@ -70,3 +68,8 @@ def pong(tile: Tile) -> Meld:
 
 def kong(tile: Tile, concealed: bool = False) -> Meld:
     return Meld(MeldKind.KONG, tile, concealed)
+
+
+def format_meld(meld: Meld) -> str:
+    body = format_tiles(meld.tiles)
+    return f"{{{body}}}" if meld.concealed and meld.is_kong else f"[{body}]"

@@ -5,16 +5,21 @@
 * Hand: ``CONCEALED [EXPOSED MELD]... {CONCEALED KONG}... +WINNING_TILE /BONUS_TILES``.
 
 Whitespace between tokens is ignored on input; formatters write the compact form.
+
+The parsers live here; each formatter lives with its type (``format_tiles`` in :mod:`.tiles`,
+``format_meld`` in :mod:`.melds`, ``format_hand`` in :mod:`.hand`, which their ``repr`` uses) and is
+re-exported here, so notation depends on hands and melds and never the other way round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from .errors import InvalidHandError, NotationError
-from .hand import Hand
-from .melds import Meld, MeldKind
-from .tiles import HONOUR_LETTERS, Tile
+from .hand import Hand, format_hand
+from .melds import Meld, MeldKind, format_meld
+from .tiles import HONOUR_LETTERS, Tile, format_tiles
+
+__all__ = ["format_hand", "format_meld", "format_tile", "format_tiles", "parse_hand", "parse_meld",
+           "parse_tile", "parse_tiles"]
 
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "f": 34, "a": 42}
 _SUIT_MAX = {"m": 9, "p": 9, "s": 9, "f": 8, "a": 4}
@@ -97,28 +102,6 @@ def format_tile(tile: Tile) -> str:
     return tile.notation
 
 
-def format_tiles(tiles: Iterable[Tile]) -> str:
-    """Compact notation, in the order given: runs of one suit share the letter (``123m5p``)."""
-    out: list[str] = []
-    pending_suit = ""
-    for t in tiles:
-        s = t.notation
-        if len(s) == 1:  # honour
-            if pending_suit:
-                out.append(pending_suit)
-                pending_suit = ""
-            out.append(s)
-            continue
-        digit, suit = s[0], s[1]
-        if pending_suit and suit != pending_suit:
-            out.append(pending_suit)
-        out.append(digit)
-        pending_suit = suit
-    if pending_suit:
-        out.append(pending_suit)
-    return "".join(out)
-
-
 def _meld_from_tiles(tiles: list[Tile], concealed: bool, source: str, column: int) -> Meld:
     n = len(tiles)
     if concealed and n != 4:
@@ -147,11 +130,6 @@ def parse_meld(text: str) -> Meld:
     if any(x.is_bonus for x in tiles):
         raise NotationError("bonus tiles cannot form a meld", text, 2, code="bonus_meld")
     return _meld_from_tiles(tiles, t[0] == "{", t, 1)
-
-
-def format_meld(meld: Meld) -> str:
-    body = format_tiles(meld.tiles)
-    return f"{{{body}}}" if meld.concealed and meld.is_kong else f"[{body}]"
 
 
 def parse_hand(text: str) -> Hand:
@@ -234,14 +212,3 @@ def parse_hand(text: str) -> Hand:
         err = NotationError(str(exc), text)
         err.reason_code, err.params = exc.reason_code, exc.params
         raise err from exc
-
-
-def format_hand(hand: Hand) -> str:
-    """The canonical hand string; ``parse_hand(format_hand(h)) == h``."""
-    parts = [format_tiles(hand.concealed)]
-    parts.extend(format_meld(m) for m in hand.melds)
-    if hand.winning_tile is not None:
-        parts.append("+" + hand.winning_tile.notation)
-    if hand.bonus:
-        parts.append("/" + format_tiles(hand.bonus))
-    return " ".join(p for p in parts if p)

@@ -10,6 +10,7 @@ paths of hand analysis use ``list[int]`` of length :data:`NUM_PLAYING` = 34). In
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
 
@@ -203,3 +204,25 @@ def counts34(tiles: object) -> list[int]:
         if t < NUM_PLAYING:
             counts[t] += 1
     return counts
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Compact notation, in the order given: runs of one suit share the letter (``123m5p``)."""
+    out: list[str] = []
+    pending_suit = ""
+    for t in tiles:
+        s = t.notation
+        if len(s) == 1:  # honour
+            if pending_suit:
+                out.append(pending_suit)
+                pending_suit = ""
+            out.append(s)
+            continue
+        digit, suit = s[0], s[1]
+        if pending_suit and suit != pending_suit:
+            out.append(pending_suit)
+        out.append(digit)
+        pending_suit = suit
+    if pending_suit:
+        out.append(pending_suit)
+    return "".join(out)

@@ -188,7 +188,7 @@ def test_bots_keep_no_reference_to_the_state() -> None:
 
 
 def test_strong_beats_greedy_when_the_minimum_is_three_tai() -> None:
-    """A small seeded sanity check (the 10,000-hand figures are in the README): with min_tai=3 a bot
+    """A small seeded sanity check (the 10,000-hand figures are in docs/bots.md): with min_tai=3 a bot
     that plans for value wins far more than one that only counts tiles."""
     from sgmahjong.commands.simulate import simulate
 

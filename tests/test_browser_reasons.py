@@ -67,7 +67,7 @@ def test_the_calculator_says_why_a_hand_is_not_a_win(live_server: LiveServer, op
             {"valid": False, "tai": 0, "limit": False, "patterns": [], "reason": "a new reason",
              "reason_code": "brand_new", "reason_params": {}}))
 
-    page = open_page(DESKTOP, "zh")
+    page = open_page(DESKTOP, "zh", service_workers="block")  # routes do not see a service worker's fetches
     page.route("**/api/score", unknown)
     page.goto(live_server.url + "/calculator")
     assert score(page, "123m456m789p1288s +3s") == fill(zh["calc.not_a_win"], reason="a new reason")
@@ -101,7 +101,7 @@ def test_the_review_says_its_flags_in_chinese(live_server: LiveServer, open_page
     names = [s["name"] for s in replay["seats"] if s.get("name")]
     east = replay["seats"][0]["name"]  # Ann, who left: a bot played her seat
     zh = strings("zh")
-    page = open_page(DESKTOP, "zh")
+    page = open_page(DESKTOP, "zh", service_workers="block")  # routes do not see a service worker's fetches
     page.route(re.compile(r".*/review\?seat=1$"), review)
     page.goto(f"{live_server.url}/replay/{code}/1")
     page.select_option("#review-seat", "1")

@@ -14,9 +14,10 @@ from fontTools.ttLib import TTFont
 from sgmahjong.rules import PRESETS, RuleSet
 from sgmahjong.scoring import pattern_reference
 from sgmahjong.server.options import TableOptions
+from tools.subset_font import server_characters
 
 STATIC = Path(__file__).resolve().parent.parent / "sgmahjong" / "server" / "static"
-FONTS = ["sgmj-cjk.woff2", "sgmj-cjk-sans.woff2"]
+FACES = ["sgmj-cjk", "sgmj-cjk-sans"]  # each in two files: "<face>.woff2" and "<face>-zh.woff2"
 
 
 def is_cjk(ch: str) -> bool:
@@ -41,13 +42,31 @@ def strings(lang: str) -> dict[str, str]:
     return json.loads(text[text.index("{"):text.rindex("}") + 1])  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("font", FONTS)
-def test_bundled_font_covers_every_cjk_character_of_the_pages(font: str) -> None:
-    cmap = TTFont(str(STATIC / "fonts" / font)).getBestCmap()
+@pytest.mark.parametrize("face", FACES)
+def test_bundled_font_covers_every_cjk_character_of_the_pages(face: str) -> None:
+    """The face's two files cover every character; the one an English page loads covers every
+    character outside the 中文 strings (so an English page never downloads the larger file)."""
+    shared = set(TTFont(str(STATIC / "fonts" / f"{face}.woff2")).getBestCmap())
+    zh_only = set(TTFont(str(STATIC / "fonts" / f"{face}-zh.woff2")).getBestCmap())
     used = page_characters()
     assert set("新坡麻将动物自摸") <= set(used)  # the characters of the bug report are used...
-    missing = {ch: sorted(map(str, files)) for ch, files in used.items() if ord(ch) not in cmap}
-    assert missing == {}, f"run tools/subset_font.py: {font} lacks {missing}"  # ...and covered
+    missing = {ch: sorted(map(str, files)) for ch, files in used.items() if ord(ch) not in shared | zh_only}
+    assert missing == {}, f"run tools/subset_font.py: {face} lacks {missing}"  # ...and covered
+    english = {ch for ch, files in used.items() if files != {Path("js/strings/zh.js")}} | server_characters()
+    assert {ch for ch in english if ord(ch) not in shared} == set(), f"run tools/subset_font.py ({face})"
+
+
+def test_font_css_ranges_name_each_file_s_characters() -> None:
+    """fonts/fonts.css gives each file the unicode-range of exactly its characters."""
+    css = (STATIC / "fonts" / "fonts.css").read_text(encoding="utf-8")
+    for rule in re.findall(r"@font-face \{(.*?)\}", css, re.S):
+        name = re.search(r"fonts/([\w-]+\.woff2)", rule)
+        assert name is not None
+        points = set()
+        for a, b in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", rule):
+            points |= set(range(int(a, 16), int(b or a, 16) + 1))
+        assert points == set(TTFont(str(STATIC / "fonts" / name.group(1))).getBestCmap()), name.group(1)
+        assert "font-display: swap" in rule
 
 
 def test_strings_files_have_the_same_keys_and_placeholders() -> None:

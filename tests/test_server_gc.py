@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sgmahjong.server.http.app import CreateTable, TableServer
 from sgmahjong.server.table import engine
 from sgmahjong.server.table.connections import Connection
+from sgmahjong.server.tables import CreateTable, TableServer
 from tests.conftest import FAST_OPTIONS
 
 
@@ -53,7 +53,7 @@ async def _play(server: TableServer, tables: int, steps: int, sent: list[int]) -
                 if table.status == "between_hands":
                     for seat in table.seats:
                         seat.ready = True
-                    table._start_next_hand()
+                    table.next_hand()
                     continue
                 if table.status != "playing":
                     continue

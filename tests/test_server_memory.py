@@ -1,6 +1,6 @@
-"""glibc malloc bounds of the server (memory.py, README "Memory"): the settings reach mallopt, and they
-have the effect the server soak needs (big blocks stay mapped alone, threads share a capped number
-of arenas). The effects are checked in child processes: mallopt changes the whole process."""
+"""glibc malloc bounds of the server (memory.py, docs/performance.md, "Memory"): the settings reach
+mallopt, and they have the effect the server soak needs (big blocks stay mapped alone, threads share a
+capped number of arenas). The effects are checked in child processes: mallopt changes the whole process."""
 
 from __future__ import annotations
 

@@ -159,6 +159,6 @@ def test_a_tables_bots_know_its_rules() -> None:
                   rules=rules, options=TableOptions.parse({}))
     table.match, _ = engine.start_match(rules, 7, None)
     dealer = engine.awaiting(table.match)[0]
-    choice = table._bot_choice(table.match, dealer)
+    choice = table.bots.choice(table.match, dealer, table.bot_level(dealer))
     assert choice in engine.legal_texts(table.match, dealer)
-    assert [bot.rules for bot in table._bots.values()] == [rules]
+    assert [bot.rules for bot in table.bots.bots.values()] == [rules]

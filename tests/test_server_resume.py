@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from sgmahjong.server.http.app import CreateTable, TableServer
 from sgmahjong.server.store import open_store
 from sgmahjong.server.store.sql import SqlStore
 from sgmahjong.server.table.table import Table
+from sgmahjong.server.tables import CreateTable, TableServer
 from tests.conftest import FAST_OPTIONS
 
 HANDS = 5  # the table is stopped in its 5th hand (or after it)
@@ -43,7 +43,7 @@ async def _play(server: TableServer, code: str, *, between: bool) -> tuple[Any, 
                 server.close()  # cancels the bots; everything written is committed
                 return state
             if table.status == "between_hands":
-                table._start_next_hand()
+                table.next_hand()
 
 
 def _resumed(path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[Any, ...], set[int]]:

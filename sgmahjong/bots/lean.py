@@ -15,6 +15,12 @@ engine caches them, so a tile that cannot complete a hand costs a set lookup. ``
 plays the same actions from the same states through both and checks the legal actions at every step
 and the final ledger and result agree.
 
+The model is layered like the engine: :mod:`.lean_seat` (a seat, the shared constants),
+:mod:`.lean_state` (:class:`~.lean_state.SimState`: the hand's state and the steps taken without a
+decision: a turn beginning, draws and bonus tiles, the end) and this module (:class:`Sim`, its
+subclass: the decisions and what they cause: discards and their claim windows, claims, kongs; and
+the ways in: :func:`sim_of`, :func:`sample_sim`, :func:`lean_playout`). All three are compiled together.
+
 :func:`sim_of` copies an engine :class:`~sgmahjong.game.HandState` (any phase but a paused window or a
 deal paused by the eighth flower) into a :class:`Sim`; :meth:`Sim.copy` copies a Sim (cheaper: the
 expert samples a hand once and copies it for each candidate).
@@ -24,192 +30,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
-from .. import bao, payments
-from ..analysis.decompose import is_standard_complete
-from ..analysis.waits import waits as shape_waits
-from ..game import builder
+from .. import bao
 from ..game.actions import Action
 from ..game.scoring_bridge import score_special
-from ..game.state import CLAIM, ENDED, TURN, HandState, SeatState, SetRec
-from ..game.wins import WinInfo, declaration_win, hand_win, is_thirteen_wonders
-from ..melds import Meld, MeldKind
-from ..rules import RuleSet
-from ..tiles import NUM_PLAYING, Tile
+from ..game.state import CLAIM, ENDED, TURN, HandState, SetRec
+from ..game.wins import WinInfo, is_thirteen_wonders
 from .determinise import Table, deal_hidden
 from .forward import quick_choice
-
-_FLOWERS: Final = frozenset(range(34, 42))
-_NOWIN: Final[list[WinInfo | None]] = [None, None, None, None]
-_EMPTY: Final[tuple[Action, ...]] = ()
-_PONG: Final = MeldKind.PONG
-_KONG: Final = MeldKind.KONG
-_CHOW: Final = MeldKind.CHOW
-# the engine's shared actions (``game.builder``), as constants the compiled module reads without a lookup
-CHOW: Final = builder.CHOW
-DISCARD: Final = builder.DISCARD
-KONG: Final = builder.KONG
-PASS: Final = builder.PASS
-PONG: Final = builder.PONG
-WIN: Final = builder.WIN
-_TILE: Final = tuple(Tile(i) for i in range(46))
-
-
-def _waits_of(c: list[int]) -> frozenset[int]:
-    return frozenset(shape_waits(c))
-
-
-def _complete(c: list[int], n_melds: int) -> bool:
-    """Sets and a pair, or thirteen wonders with no sets (``wins.complete_shape``)."""
-    if n_melds == 0 and is_thirteen_wonders(c):
-        return True
-    return is_standard_complete(c)
-
-
-SEAT_FIELDS: Final[tuple[str, ...]] = (
-    "barred",
-    "bonus",
-    "c",
-    "discards",
-    "drawn",
-    "has_drawn",
-    "liable",
-    "liable_reason",
-    "melds",
-    "waits",
+from .lean_seat import (
+    CHOW_KIND,
+    DISCARD,
+    KONG,
+    KONG_KIND,
+    NO_ACTIONS,
+    NO_WINS,
+    PASS,
+    PONG,
+    PONG_KIND,
+    SEAT_FIELDS,
+    TILES,
+    WIN,
+    LSeat,
+    chow_actions,
+    waits_of,
 )
-"""The attributes of an :class:`LSeat` (its ``__slots__``; compiled, the class has none)."""
+from .lean_state import SIM_FIELDS, SimState
+
+__all__ = ["SEAT_FIELDS", "SIM_FIELDS", "LSeat", "LeanPolicy", "Sim", "lean_playout", "lean_quick_policy",
+           "result_of", "sample_sim", "sim_of"]
 
 
-class LSeat:
-    """One seat of a :class:`Sim` (the fields of :class:`~sgmahjong.game.state.SeatState`, mutable;
-    ``c`` counts the concealed tiles, the drawn tile included)."""
+class Sim(SimState):
+    """An imagined hand, played in place (see the module docstring): the state and automatic steps
+    of :class:`~.lean_state.SimState`, and the decisions."""
 
-    __slots__ = SEAT_FIELDS
-
-    def __init__(self) -> None:
-        self.c: list[int] = [0] * NUM_PLAYING
-        self.drawn: int | None = None
-        self.melds: list[SetRec] = []
-        self.bonus: list[int] = []
-        self.discards: list[int] = []
-        self.barred: set[int] = set()
-        self.has_drawn = False
-        self.liable: int | None = None
-        self.liable_reason: str | None = None
-        self.waits: frozenset[int] | None = None
-
-    def copy(self) -> LSeat:
-        n = LSeat()
-        n.c = self.c[:]
-        n.drawn = self.drawn
-        n.melds = self.melds[:]
-        n.bonus = self.bonus[:]
-        n.discards = self.discards[:]
-        n.barred = set(self.barred)
-        n.has_drawn = self.has_drawn
-        n.liable = self.liable
-        n.liable_reason = self.liable_reason
-        n.waits = self.waits
-        return n
-
-    def concealed(self) -> tuple[Tile, ...]:
-        """The concealed tiles, sorted (as the engine keeps them)."""
-        out: list[Tile] = []
-        for t, n in enumerate(self.c):
-            if n:
-                out.extend((_TILE[t],) * n)
-        return tuple(out)
-
-    def seat_state(self) -> SeatState:
-        """A :class:`SeatState` with the fields the scorer reads (concealed tiles, sets, bonus)."""
-        return SeatState(concealed=self.concealed(), melds=tuple(self.melds),
-                         bonus=tuple(_TILE[t] for t in self.bonus))
-
-
-SIM_FIELDS: Final[tuple[str, ...]] = (
-    "back",
-    "claimed",
-    "claims_made",
-    "dealer",
-    "discards_made",
-    "draw_source",
-    "flower_chain",
-    "front",
-    "kong_liable",
-    "kong_made",
-    "kongs_in_turn",
-    "last_discard",
-    "last_fresh",
-    "last_tile",
-    "ledger",
-    "liable",
-    "phase",
-    "prevailing",
-    "rules",
-    "seats",
-    "seen",
-    "shooter",
-    "tai",
-    "turn",
-    "turn_options",
-    "turn_win",
-    "w_decisions",
-    "w_kind",
-    "w_options",
-    "w_source",
-    "w_tile",
-    "wall",
-    "win_kind",
-    "window_wins",
-    "winner",
-)
-"""The attributes of a :class:`Sim` (its ``__slots__``; compiled, the class has none)."""
-
-
-class Sim:
-    """An imagined hand, played in place (see the module docstring)."""
-
-    __slots__ = SIM_FIELDS
-
-    def __init__(self, rules: RuleSet, dealer: int, prevailing: int, wall: list[int],
-                 seats: list[LSeat] | None = None) -> None:
-        self.rules = rules
-        self.dealer = dealer
-        self.prevailing = prevailing
-        self.wall = wall
-        self.front = 0
-        self.back = 0
-        self.seats = seats if seats is not None else [LSeat() for _ in range(4)]
-        self.phase = TURN
-        self.turn = 0
-        self.w_kind: str | None = None  # the open window (None: no window)
-        self.w_source = 0
-        self.w_tile = 0
-        self.w_options: list[tuple[Action, ...]] = [_EMPTY] * 4
-        self.w_decisions: list[Action | None] = [None] * 4
-        self.window_wins: list[WinInfo | None] = list(_NOWIN)
-        self.turn_options: tuple[Action, ...] = _EMPTY
-        self.turn_win: WinInfo | None = None
-        self.last_discard: tuple[int, int] | None = None
-        self.draw_source = "front"
-        self.flower_chain = 0
-        self.kongs_in_turn = 0
-        self.last_tile = False
-        self.kong_made = False
-        self.claims_made = False
-        self.discards_made = 0
-        self.seen = [0] * NUM_PLAYING
-        self.ledger = [0, 0, 0, 0]
-        self.last_fresh = False
-        self.claimed: tuple[int, int] | None = None
-        self.kong_liable: int | None = None
-        self.winner: int | None = None  # the result (winner None at the end: a drawn hand)
-        self.shooter: int | None = None
-        self.tai = 0
-        self.liable: int | None = None
-        self.win_kind: str | None = None
+    __slots__ = ()
 
     def copy(self) -> Sim:
         n = Sim(self.rules, self.dealer, self.prevailing, self.wall, [s.copy() for s in self.seats])
@@ -245,31 +102,6 @@ class Sim:
         n.winner = self.winner
         return n
 
-    # -- what is asked -----------------------------------------------------------------------------
-    @property
-    def remaining(self) -> int:
-        """Drawable tiles left (the last 15 are never drawn)."""
-        return len(self.wall) - self.front - self.back - 15
-
-    def awaiting(self) -> int:
-        """The seat whose decision is awaited (the lowest undecided seat of a window); -1 at the end."""
-        if self.phase == TURN:
-            return self.turn
-        if self.phase == CLAIM:
-            opts, dec = self.w_options, self.w_decisions
-            for s in range(4):
-                if opts[s] and dec[s] is None:
-                    return s
-        return -1
-
-    def options(self, seat: int) -> tuple[Action, ...]:
-        """``seat``'s legal actions now (as ``legal_actions``)."""
-        if self.phase == TURN:
-            return self.turn_options if seat == self.turn else _EMPTY
-        if self.phase == CLAIM:
-            return self.w_options[seat] if self.w_decisions[seat] is None else _EMPTY
-        return _EMPTY
-
     # -- playing -----------------------------------------------------------------------------------
     def step(self, a: Action) -> None:
         """Play one of the legal actions (as ``apply``, in place)."""
@@ -292,7 +124,7 @@ class Sim:
         if a.kind == "discard":
             c = st.c
             c[t] -= 1
-            st.waits = st.waits if t == st.drawn and st.waits is not None else _waits_of(c)
+            st.waits = st.waits if t == st.drawn and st.waits is not None else waits_of(c)
             self.last_fresh = self._is_fresh(t)
             st.drawn = None
             st.discards.append(t)
@@ -300,24 +132,11 @@ class Sim:
             self.seen[t] += 1
             self.last_discard = (seat, t)
             self.discards_made += 1
-            self.turn_options = _EMPTY
+            self.turn_options = NO_ACTIONS
             self.turn_win = None
             self._open_discard_window(seat, t)
             return
         self._declare_kong(seat, t)
-
-    def _is_fresh(self, t: int) -> bool:
-        if self.seen[t]:
-            return False
-        if self.rules.fresh_tile == "discards":
-            return True
-        return bao.is_fresh(_TILE[t], self._pools(), self._table_sets(), self.rules)
-
-    def _pools(self) -> list[list[Tile]]:
-        return [[_TILE[t] for t in s.discards] for s in self.seats]
-
-    def _table_sets(self) -> list[Meld]:
-        return [m.meld for s in self.seats for m in s.melds]
 
     def _declaration_shooter(self, win: WinInfo) -> int | None:
         claimed = self.claimed
@@ -329,97 +148,6 @@ class Sim:
         if win.kind == "declare_four_winds" and 27 <= tile <= 30:
             return source
         return None
-
-    # -- the seat on turn --------------------------------------------------------------------------
-    def _begin_turn(self, seat: int, source: str) -> None:
-        if source == "kong" and self.kongs_in_turn >= 2:
-            source = "kong_on_kong"
-        self.phase = TURN
-        self.turn = seat
-        self.w_kind = None
-        self.draw_source = source
-        self._turn_options(seat)
-
-    def _turn_options(self, seat: int) -> None:
-        st = self.seats[seat]
-        c = st.c
-        d = DISCARD[seat]
-        opts: list[Action] = []
-        fours: list[int] = []
-        for t in range(NUM_PLAYING):
-            n = c[t]
-            if n:
-                opts.append(d[t])
-                if n == 4:
-                    fours.append(t)
-        if self.remaining > 0:
-            kongs = fours
-            for m in st.melds:
-                if m.kind is _PONG and c[m.tile]:
-                    kongs.append(int(m.tile))
-            if kongs:
-                k = KONG[seat]
-                opts.extend(k[t] for t in sorted(kongs))
-        win = self._declaration(st)
-        source = self.draw_source
-        if source != "claim":
-            drawn = st.drawn
-            if drawn is not None and (st.waits is None or drawn in st.waits) and _complete(c, len(st.melds)):
-                rep = source if source in ("flower", "kong", "kong_on_kong") else None
-                normal = hand_win(st.seat_state(), _TILE[drawn], self_drawn=True,
-                                  seat_wind=(seat - self.dealer) % 4, prevailing=self.prevailing,
-                                  rules=self.rules, replacement=rep,  # type: ignore[arg-type]
-                                  flower_replacements=max(1, self.flower_chain), last_tile=self.last_tile,
-                                  special=self._special_for_self_draw(seat))  # type: ignore[arg-type]
-                if normal is not None and (win is None or not win.valid
-                                           or (normal.valid and normal.result.tai >= win.result.tai)):
-                    win = normal
-        if win is not None and win.valid:
-            opts.append(WIN[seat])
-        self.turn_options = tuple(opts)
-        self.turn_win = win
-
-    def _declaration(self, st: LSeat) -> WinInfo | None:
-        """``wins.declaration_win`` (its cheap exit on the counts)."""
-        if len(st.bonus) < 8:
-            c = st.c
-            honours = c[27] + c[28] + c[29] + c[30] + c[31] + c[32] + c[33]
-            for m in st.melds:
-                if m.tile >= 27:
-                    honours += 3
-            if honours < 9:
-                return None
-        return declaration_win(st.seat_state(), self.rules)
-
-    def _special_for_self_draw(self, seat: int) -> str | None:
-        if self.claims_made:
-            return None
-        if seat == self.dealer:
-            return "heavenly" if self.discards_made == 0 else None
-        if self.discards_made <= (seat - self.dealer) % 4:
-            return "earthly"
-        return None
-
-    # -- claim windows -----------------------------------------------------------------------------
-    def _discard_win(self, seat: int, source: int, t: int, *, robbed: bool) -> WinInfo | None:
-        """``claims.discard_win``: the win of ``seat`` on ``t`` (``None``: not a complete hand)."""
-        st = self.seats[seat]
-        c = st.c
-        if st.waits is not None:
-            if t not in st.waits:
-                return None
-        else:
-            c[t] += 1
-            ok = _complete(c, len(st.melds))
-            c[t] -= 1
-            if not ok:
-                return None
-        special = None
-        if not self.claims_made and not st.has_drawn and seat != self.dealer and not robbed:
-            special = "earthly" if source == self.dealer and self.discards_made == 1 else "humanly"
-        return hand_win(st.seat_state(), _TILE[t], self_drawn=False, seat_wind=(seat - self.dealer) % 4,
-                        prevailing=self.prevailing, rules=self.rules, robbed_kong=robbed,
-                        special=special)  # type: ignore[arg-type]
 
     def _open_discard_window(self, source: int, t: int) -> None:
         options: list[tuple[Action, ...]] | None = None
@@ -435,12 +163,12 @@ class Sim:
             may_win = not barred and (t in known if known is not None else True)
             chow = k == 1 and t < 27
             if n < 2 and not may_win:
-                if chow and (chows := _chows(seat, c, t)):
+                if chow and (chows := chow_actions(seat, c, t)):
                     if options is None:
-                        options = [_EMPTY, _EMPTY, _EMPTY, _EMPTY]
+                        options = [NO_ACTIONS, NO_ACTIONS, NO_ACTIONS, NO_ACTIONS]
                     options[seat] = (*chows, PASS[seat])
                 continue
-            opts = _chows(seat, c, t) if chow else []
+            opts = chow_actions(seat, c, t) if chow else []
             if n >= 2 and not barred:
                 opts.append(PONG[seat])
             if n == 3 and remaining > 0:
@@ -456,15 +184,15 @@ class Sim:
             if opts:
                 opts.append(PASS[seat])
                 if options is None:
-                    options = [_EMPTY, _EMPTY, _EMPTY, _EMPTY]
+                    options = [NO_ACTIONS, NO_ACTIONS, NO_ACTIONS, NO_ACTIONS]
                 options[seat] = tuple(opts)
         if options is None:
             self.w_kind = None
-            self.window_wins = list(_NOWIN)
+            self.window_wins = list(NO_WINS)
             self._draw_turn((source + 1) % 4)
             return
         self._open_window("discard", source, t, options)
-        self.window_wins = wins if wins is not None else list(_NOWIN)
+        self.window_wins = wins if wins is not None else list(NO_WINS)
 
     def _do_decision(self, a: Action) -> None:
         seat = a.seat
@@ -501,7 +229,7 @@ class Sim:
             self._finish_win(winner, source, info)
             return
         self.w_kind = None
-        self.window_wins = list(_NOWIN)
+        self.window_wins = list(NO_WINS)
         self.phase = TURN
         if kind == "eighth":
             self._replacement(source, "flower")
@@ -537,18 +265,18 @@ class Sim:
                 if x != t:
                     c[x] -= 1
             self.seen[t] -= 1
-            st.melds.append(SetRec(_CHOW, _TILE[lo], False, source))
+            st.melds.append(SetRec(CHOW_KIND, TILES[lo], False, source))
             self._begin_turn(seat, "claim")
             return
         c[t] -= 2 if a.kind == "pong" else 3
         liable = None
         kong = a.kind == "kong"
         rules = self.rules
-        unseen = kong and bao.is_unseen(_TILE[t], self._pools(), self._table_sets())
-        liable = bao.claim_liability([m.meld for m in st.melds], _TILE[t], kong=kong,
+        unseen = kong and bao.is_unseen(TILES[t], self._pools(), self._table_sets())
+        liable = bao.claim_liability([m.meld for m in st.melds], TILES[t], kong=kong,
                                      seat_wind=(seat - self.dealer) % 4, prevailing_wind=self.prevailing,
                                      rules=rules, unseen=unseen)
-        st.melds.append(SetRec(_KONG if kong else _PONG, _TILE[t], False, source))
+        st.melds.append(SetRec(KONG_KIND if kong else PONG_KIND, TILES[t], False, source))
         if liable is not None and st.liable is None:
             st.liable = source
             st.liable_reason = liable
@@ -573,7 +301,7 @@ class Sim:
         self.kong_liable = None
         concealed = self.seats[seat].c[t] == 4
         kind = "concealed_kong" if concealed else "added_kong"
-        options: list[tuple[Action, ...]] = [_EMPTY, _EMPTY, _EMPTY, _EMPTY]
+        options: list[tuple[Action, ...]] = [NO_ACTIONS, NO_ACTIONS, NO_ACTIONS, NO_ACTIONS]
         wins: list[WinInfo | None] = [None, None, None, None]
         any_option = False
         for other in range(4):
@@ -595,7 +323,7 @@ class Sim:
         self.window_wins = wins
         if any_option:
             self._open_window(kind, seat, t, options)
-            self.turn_options = _EMPTY
+            self.turn_options = NO_ACTIONS
             self.turn_win = None
             return
         self._complete_kong(seat, t, kind)
@@ -604,163 +332,19 @@ class Sim:
         st = self.seats[seat]
         if kind == "concealed_kong":
             st.c[t] -= 4
-            st.melds.append(SetRec(_KONG, _TILE[t], True, None))
+            st.melds.append(SetRec(KONG_KIND, TILES[t], True, None))
         else:
             st.c[t] -= 1
-            st.melds = [SetRec(_KONG, m.tile, False, m.source) if m.kind is _PONG and m.tile == t else m
-                        for m in st.melds]
+            st.melds = [SetRec(KONG_KIND, m.tile, False, m.source)
+                        if m.kind is PONG_KIND and m.tile == t else m for m in st.melds]
         st.drawn = None
         st.waits = None
         self._kong_payment(seat, kind, None)
         self.kongs_in_turn += 1
         self.kong_made = True
         self.w_kind = None
-        self.window_wins = list(_NOWIN)
+        self.window_wins = list(NO_WINS)
         self._replacement(seat, "kong")
-
-    # -- draws and bonus tiles -----------------------------------------------------------------------
-    def _instant(self, seat: int, kind: str, *, dealt: bool = False, liable: int | None = None) -> None:
-        pays = payments.instant_payment(kind, seat, self.rules, dealt=dealt, liable=liable)
-        if any(pays):
-            led = self.ledger
-            for i in range(4):
-                led[i] += pays[i]
-
-    def _draw_turn(self, seat: int) -> None:
-        if self.remaining <= 0:
-            self._drawn_game()
-            return
-        self.kongs_in_turn = 0
-        self.flower_chain = 0
-        self.last_discard = None
-        self.claimed = None
-        self.kong_liable = None
-        t = self.wall[self.front]
-        self.front += 1
-        self.last_tile = self.remaining == 0
-        st = self.seats[seat]
-        st.barred = set()
-        st.has_drawn = True
-        self._receive(seat, t, "front")
-
-    def _replacement(self, seat: int, reason: str) -> None:
-        if self.remaining <= 0:
-            self._drawn_game()
-            return
-        wall = self.wall
-        t = wall[len(wall) - 1 - self.back]
-        self.back += 1
-        self.last_tile = False
-        self._receive(seat, t, reason)
-
-    def _receive(self, seat: int, t: int, source: str) -> None:
-        st = self.seats[seat]
-        if t >= NUM_PLAYING:
-            before = st.bonus[:]
-            st.bonus.append(t)
-            new = payments.instant_events_for_bonus(before, _TILE[t], seat)  # type: ignore[arg-type]
-            for kind in new:
-                self._instant(seat, kind)
-            self.flower_chain += 1
-            if t in _FLOWERS and self._open_eighth(seat, t):
-                return
-            self._replacement(seat, "flower")
-            return
-        st.c[t] += 1
-        st.drawn = t
-        self._begin_turn(seat, source)
-
-    def _open_eighth(self, seat: int, tile: int) -> bool:
-        if not self.rules.robbing_the_eighth:
-            return False
-        options: list[tuple[Action, ...]] = [_EMPTY, _EMPTY, _EMPTY, _EMPTY]
-        found = False
-        for other in range(4):
-            if other == seat:
-                continue
-            if sum(1 for f in self.seats[other].bonus if f in _FLOWERS) == 7:
-                options[other] = (WIN[other], PASS[other])
-                found = True
-        if not found:
-            return False
-        self._open_window("eighth", seat, tile, options)
-        return True
-
-    def _open_window(self, kind: str, source: int, tile: int, options: list[tuple[Action, ...]]) -> None:
-        """A claim window of ``kind`` on ``source``'s ``tile``: ``options`` by seat, nobody decided yet."""
-        self.phase = CLAIM
-        self.w_kind = kind
-        self.w_source = source
-        self.w_tile = tile
-        self.w_options = options
-        self.w_decisions = [None, None, None, None]
-
-    # -- the end -----------------------------------------------------------------------------------
-    def _drawn_game(self) -> None:
-        self.phase = ENDED
-        self.w_kind = None
-        self.turn_options = _EMPTY
-        self.turn_win = None
-
-    def _finish_win(self, winner: int, shooter: int | None, win: WinInfo) -> None:
-        kind = self.w_kind
-        self_drawn = shooter is None
-        liable = self._win_liability(winner, shooter, win)
-        res = win.result
-        pays = payments.win_payments(res.tai, winner=winner, shooter=shooter, self_drawn=self_drawn,
-                                     rules=self.rules, liable=liable, thirteen_wonders=res.thirteen_wonders,
-                                     robbed_kong=kind in ("added_kong", "concealed_kong"))
-        led = self.ledger
-        for i in range(4):
-            led[i] += pays[i]
-        self.winner = winner
-        self.shooter = shooter
-        self.tai = res.tai
-        self.liable = liable
-        self.win_kind = win.kind
-        self.phase = ENDED
-        self.w_kind = None
-        self.turn_options = _EMPTY
-        self.turn_win = None
-
-    def _win_liability(self, winner: int, shooter: int | None, win: WinInfo) -> int | None:
-        """``liability.win_liability`` (the liable seat only)."""
-        rules = self.rules
-        self_drawn = shooter is None
-        if win.kind in ("eight_flowers", "robbing_the_eighth") or win.thirteen_wonders:
-            return None
-        if not payments.liability_applies(rules, self_drawn):
-            return None
-        st = self.seats[winner]
-        if st.liable is not None and st.liable != winner:
-            return st.liable
-        if (shooter is None and win.kind == "normal" and self.kong_liable is not None
-                and self.turn == winner and self.draw_source != "front"):
-            return self.kong_liable
-        if shooter is None or self.w_kind != "discard" or win.kind != "normal":
-            return None
-        if bao.win_liability([m.meld for m in st.melds], _TILE[self.w_tile], rules) is not None:
-            return shooter
-        if bao.bao_fresh_applies(self.remaining, self.last_fresh, rules,
-                                 thirteen_wonders=win.thirteen_wonders):
-            return shooter
-        return None
-
-
-def _chows(seat: int, c: list[int], t: int) -> list[Action]:
-    """``claims._chows`` on a count array."""
-    rank = t % 9
-    lo = rank >= 1 and c[t - 1] > 0
-    hi = rank <= 7 and c[t + 1] > 0
-    out: list[Action] = []
-    ch = CHOW[seat]
-    if lo and rank >= 2 and c[t - 2]:
-        out.append(ch[t - 2])
-    if lo and hi:
-        out.append(ch[t - 1])
-    if hi and rank <= 6 and c[t + 2]:
-        out.append(ch[t])
-    return out
 
 
 def sim_of(state: HandState) -> Sim:
@@ -837,7 +421,7 @@ def sample_sim(tb: Table, rng: random.Random) -> Sim | None:
             for t in hands[s]:
                 c[t] += 1
         if (len(k.own) if s == k.seat else len(hands[s])) % 3 == 1:
-            ls.waits = _waits_of(c)
+            ls.waits = waits_of(c)
         ls.melds = list(k.melds[s])
         ls.bonus = [int(t) for t in k.bonus[s]]
         ls.discards = [int(t) for t in k.discards[s]]

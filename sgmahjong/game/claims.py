@@ -5,22 +5,15 @@ from __future__ import annotations
 
 from ..melds import MeldKind
 from ..tiles import Tile
-from . import draws, ending, kongs, liability, turn
+from . import deal, draws, ending, kongs, liability, turn
 from .actions import Action
 from .builder import CHOW, KONG, PASS, PONG, WIN, Builder
+from .scoring_bridge import score_special
 from .state import CLAIM, TURN, HandState, SeatState, SetRec, Window
-from .wins import WinInfo, hand_win
+from .wins import WinInfo
+from .wins import discard_win as discard_win  # (the claim window's check; it lives below the kongs)
 
 _NO_WINS: tuple[WinInfo | None, ...] = (None, None, None, None)
-
-
-def discard_win(b: Builder, seat: int, source: int, t: Tile, *, robbed: bool) -> WinInfo | None:
-    st = b.seat(seat)
-    special = None
-    if not b.get("claims_made") and not st.has_drawn and seat != b.s.dealer and not robbed:
-        special = "earthly" if source == b.s.dealer and b.get("discards_made") == 1 else "humanly"
-    return hand_win(st, t, self_drawn=False, seat_wind=(seat - b.s.dealer) % 4, prevailing=b.s.prevailing,
-                    rules=b.rules, robbed_kong=robbed, special=special)  # type: ignore[arg-type]
 
 
 def _chows(seat: int, conc: tuple[Tile, ...], t: Tile) -> list[Action]:
@@ -151,9 +144,7 @@ def resolve(b: Builder, w: Window) -> None:
     if w.kind == "eighth":
         paused = b.get("deal_pos")
         if paused is not None:  # the eighth was laid out during the deal: the cycles go on
-            from .deal import replacement_cycles
-
-            replacement_cycles(b, *paused)
+            deal.replacement_cycles(b, *paused)
             return
         draws.replacement(b, w.source, "flower")
         return
@@ -170,8 +161,6 @@ def resolve(b: Builder, w: Window) -> None:
 
 
 def _eighth_win(b: Builder) -> WinInfo:
-    from .scoring_bridge import score_special
-
     return WinInfo(score_special("robbing_the_eighth", b.rules), "robbing_the_eighth")
 
 

@@ -1,8 +1,11 @@
 """The hand as a pure state machine: :func:`new_hand`, :func:`legal_actions`, :func:`awaiting`,
 :func:`apply`. Draws and bonus replacements happen inside ``apply``; seats only decide.
 
-The work is split by what it owns: :mod:`.deal`, :mod:`.draws`, :mod:`.turn`, :mod:`.kongs`,
-:mod:`.claims`, :mod:`.ending`, over the :class:`~.builder.Builder` of :mod:`.builder`.
+The work is split by what it owns, in layers that call only downwards (no import cycle): over the
+:class:`~.builder.Builder` of :mod:`.builder`, :mod:`.wins` and :mod:`.ending`; then :mod:`.turn`
+(a seat's turn begins: its options), :mod:`.draws` (draws, bonus tiles, then the turn), :mod:`.kongs`
+and :mod:`.deal`; :mod:`.claims` (the claim windows: a claim, a kong completed or the next draw);
+:mod:`.turn_action` (a discard opens a window, a kong is declared); and this dispatcher on top.
 
 **No tells** (``new_hand(..., pause_windows=True)``, live tables): every discard, added kong and
 concealed kong opens its claim window, even when nobody may claim (no seat asked). A decision in the
@@ -14,7 +17,7 @@ the discard at version v+1 and its resolution at v+2, whether or not anyone coul
 
 from __future__ import annotations
 
-from . import claims, deal, turn
+from . import claims, deal, turn_action
 from .actions import Action, IllegalActionError, format_action
 from .builder import Builder
 from .claims import closable
@@ -61,7 +64,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     b.f["actions"] = (*state.actions, action)
     if state.phase == TURN:
         b.emit("action", action.seat, action=format_action(action))
-        turn.do_turn(b, action)
+        turn_action.do_turn(b, action)
     elif claims.paused(state):  # private, and the version stays: nothing public changed
         b.emit("decision", action.seat, action=format_action(action))
         claims.do_decision(b, action)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ..melds import MeldKind
 from ..tiles import NUM_PLAYING, Tile
-from . import claims, draws, liability
+from . import draws, liability
 from .actions import Action
 from .builder import PASS, WIN, Builder
 from .state import CLAIM, SetRec, Window
-from .wins import WinInfo, is_thirteen_wonders
+from .wins import WinInfo, discard_win, is_thirteen_wonders
 
 
 def rob_options(b: Builder, seat: int, t: Tile, *, concealed: bool) -> tuple[tuple[Action, ...], ...]:
@@ -28,7 +28,7 @@ def rob_options(b: Builder, seat: int, t: Tile, *, concealed: bool) -> tuple[tup
             counts[t] += 1
             if ost.melds or not is_thirteen_wonders(counts):
                 continue
-        win = claims.discard_win(b, other, seat, t, robbed=True)
+        win = discard_win(b, other, seat, t, robbed=True)
         if win is not None and win.valid:
             options[other] = (WIN[other], PASS[other])
             wins[other] = win

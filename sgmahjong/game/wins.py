@@ -12,6 +12,7 @@ from ..rules import RuleSet
 from ..scoring.context import Replacement, ScoreResult, Special, WinContext
 from ..tiles import FLOWERS, TERMINALS_AND_HONOURS, Tile
 from . import scoring_bridge
+from .builder import Builder
 from .state import SeatState
 
 _TW = tuple(int(t) for t in TERMINALS_AND_HONOURS)
@@ -102,3 +103,14 @@ def declaration_win(seat: SeatState, rules: RuleSet) -> WinInfo | None:
     if rules.declare_four_winds and all(Tile(w) in sets for w in (27, 28, 29, 30)):
         return WinInfo(scoring_bridge.score_special("declare_four_winds", rules), "declare_four_winds")
     return None
+
+
+def discard_win(b: Builder, seat: int, source: int, t: Tile, *, robbed: bool) -> WinInfo | None:
+    """The win of ``seat`` on ``source``'s discard ``t`` (or on the kong of ``t`` it robs): earthly or
+    humanly on the first go-round; ``None`` when the shape is not complete."""
+    st = b.seat(seat)
+    special = None
+    if not b.get("claims_made") and not st.has_drawn and seat != b.s.dealer and not robbed:
+        special = "earthly" if source == b.s.dealer and b.get("discards_made") == 1 else "humanly"
+    return hand_win(st, t, self_drawn=False, seat_wind=(seat - b.s.dealer) % 4, prevailing=b.s.prevailing,
+                    rules=b.rules, robbed_kong=robbed, special=special)  # type: ignore[arg-type]

@@ -1,7 +1,10 @@
 """The web server (issue 4): lobby, tables over WebSockets, persistence, timers and bots.
 
 ``create_app(database=None, test_hooks=None)`` builds the Starlette application; ``sgmahjong serve``
-runs it with uvicorn. The protocol is documented in ``docs/protocol.md``.
+runs it with uvicorn. The protocol is documented in ``docs/protocol.md``; the folders and what each
+may import in ``docs/ARCHITECTURE.md``: ``http/`` (the edge: routes, middleware) over ``tables.py``
+and ``matchflow.py``, over ``cluster/`` and ``table/`` (a live table and its parts), over ``store/``.
+The server imports the rules core and the bots (through ``table/engine.py``), never the commands.
 """
 
 from __future__ import annotations

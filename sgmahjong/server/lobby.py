@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .settings import ServerSettings
@@ -55,7 +56,7 @@ class Upkeep:
                 out.append((table, "finished" if table.status == "finished" else "closed"))
         return out
 
-    async def run(self, archive: Any) -> None:
+    async def run(self, archive: Callable[[Table, str], Awaitable[None]]) -> None:
         """Every ``sweep_seconds``: archive what is due (``archive(table, status)`` is awaited)."""
         while True:
             await asyncio.sleep(self.settings.sweep_seconds)

@@ -10,18 +10,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .cluster.ownership import TableElsewhere
 from .protocol import BotLevel, ProtocolError
-from .table.seats import Seat
-
-if TYPE_CHECKING:
-    from .http.app import TableServer
-    from .table.connections import Connection
-    from .table.table import Table
+from .table.connections import Connection
+from .table.seats import Seat, bot_seat, clean_name
+from .table.table import Table
+from .tables import CreateTable, TableServer
 
 
 class PlayBots(BaseModel):
@@ -54,9 +52,6 @@ def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:
 
 async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
     """Open a private table, seat the player at East, bots elsewhere, and start the match."""
-    from .http.app import CreateTable
-    from .table.seats import bot_name, clean_name
-
     name = clean_name(body.name)
     table = server.create(CreateTable(
         name=f"{name} vs bots"[:40], preset=body.preset, rules=body.rules, options=body.options,
@@ -66,8 +61,7 @@ async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
         seat, token = table.join(name, 0)
         level = body.level or table.options.bot_level
         for s in (1, 2, 3):
-            table.seats[s] = Seat(s, "bot", bot_name(level), level, None)
-            table.store.set_seat(table.id, table.seats[s].row())
+            table.seating.put(bot_seat(s, level))
         table.begin()
     return _seat_answer(table, seat, token)
 
@@ -83,7 +77,7 @@ def arm_countdown(table: Table, opened: float) -> None:
     if table.starts_at is not None:
         return
     table.starts_at = opened + QUICK_SECONDS
-    table._spawn(_count_down(table))
+    table.spawn(_count_down(table))
 
 
 async def _count_down(table: Table) -> None:
@@ -98,7 +92,6 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
     """Public tables in their lobby with a human seated and a seat free, fewest free seats first, then
     the oldest: read from the store, so in a cluster a table served by another worker is found too
     (and handed over here to be joined)."""
-    assert server.store is not None
     for row in server.store.waiting_tables(QUICK_CANDIDATES):
         try:
             table = await server.find(row.code)
@@ -112,9 +105,6 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
 
 async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
     """Join the public table waiting for players, else open one and wait there."""
-    from .http.app import CreateTable
-    from .table.seats import clean_name
-
     name = clean_name(body.name)
     async with server.quick_lock:
         async for table in _waiting(server):
@@ -137,9 +127,7 @@ def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
     """A seated player asks for a rematch of a finished match. When every human seat that is
     connected has asked (bots agree at once), a new table with the same rules, options and seats
     starts: each human seat's token opens it, and every connection is sent ``rematch`` with its code."""
-    from .http.app import CreateTable
-
-    seat = table._require_seated(conn, "rematch")
+    seat = table.require_seated(conn, "rematch")
     if table.status != "finished":
         raise ProtocolError("wrong_status", "a rematch is possible once the match is over", "rematch")
     if table.flow.rematch_code is not None:
@@ -148,21 +136,20 @@ def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
     table.flow.rematch_votes.add(seat)
     humans = [s.seat for s in table.seats if s.kind == "human" and table.connected(s.seat)]
     if not all(h in table.flow.rematch_votes for h in humans):
-        table._broadcast_table()
+        table.broadcast_table()
         return
     new = server.create(CreateTable(
         name=table.name, rules=table.rules.to_dict(), options=table.options.model_dump(),
         private=table.private,
     ))
     for s in table.seats:
-        new.seats[s.seat] = Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash)
-        new.store.set_seat(new.id, new.seats[s.seat].row())
+        new.seating.put(Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash))
     for seat, player_id in table.store.seat_players(table.id).items():  # their hands reach their /me
         if new.seats[seat].kind == "human":
             new.store.link_seat_player(new.id, seat, player_id)
     new.begin()
     table.flow.rematch_code = new.code
-    table._broadcast_table()
+    table.broadcast_table()
     for c in list(table.conns):
         c.push({"type": "rematch", "code": new.code})
 

@@ -42,6 +42,12 @@ class ServerSettings:
     max_body: int = 64 * 1024  # bytes of a request body (refused by Content-Length before reading)
     max_json_depth: int = 32  # nesting of a JSON body
     allowed_origins: tuple[str, ...] = ()  # other origins allowed to post (the server's own always is)
+    gzip_min_bytes: int = 1000  # dynamic answers (pages' JSON) this large or larger are gzipped when accepted
+    # -- static files (http/assets.py; docs/delivery.md) -------------------------------------------
+    static_dir: str = ""  # the static sources ("": the package's sgmahjong/server/static)
+    static_build_dir: str = ""  # their hashed, compressed build ("": build/static in a checkout, or ~/.cache)
+    static_builds_kept: int = 3  # builds kept and served (an open page of an older release loads its own)
+    static_check_seconds: float = 1.0  # a page request rebuilds if the sources changed, checked this often
     # -- tables ----------------------------------------------------------------------------------
     max_tables: int = 5000  # live tables in all (a new one is refused beyond)
     table_burst: int = 10  # tables one client address may create at once ...
@@ -51,6 +57,7 @@ class ServerSettings:
     idle_table_seconds: float = 600.0  # a table with no human connected for this long is closed
     sweep_seconds: float = 15.0  # how often idle and finished tables are looked for
     storage_retry_seconds: float = 2.0  # bots and timers retry after a storage failure this often
+    watchdog_seconds: float = 5.0  # how often a stalled table (nothing scheduled) is looked for (0: never)
     # -- a cluster (several workers on one PostgreSQL; see ownership.py) ---------------------------
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
@@ -89,7 +96,8 @@ class ServerSettings:
             if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
                 raise SettingsError(f"server setting {f.name} must not be negative; got {value}")
         for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
-                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses"):
+                     "max_json_depth", "max_tables", "lobby_page", "tracked_addresses",
+                     "static_builds_kept"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         if self.queue_interval_seconds <= 0:
@@ -112,7 +120,7 @@ class ServerSettings:
                 if isinstance(default, bool):
                     values[f.name] = _boolean(raw)
                 elif isinstance(default, str):
-                    values[f.name] = raw.strip()
+                    values[f.name] = raw
                 elif isinstance(default, tuple):
                     values[f.name] = tuple(x.strip() for x in raw.split(",") if x.strip())
                 elif isinstance(default, int):

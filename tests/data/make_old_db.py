@@ -30,6 +30,13 @@ def digest(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
+def replay_parts(data: dict[str, Any]) -> dict[str, Any]:
+    """A replay answer as kept: its rule set whole (a later version may add rules, with defaults),
+    the rest by its digest."""
+    rest = {k: v for k, v in data.items() if k not in ("rules", "changed_rules")}
+    return {"rules": data["rules"], "changed_rules": data["changed_rules"], "rest": digest(rest)}
+
+
 def play_human(ws: Any, until: Any) -> dict[str, Any]:
     """Answer every decision of the human's seat (pass, else discard the drawn tile, else the first
     legal action) until ``until(view message)``; returns that view message."""
@@ -75,7 +82,7 @@ def main(out: Path) -> None:
             "play": {"code": code, "seat": play["seat"], "token": play["token"], "player": player},
             "lobby": {"code": lobby["code"], "seat": joined["seat"], "token": joined["token"]},
             "log": server.get(f"/api/tables/{code}/hands/1/log").text,
-            "replay": digest(server.get(f"/api/tables/{code}/hands/1/replay").json()),
+            "replay": replay_parts(server.get(f"/api/tables/{code}/hands/1/replay").json()),
             "results": server.get(f"/api/tables/{code}/results").json(),
             "me": httpx.get(server.url + "/api/me", headers={"X-Player": player}).json(),
             "summary": server.get(f"/api/tables/{code}").json(),

@@ -19,15 +19,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .. import metrics
 from ..events import log_event
-
-if TYPE_CHECKING:
-    from ..http.app import TableServer
-    from ..store import TableRow
-    from ..table.table import Table
+from ..settings import ServerSettings
+from ..store import Store, TableRow
+from ..table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -43,10 +41,24 @@ class TableElsewhere(Exception):
         self.code = code
 
 
-class Ownership:
-    """Lazy loading, hand-over and lease watching for one :class:`~.app.TableServer`."""
+class TableHost(Protocol):
+    """What ownership needs of the server holding the tables (:class:`~..tables.TableServer`)."""
 
-    def __init__(self, server: TableServer) -> None:
+    settings: ServerSettings
+    tables: dict[str, Table]
+
+    @property
+    def store(self) -> Store:
+        """The (group-committed) store."""
+
+    def get(self, code: str) -> Table | None:
+        """The live table of ``code``, loaded here on first use."""
+
+
+class Ownership:
+    """Lazy loading, hand-over and lease watching for one table server."""
+
+    def __init__(self, server: TableHost) -> None:
         self.server = server
         self._task: asyncio.Task[None] | None = None
         self._idle_since: dict[str, float] = {}
@@ -56,7 +68,6 @@ class Ownership:
         """The table of ``code`` loaded here (claimed and resumed), None if there is no such table;
         raises :class:`TableElsewhere` if another worker holds it (and asks it to hand it over)."""
         store = self.server.store
-        assert store is not None
         row = store.table_by_code(code)
         if row is None:
             return None
@@ -66,10 +77,7 @@ class Ownership:
         return self._open(row)
 
     def _open(self, row: TableRow) -> Table | None:
-        from ..table.table import Table
-
         store = self.server.store
-        assert store is not None
         code = row.code
         table = Table.from_rows(store, row, store.seats(row.id))
         try:
@@ -93,7 +101,6 @@ class Ownership:
         except TableElsewhere:
             pass
         store = self.server.store
-        assert store is not None
         row = store.table_by_code(code)
         end = time.monotonic() + self.server.settings.handover_wait
         while row is not None:  # asked for it; the holder releases it within lease_watch_seconds
@@ -112,7 +119,7 @@ class Ownership:
         """A table just created by ``POST /api/tables``: in a cluster, let it go at once, so that the
         worker its code is routed to claims it on first use without a hand-over."""
         store = self.server.store
-        if store is None or not store.shared:
+        if not store.shared:
             return
         table.close()
         if self.server.tables.get(table.code) is table:
@@ -124,7 +131,6 @@ class Ownership:
         """Stop serving ``table``: its tasks end, its clients are told ``moved`` and disconnected
         (they reconnect to the new owner), and its lease is released."""
         store = self.server.store
-        assert store is not None
         async with table.lock:
             table.close()
             for conn in list(table.conns):
@@ -149,7 +155,6 @@ class Ownership:
 
     async def watch_once(self) -> None:
         store = self.server.store
-        assert store is not None
         owned = await asyncio.to_thread(store.heartbeat)  # a lost session empties what the store owns
         wanted = await asyncio.to_thread(store.wanted) if owned else set()
         now = time.monotonic()
@@ -178,7 +183,7 @@ class Ownership:
 
     def start(self) -> None:
         store = self.server.store
-        if store is not None and store.shared:
+        if store.shared:
             self._task = asyncio.get_running_loop().create_task(self.watch())
 
     def stop(self) -> None:

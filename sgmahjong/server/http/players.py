@@ -1,6 +1,6 @@
 """Players and their history: a browser-held identity (a random secret kept in the browser, stored
 here only hashed, like the seat tokens) with a display name and no password; each finished hand of a
-seat the player joined is recorded (:func:`record_hand`), and ``/me`` lists them with totals.
+seat the player joined is recorded (``table.records``), and ``/me`` lists them with totals.
 
 HTTP: the secret travels in the ``X-Player`` header. ``POST /api/players`` {secret, name} names the
 identity; ``GET /api/me?page=N`` the history page (newest first) with totals and the net over time;
@@ -23,10 +23,12 @@ from starlette.routing import Route
 from ...rules import PRESETS
 from ..accounts import sessions
 from ..protocol import ProtocolError
-from ..store import PlayerHandRow, PlayerRow
+from ..store import PlayerHandRow, PlayerRow, Store
 from ..store.accounts import AccountRow
 from ..table.seats import clean_name, hash_token
-from .replay import static_page
+from ..table.table import Table
+from ..tables import TableServer
+from .pages import static_page
 
 HEADER = "X-Player"
 SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
@@ -75,15 +77,14 @@ def valid_secret(secret: Any) -> bool:
     return isinstance(secret, str) and SECRET_RE.match(secret) is not None
 
 
-def player_id_for(store: Any, secret: str | None, name: str) -> int | None:
+def player_id_for(store: Store, secret: str | None, name: str) -> int | None:
     """The player id of a browser secret (created with ``name`` if new); ``None`` without one."""
     if not valid_secret(secret):
         return None
-    pid: int = store.ensure_player(hash_token(str(secret)), name)
-    return pid
+    return store.ensure_player(hash_token(str(secret)), name)
 
 
-def link_seat(store: Any, table: Any, seat: int, secret: str | None,
+def link_seat(store: Store, table: Table, seat: int, secret: str | None,
               account_id: int | None = None) -> None:
     """A seat just taken: whose it is (the browser identity's player, or nobody's); a signed-in
     player's identity is the account's from now on (if it is nobody else's)."""
@@ -97,10 +98,10 @@ def link_seat(store: Any, table: Any, seat: int, secret: str | None,
     else:  # shown beside the seat's name (the summary's seat "rank")
         table.seat_ranks[seat] = {k: v for k, v in standing.to_json().items()
                                   if k in ("rank", "rating", "provisional")}
-    table.player_links = None  # read again at the next hand's end
+    table.records.forget()  # read again at the next hand's end
 
 
-def link_answer(server: Any, answer: dict[str, Any], secret: str | None,
+def link_answer(server: TableServer, answer: dict[str, Any], secret: str | None,
                 account_id: int | None = None) -> None:
     """After play-vs-bots or quick play seated someone (``answer``: code, seat): link the seat."""
     table = server.tables.get(answer["code"])
@@ -112,32 +113,6 @@ def signed_account(server: Any, request: Request) -> int | None:
     """The id of the request's signed-in account, if any."""
     signed = sessions.current(request, server.store, server.settings)
     return None if signed is None else signed.account.id
-
-
-def record_hand(table: Any, number: int, hand: Any, kinds: list[str]) -> None:
-    """Record an ended hand for the players whose seats are still theirs (human seats only). The
-    table keeps its seats' players (``player_links``, read once, again after a seat is linked), so a
-    hand's end reads nothing and its write is group-committed with the hand's other writes."""
-    store = table.store
-    if table.player_links is None:
-        table.player_links = store.seat_players(table.id)
-    links = {seat: pid for seat, pid in table.player_links.items() if kinds[seat] == "human"}
-    if not links:
-        return
-    result = hand.result or {}
-    winner = result.get("winner")
-    drawn = winner is None
-    now = time.time()
-    rows = {
-        seat: PlayerHandRow(
-            table.id, number, seat, now, won=winner == seat,
-            dealt_in=not drawn and not result.get("self_drawn") and result.get("shooter") == seat,
-            drawn=drawn, tai=int(result.get("tai") or 0), net=int(hand.ledger[seat]),
-            wind=(seat - int(hand.dealer)) % 4,
-        )
-        for seat in links
-    }
-    store.add_player_hands(table.id, links, rows)
 
 
 def preset_of(rules: dict[str, Any] | None) -> str:
@@ -187,7 +162,7 @@ def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> in
     return max(lo, min(hi, value))
 
 
-def routes(server: Any) -> list[Route]:
+def routes(server: TableServer) -> list[Route]:
     """The player routes, for ``server`` (the app's TableServer)."""
 
     async def name_player(request: Request) -> Response:

@@ -18,7 +18,7 @@ from ..accounts import sessions
 from ..ranking import record
 from ..ranking.ladder import PROVISIONAL, RANKS, Standing
 from ..store.ratings import ALL_TIME
-from .replay import static_page
+from .pages import static_page
 
 SEASON_RE = re.compile(r"^\d{4}-\d{2}$")
 HISTORY_POINTS = 200  # matches on the chart of rating over time

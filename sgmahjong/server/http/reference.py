@@ -1,8 +1,8 @@
-"""The reference JSON endpoints: the pattern reference of a rule set and the scoring calculator.
+"""The reference JSON endpoints: the rules, the pattern reference of a rule set and the scoring calculator.
 
 Both call the scoring code itself, so the pages never hand-copy a rule: ``/api/reference`` is
 ``sgmahjong.scoring.pattern_reference(rules)``, and ``/api/score`` runs the very ``sgmahjong score
---json`` command (``sgmahjong.commands.score``) on the arguments the JSON body spells.
+--json`` command (``sgmahjong.calculator``) on the arguments the JSON body spells.
 """
 
 from __future__ import annotations
@@ -11,11 +11,16 @@ import argparse
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from ...cli import CliError
 from ...errors import SgMahjongError
-from ...rules import RuleSet, parse_rule_assignment
-from ..protocol import validation_message
+from ...rules import PRESETS, RuleSet, parse_rule_assignment
+from ..options import TableOptions
+from ..protocol import BOT_LEVEL_INFO, BOT_LEVELS, OFFERED_BOT_LEVELS, ProtocolError, validation_message
+from .common import error, json_body
 
 SeatName = Literal["E", "S", "W", "N"]
 Seat = SeatName | Annotated[int, Field(ge=0, le=3)]
@@ -89,7 +94,7 @@ def score_argv(req: ScoreRequest) -> list[str]:
 
 def score(body: Any) -> dict[str, Any]:
     """What ``sgmahjong score --json`` prints for the same inputs, given as a JSON object."""
-    from ...commands import score as command
+    from ... import calculator as command
 
     if not isinstance(body, dict):
         raise ScoreRequestError("the body is a JSON object with at least a 'hand'")
@@ -111,3 +116,44 @@ def score(body: Any) -> dict[str, Any]:
         err = ScoreRequestError(str(exc))
         err.reason_code = exc.reason_code
         raise err from None
+
+
+def routes() -> list[BaseRoute]:
+    """The rules (options, presets, table options, bot levels), the pattern reference and the
+    scoring calculator."""
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse({
+            "options": RuleSet.describe(),
+            "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+            "table_options": TableOptions.describe(),
+            "bot_levels": list(BOT_LEVELS),
+            "bot_level_info": [
+                {"level": lv, "name": BOT_LEVEL_INFO[lv][0], "description": BOT_LEVEL_INFO[lv][1]}
+                for lv in OFFERED_BOT_LEVELS
+            ],
+        })
+
+    async def pattern_reference(request: Request) -> Response:
+        try:
+            preset = request.query_params.get("preset", "default")
+            ruleset = rules_from_query(preset, request.query_params.getlist("rule"))
+            return JSONResponse(reference(ruleset))
+        except SgMahjongError as exc:
+            return error(400, str(exc))
+
+    async def calculate(request: Request) -> Response:
+        try:
+            body = await json_body(request)
+            return JSONResponse(score(body))
+        except ProtocolError as exc:
+            return error(400, exc.message)
+        except (SgMahjongError, ValueError, TypeError) as exc:
+            # a code the calculator says in its language (the English message for any other)
+            return error(400, str(exc), getattr(exc, "reason_code", None), getattr(exc, "params", None))
+
+    return [
+        Route("/api/rules", rules),
+        Route("/api/reference", pattern_reference),
+        Route("/api/score", calculate, methods=["POST"]),
+    ]

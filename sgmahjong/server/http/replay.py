@@ -10,19 +10,20 @@ import asyncio
 import json
 import re
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ...errors import SgMahjongError
 from ...replay import replay_frames
 from ...review import SEATS, review_log
 from ...rules import RuleSet
+from ..store import Store, TableRow
+from ..tables import TableServer
+from .pages import static_page
 
-STATIC_DIR = Path(__file__).parent.parent / "static"
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 NOT_ENDED = "the log of a hand is published when the hand ends"
 REVIEW_CACHE = 128  # reviews kept (a finished hand never changes); the oldest is dropped beyond this
@@ -41,11 +42,11 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def ended_hand_log(server: Any, code: str, number_text: str) -> tuple[Any, int, str]:
+def ended_hand_log(server: TableServer, code: str, number_text: str) -> tuple[TableRow, int, str]:
     """(table row, hand number, log text) of an ended hand, from the store (any worker may answer);
     raises :class:`HandNotServed` otherwise."""
     store = server.store
-    table = store.table_by_code(code) if store is not None and CODE_RE.match(code) else None
+    table = store.table_by_code(code) if CODE_RE.match(code) else None
     if table is None:
         raise HandNotServed(404, "no such table")
     try:
@@ -66,24 +67,12 @@ def ended_hand_log(server: Any, code: str, number_text: str) -> tuple[Any, int, 
     return table, number, "\n".join(lines) + "\n"
 
 
-def _seats(store: Any, table_id: int) -> list[dict[str, Any]]:
+def _seats(store: Store, table_id: int) -> list[dict[str, Any]]:
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level}
             for s in store.seats(table_id)]
 
 
-def static_page(filename: str) -> Any:
-    """A handler serving the static page ``filename`` (the page fetches its data itself)."""
-
-    async def handler(request: Request) -> Response:
-        path = STATIC_DIR / filename
-        if not path.is_file():
-            return PlainTextResponse(f"{filename} is missing from the server's static folder", 404)
-        return FileResponse(path, media_type="text/html")
-
-    return handler
-
-
-def routes(server: Any) -> list[Route]:
+def routes(server: TableServer) -> list[Route]:
     """The routes of finished hands, for ``server`` (the app's TableServer)."""
     reviews: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
 

@@ -47,7 +47,7 @@ async def match_once(server: Any) -> int:
 
 
 async def open_table(server: Any, group: list[QueueEntry]) -> None:
-    from ..http.app import CreateTable
+    from ..tables import CreateTable
 
     settings, store = server.settings, server.store
     seats = list(group)
@@ -57,14 +57,13 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
     async with table.lock:
         standings = store.standings([e.account_id for e in seats])
         for seat, e in enumerate(seats):
-            table.seats[seat] = Seat(seat, "human", e.name, None, e.ticket_hash)
-            store.set_seat(table.id, table.seats[seat].row())
+            table.seating.put(Seat(seat, "human", e.name, None, e.ticket_hash))
             store.link_seat_player(table.id, seat, e.player_id)
             s = standings.get(e.account_id)
             if s is not None:
                 table.seat_ranks[seat] = {"rank": RANKS[s.rank].key, "rating": s.rating,
                                           "provisional": s.provisional}
-        table.player_links = None
+        table.records.forget()
         table.begin()
     await server.committed()
     for seat, e in enumerate(seats):

@@ -7,7 +7,10 @@
 :func:`open_store` picks the backend by the URL's scheme; the schema is created and migrated at
 start from ``migrations/<dialect>/NNNN_*.sql`` (recorded in ``schema_version``). Every write commits
 before it returns (write-through), so a restart loses nothing a client was told; a table is resumed
-by replaying its hands' action logs with the engine (see ``table.py``).
+by replaying its hands' action logs with the engine (see ``table/restore.py``). The group commit
+(``committer.py``) stands in for a store, batching the tables' writes.
+
+Imports nothing of the server but its metrics; the server's other packages import it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""A table's bots: which seats a bot plays now (bots, and humans who are away), their decisions (in a
-worker thread, on the immutable match) and acting on them. Mixed into :class:`~.table.Table`."""
+"""A table's bot driver: the bots' decisions (in a worker thread, on the immutable match) for the seats
+a bot plays now (bots, and humans who are away), after a human-like pause, and acting on them through
+the table's commit path. A part of :class:`~.table.Table`."""
 
 from __future__ import annotations
 
@@ -7,111 +8,131 @@ import asyncio
 import hashlib
 import logging
 import random
-from typing import Any
+from typing import Protocol
 
+from ...bots.base import Bot
+from ...rules import RuleSet
+from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..store import StorageUnavailable
 from . import engine
-from .base import TableBase
 from .bot_timing import human_delay
+from .steps import TableSteps
 
 log = logging.getLogger("sgmahjong.server")
 
 STORAGE_RETRY_SECONDS = 2.0  # set from the server settings (storage_retry_seconds)
 
 
-class BotsMixin(TableBase):
-    """Bots of one table."""
+class BotTable(TableSteps, Protocol):
+    """What the bot driver needs of its table beyond :class:`TableSteps`."""
 
-    def _bot_seats(self) -> list[int]:
-        """Awaited seats a bot plays now: bots, and humans with no connection."""
-        if self.status != "playing":
-            return []
-        return [
-            s for s in engine.awaiting(self.match)
-            if self.seats[s].kind == "bot" or self._taken_over(s)
-        ]
+    def bot_seats(self) -> list[int]:
+        """The awaited seats a bot plays now."""
 
-    async def _bots_act(self, version: int) -> None:
+    def bot_level(self, seat: int) -> str:
+        """The level of the bot playing ``seat``."""
+
+
+class BotDriver:
+    """The bots of one table, built once per seat and level, seeded by the table's code."""
+
+    def __init__(self, table: BotTable, rules: RuleSet, options: TableOptions) -> None:
+        self.table = table
+        self.rules = rules
+        self.options = options
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.thinking: int | None = None  # the version the bots are deciding at
+
+    async def run(self, version: int) -> None:
         """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
         immutable match, so the server stays responsive) and act under the lock if nothing changed
-        meanwhile. Every bot of one claim window decides at once; a turn is one decision."""
-        await asyncio.sleep(self._bot_delay(version))
-        if self.closed or self.status != "playing" or self._thinking == version:
+        meanwhile. Every bot of one claim window decides at once; a turn is one decision. Whatever
+        fails is logged and the table is scheduled again later (a bot never stops a table)."""
+        table = self.table
+        try:
+            await self._run(version)
+        except asyncio.CancelledError:
+            raise
+        except StorageUnavailable as exc:  # nothing of the refused action was applied
+            log.warning("table %s: bot action not stored (%s); trying again", table.code, exc)
+            table.retry_later()
+        except Exception:
+            log.exception("table %s: the bots' step at version %s failed; trying again", table.code, version)
+            table.retry_later()
+
+    async def _run(self, version: int) -> None:
+        table = self.table
+        await asyncio.sleep(self.delay(version))
+        match = table.match
+        if table.closed or table.status != "playing" or match is None or self.thinking == version:
             return
-        match = self.match
         if engine.hand_of(match).version != version:
             return  # something changed meanwhile; that change scheduled its own bots
-        seats = self._bot_seats()
+        seats = table.bot_seats()
         targets = seats if engine.phase(match) == "claim" else seats[:1]
         if not targets:
             return
-        self._thinking = version
+        levels = {seat: table.bot_level(seat) for seat in targets}
+        self.thinking = version
         try:
-            choices = await asyncio.to_thread(self._choose_all, match, targets)
+            choices = await asyncio.to_thread(self.choose_all, match, levels)
         finally:
-            self._thinking = None
-        async with self.lock:
-            if self.closed or self.status != "playing" or self.match is not match:
+            self.thinking = None
+        async with table.lock:
+            if table.closed or table.status != "playing" or table.match is not match:
                 return
-            try:
-                for seat in targets:
-                    if self.status != "playing" or seat not in self._bot_seats():
-                        break
-                    self._bot_act(seat, choices.get(seat))
-            except StorageUnavailable as exc:  # nothing of the refused action was applied
-                log.warning("table %s: bot action not stored (%s); trying again", self.code, exc)
-                self._spawn(self._after_storage_failure())
+            for seat in targets:
+                if table.status != "playing" or seat not in table.bot_seats():
+                    break
+                self.play(seat, choices.get(seat))
 
-    async def _after_storage_failure(self) -> None:
-        """Bots (and timers) go on after a storage failure: they decide again a while later."""
-        await asyncio.sleep(STORAGE_RETRY_SECONDS)
-        async with self.lock:
-            if not self.closed:
-                self._schedule()
-
-    def _bot_delay(self, version: int) -> float:
+    def delay(self, version: int) -> float:
         """A human-like pause before the bots awaited now act (:mod:`.bot_timing`)."""
         base = self.options.bot_delay
-        seats = self._bot_seats() if base > 0 else []
-        if not seats:
+        match = self.table.match
+        seats = self.table.bot_seats() if base > 0 and match is not None else []
+        if not seats or match is None:
             return base
-        phase = engine.phase(self.match)
-        choices = len(engine.legal_texts(self.match, seats[0])) if phase == "turn" else 0
-        rng = random.Random(f"{self.code}:{version}")
+        phase = engine.phase(match)
+        choices = len(engine.legal_texts(match, seats[0])) if phase == "turn" else 0
+        rng = random.Random(f"{self.table.code}:{version}")
         return human_delay(base, self.options.bot_think, phase, choices, rng)
 
-    def _choose_all(self, match: Any, seats: list[int]) -> dict[int, str | None]:
+    def choose_all(self, match: engine.Match, levels: dict[int, str]) -> dict[int, str | None]:
         """Each seat's bot choice on ``match`` (None where the bot failed)."""
         out: dict[int, str | None] = {}
-        for seat in seats:
+        for seat, level in levels.items():
             try:
-                out[seat] = self._bot_choice(match, seat)
+                out[seat] = self.choice(match, seat, level)
             except Exception:
-                log.exception("table %s: bot failed", self.code)
+                log.exception("table %s: bot failed", self.table.code)
                 out[seat] = None
         return out
 
-    def _bot_act(self, seat: int, choice: str | None) -> None:
+    def play(self, seat: int, choice: str | None) -> None:
         """Play the bot's choice for ``seat``; a refused or missing choice falls back to the first
         legal action (a bot bug must never stop a table)."""
+        table = self.table
         if choice is not None:
+            match = table.match
+            assert match is not None
             try:
-                self.act(seat, choice, engine.hand_of(self.match).version, "bot")
+                table.act(seat, choice, engine.hand_of(match).version, "bot")
                 return
             except ProtocolError as exc:
-                log.error("table %s: bot action %r refused: %s", self.code, choice, exc.message)
-        fallback = engine.legal_texts(self.match, seat)
+                log.error("table %s: bot action %r refused: %s", table.code, choice, exc.message)
+        match = table.match
+        assert match is not None
+        fallback = engine.legal_texts(match, seat)
         if fallback:
-            self.act(seat, fallback[0], engine.hand_of(self.match).version, "bot")
+            table.act(seat, fallback[0], engine.hand_of(match).version, "bot")
 
-    def _bot_choice(self, match: Any, seat: int) -> str:
-        s = self.seats[seat]
-        level = s.bot_level if s.kind == "bot" and s.bot_level else self.options.bot_level
+    def choice(self, match: engine.Match, seat: int, level: str) -> str:
         key = (seat, level)
-        bot = self._bots.get(key)
+        bot = self.bots.get(key)
         if bot is None:
-            digest = hashlib.sha256(f"{self.code}:{seat}:{level}".encode()).digest()
+            digest = hashlib.sha256(f"{self.table.code}:{seat}:{level}".encode()).digest()
             bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"), self.rules)
-            self._bots[key] = bot
+            self.bots[key] = bot
         return engine.bot_choose(bot, match, seat)

@@ -1,4 +1,4 @@
-"""No tells online (RULES.md §3): the pause of every claim window. Mixed into :class:`~.table.Table`.
+"""No tells online (RULES.md §3): the pause of every claim window. A part of :class:`~.table.Table`.
 
 Live hands run in the engine's no-tells mode (``pause_windows``): every discard and every kong opens a
 claim window, decisions in it are private and keep the version, and the window closes only when the
@@ -13,46 +13,59 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
+from ..options import TableOptions
 from ..protocol import ProtocolError
 from . import engine
-from .base import TableBase
+from .steps import TableSteps
 
 log = logging.getLogger("sgmahjong.server")
 
 
-class PauseMixin(TableBase):
+class ClaimPause:
     """The claim-window pause of one table (the caller holds the table lock)."""
 
-    def _pause_seconds(self) -> float:
+    def __init__(self, table: TableSteps, options: TableOptions) -> None:
+        self.table = table
+        self.options = options
+        self.version = -1  # the version at which the current claim window opened
+        self.at = 0.0  # when its pause ends (time.monotonic())
+
+    def seconds(self, watched: bool) -> float:
         """``claim_pause``, or 0 when nobody watches: no connection at all (a spectator watching a
         table of bots would otherwise see which windows close at once)."""
-        if not any(c.hello for c in self.conns):
-            return 0.0
-        return self.options.claim_pause
+        return self.options.claim_pause if watched else 0.0
 
-    def _pause_claims(self) -> None:
-        """After any change: note when a window opened, and once it may close, close it after the
-        rest of its pause."""
-        if self.status != "playing" or self.match is None or engine.phase(self.match) != "claim":
+    def after_change(self, watched: Callable[[], bool]) -> None:
+        """After any change: note when a window opened (its pause: :meth:`seconds`, ``watched()``
+        telling whether anyone watches), and once it may close, close it after the rest of its pause."""
+        table = self.table
+        match = table.match
+        if table.status != "playing" or match is None or engine.phase(match) != "claim":
             return
-        version = engine.hand_of(self.match).version
-        if self._pause_version != version:
-            self._pause_version = version
-            self._pause_at = time.monotonic() + self._pause_seconds()
-        if engine.closable(self.match):
-            self._spawn(self._close_later(version, self._pause_at))
+        version = engine.hand_of(match).version
+        if self.version != version:
+            self.version = version
+            self.at = time.monotonic() + self.seconds(watched())
+        if engine.closable(match):
+            table.spawn(self.close_later(version, self.at))
 
-    async def _close_later(self, version: int, at: float) -> None:
+    async def close_later(self, version: int, at: float) -> None:
         delay = at - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        async with self.lock:
-            if self.closed or self.status != "playing" or self.match is None:
+        table = self.table
+        async with table.lock:
+            match = table.match
+            if table.closed or table.status != "playing" or match is None:
                 return
-            if engine.hand_of(self.match).version != version or not engine.closable(self.match):
+            if engine.hand_of(match).version != version or not engine.closable(match):
                 return  # already closed (another task), or the hand moved on
             try:
-                self.act(engine.window_source(self.match), "close", version, "table")
+                table.act(engine.window_source(match), "close", version, "table")
             except ProtocolError as exc:
-                log.error("table %s: closing the claim window refused: %s", self.code, exc.message)
+                log.error("table %s: closing the claim window refused: %s", table.code, exc.message)
+            except Exception:  # nothing of it was applied: the table tries again
+                log.exception("table %s: closing the claim window failed; trying again", table.code)
+                table.retry_later()

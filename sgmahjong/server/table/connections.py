@@ -1,5 +1,5 @@
 """A table's connections: each browser tab's WebSocket queue, who is connected, and the fan-out of
-table summaries, views and redacted events to every connection. Mixed into :class:`~.table.Table`.
+table summaries, views and redacted events to every connection. A part of :class:`~.table.Table`.
 
 The fan-out builds each distinct message once: one view and one list of redacted events per viewer
 (seat or spectator), one ``delta`` per distinct previous view, serialised once and the same text
@@ -10,6 +10,7 @@ queued on every connection that gets it. A connection whose view would change in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -17,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ...game import Event, SeatViews
 from ..metrics import SEND_DELAY
-from ..protocol import PROTOCOL_VERSION, ProtocolError
 from . import engine
-from .base import TableBase
 from .deltas import view_delta
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 
 MAX_PENDING = 1000  # messages queued for one connection at most (a client that reads nothing is dropped)
+LOG_MAX = 500  # events of the current hand sent to a connection at hello
 
 
 class Connection:
@@ -159,136 +160,132 @@ class Connection:
                 return
 
 
-class FanoutMixin(TableBase):
-    """Connections of one table and what each is sent (the caller holds the table lock)."""
+class Fanout:
+    """The connections of one table and what each is sent (the caller holds the table lock). The
+    table hands in what a message is built from (the match, the status, the deadline); the seat
+    entries of the views are shared between versions (``seat_views``)."""
+
+    def __init__(self) -> None:
+        self.conns: set[Connection] = set()
+        self.away_since: dict[int, float] = {}  # a seat with no connection: since when
+        self.seat_views = SeatViews()
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 
-    def _taken_over(self, seat: int) -> bool:
-        """A human seat with no connection for ``takeover_seconds`` is played by a bot."""
+    def watched(self) -> bool:
+        """Anyone (a seat or a spectator) has said hello."""
+        return any(c.hello for c in self.conns)
+
+    def away_for(self, seat: int) -> float | None:
+        """Seconds ``seat`` has had no connection (None: connected, or away since before we knew)."""
         if self.connected(seat):
-            return False
+            return None
         away = self.away_since.get(seat)
-        return away is None or time.monotonic() - away >= self.options.takeover_seconds
+        return None if away is None else time.monotonic() - away
 
-    def view_message(self, seat: int | None) -> dict[str, Any]:
-        return {
-            "type": "view",
-            "status": self.status,
-            "view": engine.view(self.match, seat, self.seat_views),
-            "timer": self.deadline.to_json(seat) if self.deadline else None,
-        }
+    def mark_away(self, seats: list[int]) -> None:
+        """Each of ``seats`` with no connection is away from now (at startup, until they reconnect)."""
+        now = time.monotonic()
+        for seat in seats:
+            if not self.connected(seat):
+                self.away_since[seat] = now
 
-    def _send_view(self, conn: Connection) -> None:
+    def leave(self, conn: Connection) -> bool:
+        """``conn`` is gone; True when it was its seat's last connection (the seat is away now)."""
+        self.conns.discard(conn)
+        conn.closed = True
+        if conn.seat is None or self.connected(conn.seat):
+            return False
+        self.away_since[conn.seat] = time.monotonic()
+        return True
+
+    def view_message(self, match: engine.Match, status: str, seat: int | None,
+                     timer: dict[str, Any] | None) -> dict[str, Any]:
+        return {"type": "view", "status": status, "view": engine.view(match, seat, self.seat_views),
+                "timer": timer}
+
+    def send_view(self, conn: Connection, message: dict[str, Any]) -> None:
         """A connection's whole view (on hello); later changes reach it as deltas of this one."""
-        message = self.view_message(conn.seat)
         conn.view = message["view"]
         conn.push(message)
 
-    def _broadcast_table(self) -> None:
-        text = _dumps({"type": "table", "table": self.summary()})
+    def send_log(self, conn: Connection, hand_number: int, stored: list[dict[str, Any]]) -> None:
+        """A new connection: the current hand's log so far (its last ``LOG_MAX`` stored events),
+        redacted for the connection's seat."""
+        conn.push({
+            "type": "log", "hand_number": hand_number,
+            "events": [r for e in stored[-LOG_MAX:] if (r := engine.redact_stored(e, conn.seat)) is not None],
+        })
+
+    def push_all(self, message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else _dumps(message)
         for c in list(self.conns):
             c.push(text)
 
-    def _broadcast(self, events: list[Any]) -> None:
+    def push_seat(self, seat: int, message: dict[str, Any]) -> None:
+        """A message for ``seat``'s connections only (that said hello)."""
+        for c in self.conns:
+            if c.seat == seat and c.hello:
+                c.push(message)
+
+    def hello_seats(self) -> set[int]:
+        return {c.seat for c in self.conns if c.seat is not None and c.hello}
+
+    def broadcast(self, match: engine.Match, status: str, events: list[Event],
+                  timer: Callable[[int | None], dict[str, Any] | None]) -> None:
         """After a change: each connection that said hello gets one ``delta`` (its redacted events and
         what changed in its view), or its whole ``view`` if it has none to build on."""
-        if self.match is None:
-            return
         viewers: dict[int | None, list[Connection]] = {}
         for c in self.conns:
             if c.hello and not c.closed:
                 viewers.setdefault(c.seat, []).append(c)
         built: list[tuple[dict[str, Any], str]] = []  # distinct messages and their text
         for viewer, conns in viewers.items():
-            view = engine.view(self.match, viewer, self.seat_views)
+            view = engine.view(match, viewer, self.seat_views)
             redacted = [e for e in (engine.redact(ev, viewer) for ev in events) if e is not None]
-            timer = self.deadline.to_json(viewer) if self.deadline else None
+            seen = timer(viewer)
             per_base: dict[int, str | None] = {}
             for c in conns:
                 base = c.view
                 key = id(base)
                 if key not in per_base:
-                    per_base[key] = self._update_text(base, view, redacted, timer, built)
+                    per_base[key] = _update_text(status, base, view, redacted, seen, built)
                 text = per_base[key]
                 if text is not None:
                     c.view = view
                     c.push(text)
 
-    def _update_text(self, base: dict[str, Any] | None, view: dict[str, Any], events: list[dict[str, Any]],
-                     timer: dict[str, Any] | None, built: list[tuple[dict[str, Any], str]]) -> str | None:
-        """The text of the message taking a client from ``base`` to ``view`` (None: nothing it can
-        see changed), shared with an equal message already in ``built``."""
-        delta = view_delta(base, view) if base is not None else None
-        message: dict[str, Any]
-        if delta is None:
-            message = {"type": "view", "status": self.status, "view": view, "timer": timer,
-                       "events": events}
-        else:
-            if not events and all(k == "version" for k in delta):
-                return None
-            message = {"type": "delta", "status": self.status, "view": delta, "timer": timer,
-                       "events": events}
-        for other, text in built:
-            if other == message:
-                return text
-        text = _dumps(message)
-        built.append((message, text))
-        return text
+    def resend_views(self, match: engine.Match, status: str,
+                     timer: Callable[[int | None], dict[str, Any] | None]) -> None:
+        """After a fan-out failed: each connection that said hello is sent its whole view, one by one
+        (one that fails again is left to its next update, which is then whole)."""
+        for c in list(self.conns):
+            if not c.hello or c.closed:
+                continue
+            c.view = None
+            with contextlib.suppress(Exception):
+                self.send_view(c, self.view_message(match, status, c.seat, timer(c.seat)))
 
-    def hello(self, conn: Connection, token: str | None) -> None:
-        seat = None
-        if token is not None:
-            seat = self.seat_of_token(token)
-            if seat is None:
-                raise ProtocolError("bad_token", "this token does not open any seat of this table", "hello")
-        conn.seat = seat
-        conn.hello = True
-        conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
-        self._broadcast_table()
-        self._hello_extras(conn)
-        self._renew_results_delay()  # before the view, so the view shows the timer it will run
-        if self.match is not None:
-            self._send_view(conn)
-        self._schedule_after_connection()
 
-    def disconnect(self, conn: Connection) -> None:
-        self.conns.discard(conn)
-        conn.closed = True
-        if conn.seat is not None:
-            if not self.connected(conn.seat):
-                self.away_since[conn.seat] = time.monotonic()
-                if self.options.takeover_seconds > 0 and not self.closed:
-                    self._spawn(self._takeover_later(self.options.takeover_seconds))
-            self._broadcast_table()
-            self._schedule_after_connection()
-
-    def mark_all_away(self) -> None:
-        """At startup every human is away (they reconnect within ``takeover_seconds``)."""
-        now = time.monotonic()
-        for s in self.seats:
-            if s.kind == "human" and not self.connected(s.seat):
-                self.away_since[s.seat] = now
-
-    async def _takeover_later(self, seconds: float) -> None:
-        await asyncio.sleep(seconds + 0.01)
-        async with self.lock:
-            if not self.closed:
-                self._schedule_after_connection()
-
-    def _schedule_after_connection(self) -> None:
-        if self.status == "playing" and self._bot_seats():
-            self._spawn(self._bots_act(engine.hand_of(self.match).version))
-        elif self.status == "between_hands":
-            self._renew_results_delay()
-            self._schedule()
-
-    def _renew_results_delay(self) -> None:
-        """Between hands, a fresh delay for whoever comes back to the results (the last one ran out
-        while nobody was here)."""
-        if self.status == "between_hands" and (self.deadline is None or self.deadline.at <= time.monotonic()):
-            self._set_deadline()
+def _update_text(status: str, base: dict[str, Any] | None, view: dict[str, Any], events: list[dict[str, Any]],
+                 timer: dict[str, Any] | None, built: list[tuple[dict[str, Any], str]]) -> str | None:
+    """The text of the message taking a client from ``base`` to ``view`` (None: nothing it can see
+    changed), shared with an equal message already in ``built``."""
+    delta = view_delta(base, view) if base is not None else None
+    message: dict[str, Any]
+    if delta is None:
+        message = {"type": "view", "status": status, "view": view, "timer": timer, "events": events}
+    else:
+        if not events and all(k == "version" for k in delta):
+            return None
+        message = {"type": "delta", "status": status, "view": delta, "timer": timer, "events": events}
+    for other, text in built:
+        if other == message:
+            return text
+    text = _dumps(message)
+    built.append((message, text))
+    return text
 
 
 def _dumps(message: dict[str, Any]) -> str:

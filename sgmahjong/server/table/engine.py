@@ -10,14 +10,15 @@ import secrets
 from typing import Any
 
 from ... import game
+from ...bots.base import Bot
 from ...errors import SgMahjongError
+from ...game import Event, HandState, MatchState
 from ...game.match import match_from_snapshot, match_snapshot
 from ...notation import parse_tiles
 from ...rules import RuleSet
 from ...tiles import Tile, full_set
 
-Match = Any
-Event = Any
+Match = MatchState
 
 
 def parse_wall(text: str) -> list[Tile]:
@@ -73,8 +74,16 @@ def resume_match(rules: RuleSet, snap: dict[str, Any], seed: int, secret: str | 
     return match_from_snapshot(rules, snap, seed=seed, secret=secret)
 
 
-def hand_of(match: Match) -> Any:
+def hand_of(match: Match) -> HandState:
     return match.hand
+
+
+def hand_seed(match: Match) -> int | str:
+    """The current hand's seed as stored: its secret, or the integer seed derived from the match seed."""
+    seed = match.hand.seed
+    if seed is None:  # every hand of a match is dealt from a seed or a secret
+        raise SgMahjongError("a match's hand without a seed")
+    return seed
 
 
 def finished(match: Match) -> bool:
@@ -102,7 +111,10 @@ def closable(match: Match) -> bool:
 
 def window_source(match: Match) -> int:
     """The seat whose discard or kong opened the current claim window."""
-    return int(match.hand.window.source)
+    window = match.hand.window
+    if window is None:
+        raise SgMahjongError("no claim window is open")
+    return int(window.source)
 
 
 def is_close(text: str) -> bool:
@@ -134,14 +146,14 @@ def full_event(event: Event) -> dict[str, Any]:
     return result
 
 
-def make_bot(level: str, seed: int, rules: RuleSet) -> Any:
+def make_bot(level: str, seed: int, rules: RuleSet) -> Bot:
     """A bot of ``level`` that knows the table's rules (minimum tai, limit, 包)."""
     from ...bots import make_bot as make
 
     return make(level, seed, rules)
 
 
-def bot_choose(bot: Any, match: Match, seat: int) -> str:
+def bot_choose(bot: Bot, match: Match, seat: int) -> str:
     """The bot's action for ``seat``, as text; it sees only the seat's view."""
     legal = game.legal_actions(match.hand, seat)
     choice = bot.choose(game.match_view(match, seat), legal)

@@ -1,34 +1,36 @@
 """Each connected human seat's beginner hints (``sgmahjong.hints``: shanten, waits, unseen copies and
-the tai of each wait), sent to that seat's connections only, and the table log a connection is sent
-when it says hello (the current hand's stored events, redacted for the viewer). Mixed into
-:class:`~.table.Table`.
+the tai of each wait), sent to that seat's connections only. A part of :class:`~.table.Table`.
 
 Cost: the waits and their scores depend only on the seat's own tiles, so they are computed when those
 change (cached per seat, one entry each); the unseen counts are recounted on a change of the table
-only for a seat that is ready, and a seat is sent its hints only when they changed."""
+only for a seat that is ready, and a seat is sent its hints only when they changed. Every cache holds
+one entry per seat at most."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ... import hints
+from ...rules import RuleSet
 from . import engine
-from .base import TableBase
-
-if TYPE_CHECKING:
-    from .connections import Connection
-
-LOG_MAX = 500  # events of the current hand sent to a connection at hello
 
 
-class HintsMixin(TableBase):
-    """Hints and the log at hello (the caller holds the table lock)."""
+class SeatHints:
+    """The hints of one table's seats, under its ``rules`` (the caller holds the table lock)."""
 
-    def _hints_for(self, seat: int) -> dict[str, Any] | None:
-        if self.match is None or self.status != "playing":
-            return None
-        hand = engine.hand_of(self.match)
-        if hand.ended:
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.ready: dict[int, tuple[Any, dict[str, Any]]] = {}  # seat -> (key, the waits' part)
+        self.sent: dict[int, dict[str, Any]] = {}  # seat -> last hints sent
+        # seat -> (hand number, the seat's tile tuples) when its last hints were sent without waits
+        self.same: dict[int, tuple[Any, ...]] = {}
+
+    def for_seat(self, match: engine.Match, status: str, hand_number: int,
+                 seat: int) -> dict[str, Any] | None:
+        """The hints of ``seat`` in the hand in play (None when no hand is being played)."""
+        hand = engine.hand_of(match)
+        if status != "playing" or hand.ended:
             return None
         st = hand.seats[seat]
         tiles = list(st.concealed)
@@ -37,13 +39,13 @@ class HintsMixin(TableBase):
             tiles.remove(drawn)
         melds = tuple(m.meld for m in st.melds)
         seat_wind = (seat - hand.dealer) % 4
-        key = (self.hand_number, tuple(tiles), melds, tuple(st.bonus), seat_wind, hand.prevailing)
-        cached = self.flow.hint_ready.get(seat)
+        key = (hand_number, tuple(tiles), melds, tuple(st.bonus), seat_wind, hand.prevailing)
+        cached = self.ready.get(seat)
         if cached is not None and cached[0] == key:
             ready = cached[1]
         else:
             ready = hints.ready_hints(tiles, melds, st.bonus, seat_wind, hand.prevailing, self.rules)
-            self.flow.hint_ready[seat] = (key, ready)
+            self.ready[seat] = (key, ready)
         drawn_wins = False
         if drawn is not None and ready["shanten"] == 0:
             drawn_wins = any(w["tile"] == drawn.notation for w in ready["waits"])
@@ -53,53 +55,32 @@ class HintsMixin(TableBase):
                 [s.discards for s in hand.seats], [[m.meld for m in s.melds] for s in hand.seats]
             )
         out = hints.with_unseen(ready, st.concealed, visible, drawn, drawn_wins)
-        out["hand_number"] = self.hand_number
+        out["hand_number"] = hand_number
         out["version"] = hand.version
         return out
 
-    def _push_hints(self) -> None:
-        """After a change: each connected human seat whose hints changed is sent them. A seat whose
-        tiles did not change and whose hand is not ready is skipped at once (without waits its hints
-        do not depend on the other seats' tiles)."""
-        seats = {c.seat for c in self.conns if c.seat is not None and c.hello}
-        if not seats or self.match is None:
-            return
-        hand = engine.hand_of(self.match)
+    def push(self, match: engine.Match, status: str, hand_number: int, seats: Iterable[int],
+             send: Callable[[int, dict[str, Any]], None]) -> None:
+        """After a change: each of the connected human ``seats`` whose hints changed is sent them
+        (``send(seat, message)``). A seat whose tiles did not change and whose hand is not ready is
+        skipped at once (without waits its hints do not depend on the other seats' tiles)."""
+        hand = engine.hand_of(match)
         for seat in seats:
-            if self.seats[seat].kind != "human":
-                continue
             st = hand.seats[seat]
-            same = (self.hand_number, hand.ended, st.concealed, st.drawn, st.melds, st.bonus)
-            if self.flow.hint_same.get(seat) == same:
+            same = (hand_number, hand.ended, st.concealed, st.drawn, st.melds, st.bonus)
+            if self.same.get(seat) == same:
                 continue
-            data = self._hints_for(seat)
+            data = self.for_seat(match, status, hand_number, seat)
             if data is None:
-                self.flow.hint_sent.pop(seat, None)
-                self.flow.hint_same.pop(seat, None)
+                self.sent.pop(seat, None)
+                self.same.pop(seat, None)
                 continue
             if data["waits"]:
-                self.flow.hint_same.pop(seat, None)
+                self.same.pop(seat, None)
             else:
-                self.flow.hint_same[seat] = same
+                self.same[seat] = same
             compare = {k: v for k, v in data.items() if k != "version"}
-            if self.flow.hint_sent.get(seat) == compare:
+            if self.sent.get(seat) == compare:
                 continue
-            self.flow.hint_sent[seat] = compare
-            msg = {"type": "hints", "hints": data}
-            for c in self.conns:
-                if c.seat == seat and c.hello:
-                    c.push(msg)
-
-    def _hello_extras(self, conn: Connection) -> None:
-        """A new connection: the current hand's log (redacted for it) and, for a seat, its hints."""
-        if self.match is None:
-            return
-        stored = self.store.events(self.id, self.hand_number)[-LOG_MAX:]
-        conn.push({
-            "type": "log", "hand_number": self.hand_number,
-            "events": [r for e in stored if (r := engine.redact_stored(e, conn.seat)) is not None],
-        })
-        if conn.seat is not None and self.seats[conn.seat].kind == "human":
-            data = self._hints_for(conn.seat)
-            if data is not None:
-                conn.push({"type": "hints", "hints": data})
+            self.sent[seat] = compare
+            send(seat, {"type": "hints", "hints": data})

@@ -1,21 +1,21 @@
-"""A table's seats: who sits where (human, bot or empty), seat tokens, names, and the lobby's seating
-actions (join, leave, add or remove a bot). Mixed into :class:`~.table.Table`."""
+"""A table's seats: who sits where (human, bot or empty), seat tokens, names, and the seating rules of
+the lobby (take a seat, add or remove a bot, leave). A part of :class:`~.table.Table`.
+
+:class:`Seating` knows the four seats and writes each change to the store before making it (a refused
+write changes nothing); it checks nothing of the table's status or connections (the table does).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .. import protocol
-from ..protocol import PROTOCOL_VERSION, ProtocolError
+from ..protocol import ProtocolError
 from ..store import SeatRow
-from .base import TableBase
-
-if TYPE_CHECKING:
-    from .connections import Connection
 
 NAME_MAX = 24
 
@@ -37,33 +37,69 @@ class Seat:
         return SeatRow(self.seat, self.kind, self.name, self.bot_level, self.token_hash)
 
 
+def bot_name(level: str) -> str:
+    """A bot's name: its level as people know it ("Bot · Casual"), never a wind (the winds move every
+    hand); the pages show it in their language and number bots of the same level."""
+    return f"Bot · {protocol.BOT_LEVEL_INFO.get(level, (level.title(), ''))[0]}"
 
-class SeatingMixin(TableBase):
-    """Seating in the lobby (the caller holds the table lock)."""
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a seat (lobby only): the seat number and its secret token. Caller holds the lock."""
-        if self.status != "lobby":
-            raise ProtocolError("wrong_status", "the match has started; seats can no longer be taken")
-        name = clean_name(name)
+def bot_seat(seat: int, level: str) -> Seat:
+    """A bot of ``level`` at ``seat`` (named by :func:`bot_name`)."""
+    return Seat(seat, "bot", bot_name(level), level, None)
+
+
+class Seating:
+    """The four seats of one table. ``write`` stores a seat's row (the store's ``set_seat`` for the
+    table); every change is written first, then made."""
+
+    def __init__(self, write: Callable[[SeatRow], None]) -> None:
+        self._write = write
+        self.seats: list[Seat] = [Seat(i) for i in range(4)]
+
+    def __getitem__(self, seat: int) -> Seat:
+        return self.seats[seat]
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self.seats)
+
+    def put(self, new: Seat) -> None:
+        """Store ``new`` and seat it (stored first: a refused write changes nothing)."""
+        self._write(new.row())
+        self.seats[new.seat] = new
+
+    def load(self, new: Seat) -> None:
+        """A seat read from the store (nothing is written)."""
+        self.seats[new.seat] = new
+
+    def kind(self, seat: int) -> str:
+        return self.seats[seat].kind
+
+    def humans(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+    def free_seat(self, seat: int | None, ref: str | None = None) -> int:
+        """``seat`` if it is empty, or the first empty seat when ``seat`` is None."""
         if seat is None:
             free = [s.seat for s in self.seats if s.kind == "empty"]
             if not free:
-                raise ProtocolError("seat_taken", "the table is full")
+                raise ProtocolError("seat_taken", "the table is full", ref)
             seat = free[0]
         if not 0 <= seat <= 3:
-            raise ProtocolError("bad_seat", "seat must be 0-3")
+            raise ProtocolError("bad_seat", "seat must be 0-3", ref)
         if self.seats[seat].kind != "empty":
-            raise ProtocolError("seat_taken", f"seat {seat} is taken")
-        self._require_free_name(name)
+            raise ProtocolError("seat_taken", f"seat {seat} is taken", ref)
+        return seat
+
+    def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """A human takes ``seat`` (or the first free one): the seat and its secret token."""
+        name = clean_name(name)
+        seat = self.free_seat(seat)
+        self.require_free_name(name)
         token = secrets.token_urlsafe(24)
-        new = Seat(seat, "human", name, None, hash_token(token))
-        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
-        self.seats[seat] = new
-        self._broadcast_table()
+        self.put(Seat(seat, "human", name, None, hash_token(token)))
         return seat, token
 
-    def _require_free_name(self, name: str) -> None:
+    def require_free_name(self, name: str) -> None:
         """Two seats of one table never share a display name (compared without case)."""
         for s in self.seats:
             if s.kind != "empty" and s.name is not None and s.name.casefold() == name.casefold():
@@ -78,59 +114,26 @@ class SeatingMixin(TableBase):
                 return s.seat
         return None
 
-    def _require_seated(self, conn: Connection, ref: str) -> int:
-        if conn.seat is None:
-            raise ProtocolError(
-                "not_seated", "only a seated player may do this (send your token in hello)", ref
-            )
-        return conn.seat
+    def add_bot(self, seat: int | None, level: str) -> None:
+        self.put(bot_seat(self.free_seat(seat, "add_bot"), level))
 
-    def _require_status(self, status: str, ref: str) -> None:
-        if self.status != status:
-            raise ProtocolError("wrong_status", f"not possible while the table is {self.status}", ref)
-
-    def add_bot(self, conn: Connection, seat: int | None, level: str) -> None:
-        self._require_seated(conn, "add_bot")
-        self._require_status("lobby", "add_bot")
-        if seat is None:
-            free = [s.seat for s in self.seats if s.kind == "empty"]
-            if not free:
-                raise ProtocolError("seat_taken", "the table is full", "add_bot")
-            seat = free[0]
-        if self.seats[seat].kind != "empty":
-            raise ProtocolError("seat_taken", f"seat {seat} is taken", "add_bot")
-        new = Seat(seat, "bot", bot_name(level), level, None)
-        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
-        self.seats[seat] = new
-        self._broadcast_table()
-
-    def remove_bot(self, conn: Connection, seat: int) -> None:
-        self._require_seated(conn, "remove_bot")
-        self._require_status("lobby", "remove_bot")
+    def remove_bot(self, seat: int) -> None:
         if self.seats[seat].kind != "bot":
             raise ProtocolError("bad_seat", f"seat {seat} has no bot", "remove_bot")
-        new = Seat(seat)
-        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
-        self.seats[seat] = new
-        self._broadcast_table()
+        self.put(Seat(seat))
 
-    def leave(self, conn: Connection) -> None:
-        seat = self._require_seated(conn, "leave")
-        self._require_status("lobby", "leave")
-        new = Seat(seat)
-        self.store.set_seat(self.id, new.row())  # stored first: a refused write changes nothing
-        self.seats[seat] = new
-        for c in self.conns:
-            if c.seat == seat:
-                c.seat = None
-                c.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": None})
-        self._broadcast_table()
+    def empty(self, seat: int) -> None:
+        self.put(Seat(seat))
 
+    def fill_with_bots(self, level: str) -> None:
+        """Every empty seat gets a bot of ``level`` (the match starts)."""
+        for s in self.seats:
+            if s.kind == "empty":
+                self.put(bot_seat(s.seat, level))
 
-def bot_name(level: str) -> str:
-    """A bot's name: its level as people know it ("Bot · Casual"), never a wind (the winds move every
-    hand); the pages show it in their language and number bots of the same level."""
-    return f"Bot · {protocol.BOT_LEVEL_INFO.get(level, (level.title(), ''))[0]}"
+    def not_ready(self) -> None:
+        for s in self.seats:
+            s.ready = False
 
 
 def clean_name(name: str) -> str:

@@ -1,12 +1,17 @@
-"""One live table: its match, its hands and the play of actions (the core of a table).
+"""One live table: its match and hands, the play of actions, and the parts it is made of.
 
-What a table owns is split by module: seats and seating (``seats.py``), connections and the fan-out
-of messages (``connections.py``), deadlines (``timers.py``) and bots (``table_bots.py``), each a mixin
-of :class:`Table`.
+A :class:`Table` holds its parts as fields, each a plain class that gets only what it uses:
+``seating`` (:mod:`.seats`), ``fanout`` (connections and what each is sent, :mod:`.connections`),
+``deadlines`` (:mod:`.timers`), ``bots`` (the bot driver, :mod:`.bots`), ``pause`` (the claim-window
+pause, :mod:`.claim_pause`), ``hints`` (:mod:`.seat_hints`) and ``records`` (players' history,
+:mod:`.records`).
 
-Every change of a table happens under ``table.lock`` (one message at a time). A change is first
-applied to a copy (the engine is pure), then written to the store, then made current and broadcast,
-so a restart (replaying the stored actions) never loses what a client was shown.
+Every change of a table happens under ``table.lock`` (one message at a time) and has one commit path
+(:meth:`Table.act`): the action is applied to a copy (the engine is pure), written to the store, made
+current, then sent. Whatever fails after the change is committed (hints, the fan-out, the schedule)
+is logged once and the rest goes on: the change stays, the client is answered, and the table's bots
+and timers are armed again (:meth:`Table.after_change`). A restart (replaying the stored actions)
+never loses what a client was shown.
 """
 
 from __future__ import annotations
@@ -15,34 +20,37 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import SgMahjongError
-from ...game import SeatViews
+from ...game import Event
 from ...rules import RuleSet
-from ..http import players
 from ..options import TableOptions
-from ..protocol import ProtocolError
+from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..ranking import record as ranking
 from ..store import SeatRow, Store, TableRow
 from . import engine
-from .bots import BotsMixin
-from .claim_pause import PauseMixin
-from .connections import Connection, FanoutMixin
+from .bots import BotDriver
+from .claim_pause import ClaimPause
+from .connections import Connection, Fanout
 from .flow_state import FlowState
-from .seat_hints import HintsMixin
-from .seats import NAME_MAX, Seat, SeatingMixin, bot_name, hash_token
-from .timers import Deadline, Since, TimersMixin
-
-__all__ = ["NAME_MAX", "Connection", "Deadline", "Seat", "Table", "hash_token"]
+from .records import PlayerRecords
+from .restore import stored_match
+from .seat_hints import SeatHints
+from .seats import Seat, Seating
+from .timers import Deadlines
 
 log = logging.getLogger("sgmahjong.server")
 
+LIVE = ("playing", "between_hands")
+STORAGE_RETRY_SECONDS = 2.0  # set from the server settings (storage_retry_seconds)
 
-@dataclass
-class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, PauseMixin):
-    """A table's live state. Build with :meth:`create` or :meth:`load`."""
+
+@dataclass(eq=False)
+class Table:
+    """A table's live state. Build with :meth:`from_rows` (and :meth:`resume`)."""
 
     store: Store
     id: int
@@ -52,31 +60,40 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
     rules: RuleSet
     options: TableOptions
     status: str = "lobby"
-    seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     first_wall: str | None = None
     first_seed: int | None = None
-    match: Any = None
+    match: engine.Match | None = None
     hand_number: int = 0
     action_seq: int = 0
     event_seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Connection] = field(default_factory=set)
-    since: list[Since] = field(default_factory=lambda: [Since() for _ in range(4)])
-    deadline: Deadline | None = None
-    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    _timer: asyncio.Task[None] | None = None
-    _bots: dict[tuple[int, str], Any] = field(default_factory=dict)
-    away_since: dict[int, float] = field(default_factory=dict)
-    _thinking: int | None = None
-    _pause_version: int = -1  # the version at which the current claim window opened (claim_pause.py)
-    _pause_at: float = 0.0  # when its pause ends (time.monotonic())
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
-    seat_views: SeatViews = field(default_factory=SeatViews)  # seat entries kept between versions
-    player_links: dict[int, int] | None = None  # seat -> player id (players.py), None: not read yet
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     seat_ranks: dict[int, dict[str, Any]] = field(default_factory=dict)  # signed-in seats: rank (players.py)
     starts_at: float | None = None  # a quick-play table starts then with bots (time.time(); matchflow.py)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
+
+    def __post_init__(self) -> None:
+        self.seating = Seating(lambda row: self.store.set_seat(self.id, row))
+        self.fanout = Fanout()
+        self.deadlines = Deadlines(self, self.options)
+        self.bots = BotDriver(self, self.rules, self.options)
+        self.pause = ClaimPause(self, self.options)
+        self.hints = SeatHints(self.rules)
+        self.records = PlayerRecords(self.store, self.id)
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.seating.seats
+
+    @seats.setter
+    def seats(self, seats: list[Seat]) -> None:
+        self.seating.seats = seats
+
+    @property
+    def conns(self) -> set[Connection]:
+        return self.fanout.conns
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -87,50 +104,26 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
             status=row.status, first_wall=row.first_wall, first_seed=row.first_seed,
         )
         for s in seats:
-            table.seats[s.seat] = Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash)
+            table.seating.load(Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash))
         return table
 
     def resume(self, match_seed: int | None) -> None:
-        """Rebuild the match after a restart: from the latest hand stored with a snapshot of the match at
-        its start (``store.last_snapshot``), replaying only that hand's actions and those of any later
-        hand; hands stored without one (before migration 0006) are replayed from the match's first hand."""
+        """Rebuild the match after a restart from what was stored (:func:`.restore.stored_match`)."""
         if self.status == "lobby" or match_seed is None:
             return
-        point = self.store.last_snapshot(self.id)
-        since = point[0] if point is not None else 1
-        stored: list[dict[str, Any]] = []
-        for h in self.store.hands(self.id, since):
-            secret = engine.stored_secret(h.seed)  # each hand's own secret (old hands: None)
-            stored = self.store.events(self.id, h.number)
-            if point is not None and h.number == point[0]:
-                self.match, _ = engine.resume_match(self.rules, point[1], match_seed, secret)
-            elif h.number == 1:
-                wall = engine.parse_wall(self.first_wall) if self.first_wall else None
-                paused = bool(stored and stored[0].get("pause_windows"))  # older matches: not paused
-                self.match, _ = engine.start_match(self.rules, match_seed, wall, secret, pause_windows=paused)
-            else:
-                self.match, _ = engine.next_hand(self.match, secret)
-            if engine.hand_of(self.match).wall_hash != h.wall_hash:
-                raise SgMahjongError(f"hand {h.number} does not replay to its stored wall")
-            self.hand_number = h.number
-            self.action_seq = 0
-            for a in self.store.actions(self.id, h.number):
-                self.match, _ = engine.apply(self.match, a.seat, a.action)
-                self.action_seq = a.seq + 1
-            self.event_seq = len(stored)
-        if self.match is None:
+        found = stored_match(self.store, self.id, self.rules, self.first_wall, match_seed)
+        if found is None:
             return
+        match, self.hand_number, self.action_seq, self.event_seq = found
+        self.match = match
         self.status = "playing"
-        if engine.hand_of(self.match).ended:
-            self._hand_ended(record=False)
-        self._refresh_since()
+        if engine.hand_of(match).ended:
+            self._hand_ended(match, record=False)
+        self.deadlines.refresh_since(self.match)
 
     # -- summaries and views -----------------------------------------------------------------------
-
     def summary(self) -> dict[str, Any]:
-        wall_hash = None
-        if self.match is not None:
-            wall_hash = engine.hand_of(self.match).wall_hash
+        wall_hash = engine.hand_of(self.match).wall_hash if self.match is not None else None
         if self._fixed is None:
             self._fixed = {
                 "rules": self.rules.to_dict(),
@@ -158,40 +151,90 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
                           else round(max(0.0, self.starts_at - time.time()), 1)),
         }
 
-    # -- lobby ------------------------------------------------------------------------------------
+    def connected(self, seat: int) -> bool:
+        return self.fanout.connected(seat)
+
+    def view_message(self, seat: int | None) -> dict[str, Any]:
+        assert self.match is not None
+        return self.fanout.view_message(self.match, self.status, seat, self.deadlines.timer(seat))
+
+    def broadcast_table(self) -> None:
+        self.fanout.push_all({"type": "table", "table": self.summary()})
+
+    # -- lobby (the caller holds the lock) -----------------------------------------------------------
+    def require_seated(self, conn: Connection, ref: str) -> int:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "only a seated player may do this (send your token in hello)",
+                                ref)
+        return conn.seat
+
+    def require_status(self, status: str, ref: str | None, message: str | None = None) -> None:
+        if self.status != status:
+            raise ProtocolError("wrong_status", message or f"not possible while the table is {self.status}",
+                                ref)
+
+    def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Take a seat (lobby only): the seat number and its secret token."""
+        self.require_status("lobby", None, "the match has started; seats can no longer be taken")
+        taken = self.seating.join(name, seat)
+        self.broadcast_table()
+        return taken
+
+    def _in_lobby(self, conn: Connection, ref: str) -> int:  # a seated player's seat, in the lobby
+        seat = self.require_seated(conn, ref)
+        self.require_status("lobby", ref)
+        return seat
+
+    def add_bot(self, conn: Connection, seat: int | None, level: str) -> None:
+        self._in_lobby(conn, "add_bot")
+        self.seating.add_bot(seat, level)
+        self.broadcast_table()
+
+    def remove_bot(self, conn: Connection, seat: int) -> None:
+        self._in_lobby(conn, "remove_bot")
+        self.seating.remove_bot(seat)
+        self.broadcast_table()
+
+    def leave(self, conn: Connection) -> None:
+        seat = self._in_lobby(conn, "leave")
+        self.seating.empty(seat)
+        for c in self.conns:
+            if c.seat == seat:
+                c.seat = None
+                c.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": None})
+        self.broadcast_table()
 
     def start(self, conn: Connection) -> None:
-        self._require_seated(conn, "start")
-        self._require_status("lobby", "start")
+        self._in_lobby(conn, "start")
         self.begin()
 
     def begin(self) -> None:
         """Start the match (lobby only): empty seats get bots, hand 1 is dealt."""
-        for s in self.seats:
-            if s.kind == "empty":
-                level = self.options.bot_level
-                self.seats[s.seat] = Seat(s.seat, "bot", bot_name(level), level, None)
-                self.store.set_seat(self.id, self.seats[s.seat].row())
+        self.seating.fill_with_bots(self.options.bot_level)
         seed = self.first_seed if self.first_seed is not None else secrets.randbits(63)
         wall = engine.parse_wall(self.first_wall) if self.first_wall else None
         match, events = engine.start_match(self.rules, seed, wall, self._hand_secret(), pause_windows=True)
         hand = engine.hand_of(match)
         self.store.start_match(
-            self.id, seed, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events]
+            self.id, seed, engine.hand_seed(match), hand.wall_hash, [engine.full_event(e) for e in events]
         )
         self.match, self.hand_number, self.action_seq, self.event_seq = match, 1, 0, len(events)
         self.status = "playing"
         self.mark_all_away()
-        self._broadcast_table()
-        self._after_change(events)
+        self.broadcast_table()
+        self.after_change(events, ("the first deal",))
 
     def ready(self, conn: Connection) -> None:
-        seat = self._require_seated(conn, "next")
-        self._require_status("between_hands", "next")
+        seat = self.require_seated(conn, "next")
+        self.require_status("between_hands", "next")
         self.seats[seat].ready = True
-        self._broadcast_table()
+        self.broadcast_table()
         if self._all_ready():
-            self._start_next_hand()
+            self.next_hand()
+
+    def humans_here(self) -> bool:
+        """A human seat has a connection."""
+        return any(s.kind == "human" and self.connected(s.seat) for s in self.seats)
 
     def _all_ready(self) -> bool:
         humans = [s for s in self.seats if s.kind == "human" and self.connected(s.seat)]
@@ -202,89 +245,200 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
         seeds from it instead (reproducible tests)."""
         return None if self.first_seed is not None else engine.fresh_secret()
 
-    def _start_next_hand(self) -> None:
-        if self.status != "between_hands":
+    def next_hand(self) -> None:
+        """Deal the next hand (between hands only)."""
+        if self.status != "between_hands" or self.match is None:
             return
         match, events = engine.next_hand(self.match, self._hand_secret())
         number = self.hand_number + 1
         hand = engine.hand_of(match)
         self.store.add_hand(
-            self.id, number, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events],
+            self.id, number, engine.hand_seed(match), hand.wall_hash, [engine.full_event(e) for e in events],
             engine.snapshot(match),
         )
         self.match, self.hand_number, self.action_seq, self.event_seq = match, number, 0, len(events)
         self.status = "playing"
-        for s in self.seats:
-            s.ready = False
-        self._broadcast_table()
-        self._after_change(events)
+        self.seating.not_ready()
+        self.broadcast_table()
+        self.after_change(events, ("the deal of hand", number))
 
-    def _hand_ended(self, *, record: bool) -> list[Any]:
+    def _hand_ended(self, match: engine.Match, *, record: bool) -> list[Event]:
         """The current hand has ended: between hands, or the match is over (the engine's next_hand
         says so; then the finished match replaces the current one). Returns the extra events."""
-        peek, extra = engine.next_hand(self.match)
+        peek, extra = engine.next_hand(match)
         self.status = "finished" if engine.finished(peek) else "between_hands"
         if record:
-            result = engine.view(self.match, None).get("result")
+            result = engine.view(match, None).get("result")
             self.store.end_hand(self.id, self.hand_number, result, self.status)
-            players.record_hand(self, self.hand_number, engine.hand_of(self.match),
-                                [s.kind for s in self.seats])
+            kinds = [s.kind for s in self.seats]
+            self._guarded("the players' records", ("the end of hand", self.hand_number),
+                          self.records.record_hand, self.hand_number, engine.hand_of(match), kinds)
         if self.status == "finished":
             if record:
                 self.store.add_events(
                     self.id, self.hand_number, [engine.full_event(e) for e in extra], self.event_seq
                 )
                 self.event_seq += len(extra)
-                ranking.match_over(self, peek, [s.kind for s in self.seats])
+                self._guarded("the match's rating", ("the end of the match", self.hand_number),
+                              ranking.match_over, self, peek, [s.kind for s in self.seats])
             self.match = peek
             return extra
         return []
 
-    # -- play -------------------------------------------------------------------------------------
+    # -- play: the commit path ------------------------------------------------------------------------
     def act(self, seat: int, text: str, version: int, source: str) -> None:
-        """Apply one action for ``seat`` (caller holds the lock); refuse it with a reason."""
+        """Apply one action for ``seat`` (caller holds the lock); refuse it with a reason. Once it is
+        stored, nothing that follows raises (see :meth:`after_change`)."""
         if self.status != "playing" or self.match is None:
             raise ProtocolError("wrong_status", f"no hand is being played (table is {self.status})", "action")
         hand = engine.hand_of(self.match)
         if engine.is_close(text) and source != "table":
             raise ProtocolError("illegal", "closing a claim window is the table's own step", "action")
-        if version > hand.version or version < self.since[seat].version:
+        if version > hand.version or version < self.deadlines.since[seat].version:
             raise ProtocolError(
                 "stale",
                 f"action sent against version {version}; the current version is {hand.version}",
                 "action",
             )
         try:
-            match, events = engine.apply(self.match, seat, text)
+            match, events = engine.apply(self.match, seat, text)  # 1. applied to a copy
         except SgMahjongError as exc:
             raise ProtocolError("illegal", str(exc), "action") from None
-        self.store.add_action(
+        self.store.add_action(  # 2. stored
             self.id, self.hand_number, self.action_seq, seat, engine.canonical(text, seat), version, source,
             [engine.full_event(e) for e in events], self.event_seq,
         )
-        self.match = match
+        self.match = match  # 3. made current
         self.action_seq += 1
         self.event_seq += len(events)
-        self._after_change(events)
+        self.after_change(events, (source, "action", text, "of seat", seat))  # 4. sent, scheduled
 
-    def _after_change(self, events: list[Any]) -> None:
-        hand = engine.hand_of(self.match)
-        if hand.ended and self.status == "playing":
-            events = [*events, *self._hand_ended(record=True)]
-            for s in self.seats:
-                s.ready = False
-        self._refresh_since()
-        self._set_deadline()
-        self._pause_claims()
-        self._broadcast(events)
-        self._push_hints()
+    def after_change(self, events: list[Event], what: tuple[object, ...]) -> None:
+        """Everything after a committed change, each step on its own: a step that fails is logged once
+        (with the table and ``what`` was committed) and the next steps still run; the schedule is
+        tried again later if it failed, and a failed fan-out sends each connection its whole view."""
+        match = self.match
+        assert match is not None
+        if engine.hand_of(match).ended and self.status == "playing":
+            events = [*events, *self._hand_ended(match, record=True)]
+            self.seating.not_ready()
+        self._guarded("the deadline", what, self._refresh_deadline)
+        self._guarded("the claim pause", what, self._pause_claims)
+        if not self._guarded("the fan-out", what, self._broadcast, events) and self.match is not None:
+            self.fanout.resend_views(self.match, self.status, self.deadlines.timer)
+        self._guarded("the hints", what, self._push_hints)
         if self.status != "playing":
-            self._broadcast_table()
-        self._schedule()
+            self._guarded("the table summary", what, self.broadcast_table)
+        if not self._guarded("the schedule", what, self._schedule):
+            self.retry_later()
+
+    def _guarded(self, step: str, what: tuple[object, ...], run: Callable[..., None], *args: Any) -> bool:
+        """Run one step after a committed change (``what``); False, logged once, if it failed."""
+        try:
+            run(*args)
+            return True
+        except Exception:
+            log.exception("table %s: %s failed after %s (the change stays; the table goes on)",
+                          self.code, step, " ".join(map(str, what)))
+            return False
+
+    def _pause_claims(self) -> None:
+        self.pause.after_change(self.fanout.watched)
+
+    def _refresh_deadline(self) -> None:
+        self.deadlines.refresh_since(self.match)
+        self._set_deadline()
+
+    def _set_deadline(self) -> None:
+        playing = self.status == "playing"
+        waiting = [] if playing else [s.seat for s in self.seats if s.kind == "human" and not s.ready]
+        self.deadlines.set(self.status, self.match, waiting)
+
+    def _broadcast(self, events: list[Event]) -> None:
+        if self.match is not None:
+            self.fanout.broadcast(self.match, self.status, events, self.deadlines.timer)
+
+    def _push_hints(self) -> None:
+        seats = [s for s in self.fanout.hello_seats() if self.seats[s].kind == "human"]
+        if seats and self.match is not None:
+            self.hints.push(self.match, self.status, self.hand_number, seats, self.fanout.push_seat)
+
+    # -- connections ----------------------------------------------------------------------------------
+    def hello(self, conn: Connection, token: str | None) -> None:
+        seat = None
+        if token is not None:
+            seat = self.seating.seat_of_token(token)
+            if seat is None:
+                raise ProtocolError("bad_token", "this token does not open any seat of this table", "hello")
+        conn.seat = seat
+        conn.hello = True
+        conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
+        self.broadcast_table()
+        if self.match is not None:
+            self.fanout.send_log(conn, self.hand_number, self.store.events(self.id, self.hand_number))
+            if seat is not None and self.seats[seat].kind == "human":
+                self._guarded("the hints", ("the hello of seat", seat), self._hello_hints, conn, seat)
+        self._renew_results_delay()  # before the view, so the view shows the timer it will run
+        if self.match is not None:
+            self.fanout.send_view(conn, self.view_message(conn.seat))
+        self._schedule_after_connection()
+
+    def _hello_hints(self, conn: Connection, seat: int) -> None:
+        assert self.match is not None
+        data = self.hints.for_seat(self.match, self.status, self.hand_number, seat)
+        if data is not None:
+            conn.push({"type": "hints", "hints": data})
+
+    def disconnect(self, conn: Connection) -> None:
+        if self.fanout.leave(conn) and self.options.takeover_seconds > 0 and not self.closed:
+            self.spawn(self._takeover_later(self.options.takeover_seconds))
+        if conn.seat is not None:
+            self.broadcast_table()
+            self._schedule_after_connection()
+
+    def mark_all_away(self) -> None:
+        """At startup every human is away (they reconnect within ``takeover_seconds``)."""
+        self.fanout.mark_away(self.seating.humans())
+
+    def _taken_over(self, seat: int) -> bool:
+        """A human seat with no connection for ``takeover_seconds`` is played by a bot."""
+        if self.connected(seat):
+            return False
+        away = self.fanout.away_since.get(seat)
+        return away is None or time.monotonic() - away >= self.options.takeover_seconds
+
+    async def _takeover_later(self, seconds: float) -> None:
+        await asyncio.sleep(seconds + 0.01)
+        async with self.lock:
+            if not self.closed:
+                self._schedule_after_connection()
+
+    def _schedule_after_connection(self) -> None:
+        if self.status == "playing" and self.match is not None and self.bot_seats():
+            self.spawn(self.bots.run(engine.hand_of(self.match).version))
+        elif self.status == "between_hands":
+            self._renew_results_delay()
+            self._schedule()
+
+    def _renew_results_delay(self) -> None:
+        """Between hands, a fresh delay for whoever comes back to the results (the last one ran out
+        while nobody was here)."""
+        if self.status == "between_hands" and self.deadlines.results_expired():
+            self._set_deadline()
+
+    # -- bots (what the bot driver asks) ---------------------------------------------------------------
+    def bot_seats(self) -> list[int]:
+        """Awaited seats a bot plays now: bots, and humans with no connection."""
+        if self.status != "playing" or self.match is None:
+            return []
+        return [s for s in engine.awaiting(self.match) if self.seats[s].kind == "bot" or self._taken_over(s)]
+
+    def bot_level(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.bot_level if s.kind == "bot" and s.bot_level else self.options.bot_level
 
     # -- tasks ----------------------------------------------------------------------------------------
-
-    def _spawn(self, coro: Any) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -303,31 +457,49 @@ class Table(SeatingMixin, FanoutMixin, TimersMixin, BotsMixin, HintsMixin, Pause
             asyncio.get_running_loop()
         except RuntimeError:  # no loop (e.g. resumed before the server runs): done at startup
             return
-        if self._bot_seats():
-            version = engine.hand_of(self.match).version
-            self._spawn(self._bots_act(version))
+        if self.match is not None and self.bot_seats():
+            self.spawn(self.bots.run(engine.hand_of(self.match).version))
         if self.status == "between_hands" and self._all_ready():
-            self._start_next_hand()
+            self.next_hand()
             return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self.deadline is not None:
-            self._timer = self._spawn(self._on_deadline(self.deadline))
+        self.deadlines.arm()
+
+    def retry_later(self) -> None:
+        """Bots and timers go on after a failed step: the table is scheduled again a while later."""
+        if not self.closed:
+            self.spawn(self._retry(STORAGE_RETRY_SECONDS))
+
+    async def _retry(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            if not self.closed and not self._guarded("the retry", ("a failed step",), self.rearm):
+                self.retry_later()
+
+    def rearm(self) -> None:
+        """Start the bots, the claim pause and the timer again (after a failed step, or when the
+        watchdog found the table stalled)."""
+        if self.deadlines.current is None:
+            self._set_deadline()
+        self.pause.after_change(self.fanout.watched)
+        self._schedule()
 
     def schedule(self) -> None:
         """Public kick (after startup): arm the deadline and start the bots."""
         self.mark_all_away()
-        if self.deadline is None:
-            self._set_deadline()
-        self._pause_claims()
-        self._schedule()
+        self.rearm()
         if self.options.takeover_seconds > 0 and any(s.kind == "human" for s in self.seats):
-            self._spawn(self._takeover_later(self.options.takeover_seconds))
+            self.spawn(self._takeover_later(self.options.takeover_seconds))
+
+    def stalled(self) -> bool:
+        """Nothing will move this table: no task is pending, yet a bot must act, a claim window may
+        close, a deadline is set or everyone is ready for the next hand (the watchdog's test)."""
+        if self.closed or self._tasks or self.match is None or self.status not in LIVE:
+            return False
+        if self.status == "between_hands":
+            return self.deadlines.current is not None or self._all_ready()
+        return bool(self.bot_seats()) or engine.closable(self.match) or self.deadlines.current is not None
 
     def close(self) -> None:
         self.closed = True
         for t in list(self._tasks):
             t.cancel()
-
-

@@ -1,5 +1,6 @@
 // The seat's hints panel (the server's `hints` message, sent to this seat only): how far the hand is
-// from ready, or the tiles it waits on with the copies not yet seen and the tai each would score.
+// from ready, or the tiles it waits on with the copies not yet seen and the tai each would score, and
+// the dead waits (every copy already in sight) greyed out after them.
 import { tileElement } from "./tiles.js";
 import { t } from "./i18n.js";
 
@@ -55,7 +56,9 @@ export function renderHints(h, view) {
     body.append(line(shantenText(h.shanten), "hint-status"));
     return;
   }
-  body.append(line(t("flow.hints.ready"), "hint-status"));
+  const dead = h.dead || [];
+  const live = (h.waits || []).length > 0;
+  body.append(line(t(live || !dead.length ? "flow.hints.ready" : "flow.hints.ready_dead"), "hint-status"));
   const list = document.createElement("ul");
   list.className = "waits";
   for (const w of h.waits || []) {
@@ -77,6 +80,19 @@ export function renderHints(h, view) {
       ? t("flow.hints.no_win")
       : t("flow.hints.tai", { d: taiText(w.discard), s: taiText(w.self_drawn) });
     text.append(unseen, " · ", tai);
+    li.append(text);
+    list.append(li);
+  }
+  for (const tile of dead) {
+    // a wait with every copy in sight (the seat's own tiles and sets, discards, exposed sets): no win on it
+    const li = document.createElement("li");
+    li.className = "dead";
+    li.dataset.wait = tile;
+    li.dataset.unseen = "0";
+    li.append(tileElement(tile, { size: "xs" }));
+    const text = document.createElement("span");
+    text.className = "wait-text";
+    text.textContent = t("flow.hints.dead");
     li.append(text);
     list.append(li);
   }

@@ -9,23 +9,22 @@
 //
 // The language: ?lang=en|zh in the address, else the one chosen before (localStorage), else the
 // browser's (zh* -> 中文), else English. Switching reloads the page, so every text is drawn anew.
-import EN from "./strings/en.js";
-import ZH from "./strings/zh.js";
-
-const STRINGS = { en: EN, zh: ZH };
+// Only the page's language's strings file is loaded (tests/test_font_coverage.py keeps both files'
+// keys the same).
+const LOADERS = { en: () => import("./strings/en.js"), zh: () => import("./strings/zh.js") };
 const STORE_KEY = "sgmahjong:lang";
 /** [code, name of the language in itself]. */
 export const LANGS = [["en", "English"], ["zh", "中文"]];
 
 function chooseLang() {
   const q = new URLSearchParams(location.search).get("lang");
-  if (q && STRINGS[q]) {
+  if (q && LOADERS[q]) {
     remember(q);
     return q;
   }
   try {
     const saved = localStorage.getItem(STORE_KEY);
-    if (saved && STRINGS[saved]) return saved;
+    if (saved && LOADERS[saved]) return saved;
   } catch (_err) {
     /* private mode */
   }
@@ -46,23 +45,25 @@ function remember(code) {
   }
 }
 
-let current = chooseLang();
+const current = chooseLang();
 document.documentElement.lang = current === "zh" ? "zh-Hans" : "en";
+// the server reads it to preload this language's strings with the next page (docs/delivery.md)
+document.cookie = `sgmahjong_lang=${current}; path=/; max-age=31536000; SameSite=Lax`;
+const STRINGS = (await LOADERS[current]()).default;
 
 /** The current language code. */
 export function lang() {
   return current;
 }
 
-/** Whether `key` has a text (in the current language or English). */
+/** Whether `key` has a text. */
 export function has(key) {
-  return key in STRINGS[current] || key in EN;
+  return key in STRINGS;
 }
 
 /** The text of `key` with {name} placeholders filled from params; the key itself if unknown. */
 export function t(key, params = null) {
-  let s = STRINGS[current][key];
-  if (s === undefined) s = EN[key];
+  let s = STRINGS[key];
   if (s === undefined) return key;
   if (params) s = s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   return s;
@@ -70,7 +71,7 @@ export function t(key, params = null) {
 
 /** Switch to `code`, remember it and redraw the page. */
 export function setLang(code) {
-  if (!STRINGS[code] || code === current) return;
+  if (!LOADERS[code] || code === current) return;
   remember(code);
   const url = new URL(location.href);
   if (url.searchParams.has("lang")) {
@@ -112,3 +113,17 @@ export function langSwitch() {
 }
 
 applyI18n(document);
+const drawing = [];
+
+/** Keep the page hidden (app.css) until `promise` settles too: a page drawing data it fetches at start
+ * is shown with that data (nothing moves when it comes), or after 3 s whatever happens. */
+export function shownAfter(promise) {
+  drawing.push(promise);
+  return promise;
+}
+
+// The page is shown in the next frame (the modules importing this one draw it before then) once what
+// they passed to shownAfter has settled.
+requestAnimationFrame(() => Promise.allSettled(drawing).then(() => {
+  requestAnimationFrame(() => document.documentElement.setAttribute("data-drawn", ""));
+}));

@@ -3,7 +3,7 @@
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
-import { lang, t } from "./i18n.js";
+import { lang, shownAfter, t } from "./i18n.js";
 import { initAccount, refresh as refreshAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -147,5 +147,5 @@ $("export-btn").addEventListener("click", exportHistory);
 $("delete-btn").addEventListener("click", deleteHistory);
 $("me-name").value = playerIdentity().name || "";
 document.title = t("me.doc_title");
-load(1);
+shownAfter(load(1));
 initAccount(() => load(1));

@@ -7,7 +7,7 @@ import { logItem } from "./tablelog.js";
 import { parseTiles } from "./notation.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
-import { has, langSwitch, t } from "./i18n.js";
+import { has, langSwitch, shownAfter, t } from "./i18n.js";
 import { playerName } from "./names.js";
 import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
@@ -358,4 +358,4 @@ async function main() {
   checkWall();
 }
 
-main();
+shownAfter(main());

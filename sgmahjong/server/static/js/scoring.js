@@ -2,7 +2,7 @@
 // (GET /api/reference), never hand-copied.
 import "./site-header.js";
 import { choiceName, esc, getJSON, optionControls, optionDoc, optionName, patternLabel, presetName } from "./api.js";
-import { has, lang, t } from "./i18n.js";
+import { has, lang, shownAfter, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let rules = null;
@@ -94,4 +94,4 @@ function render(ref) {
     `<td class="muted">${esc(opts.has(k) ? optionDoc(opts.get(k)) : "")}</td></tr>`).join("")}</tbody></table></div>`;
 }
 
-init();
+shownAfter(init());

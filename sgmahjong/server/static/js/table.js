@@ -647,7 +647,7 @@ function start() {
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
       const c = $("conn");
-      c.textContent = ok ? t("table.connected") : t("table.reconnecting");
+      c.textContent = ok ? t("table.connected") : t(navigator.onLine ? "table.reconnecting" : "table.offline_reconnecting");
       c.className = "conn " + (ok ? "ok" : "bad");
       document.body.dataset.connected = ok ? "true" : "false";
     },

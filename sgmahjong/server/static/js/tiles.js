@@ -238,14 +238,34 @@ function faceContent(tile) {
 }
 
 const CACHE = new Map();
+const SVG_NS = "http://www.w3.org/2000/svg";
+let sprite = null; // <svg> holding one <symbol> per face drawn so far
 
-/** SVG markup of a tile face (cached). */
+/** The drawing of a tile face: its shapes (the tile's background included). */
+function faceShapes(tile) {
+  return `<rect x="1" y="1" width="${W - 2}" height="${H - 2}" rx="6" fill="#fffdf5"/>` + faceContent(tile);
+}
+
+/** SVG markup of a tile face: a <use> of the face's symbol, drawn once per page (a table shows a
+ * hundred tiles; each is then two elements, not up to forty). */
 export function tileSVG(tile) {
   if (!CACHE.has(tile)) {
+    const id = `sgmj-face-${String(tile).replace(/[^\w-]/g, "_")}`;
+    if (!sprite) {
+      sprite = document.createElementNS(SVG_NS, "svg");
+      sprite.setAttribute("aria-hidden", "true");
+      sprite.setAttribute("width", "0");
+      sprite.setAttribute("height", "0");
+      sprite.style.position = "absolute";
+      document.body.prepend(sprite);
+    }
+    const symbol = document.createElementNS(SVG_NS, "symbol");
+    symbol.id = id;
+    symbol.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    symbol.innerHTML = faceShapes(tile);
+    sprite.append(symbol);
     CACHE.set(tile,
-      `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
-      `<rect x="1" y="1" width="${W - 2}" height="${H - 2}" rx="6" fill="#fffdf5"/>` +
-      faceContent(tile) + `</svg>`);
+      `<svg viewBox="0 0 ${W} ${H}" xmlns="${SVG_NS}" aria-hidden="true"><use href="#${id}"/></svg>`);
   }
   return CACHE.get(tile);
 }

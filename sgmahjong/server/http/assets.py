@@ -1,0 +1,360 @@
+"""The static files as browsers get them: a build of hashed, precompressed copies (docs/delivery.md).
+
+The sources under ``static/`` stay plain files that run as they are. A build (``sgmahjong build-static``,
+run by ``make``; the server runs it at startup, and again when a page is asked for after the sources
+changed) writes, into a folder named after the hash of every source:
+
+* every file under a release folder, ``r/<release>/js/table.js``, where the release is that hash:
+  a module's relative imports stay inside its release, so a page never mixes two releases' modules;
+* every binary file (fonts, sounds, images) also under a name holding its own hash,
+  ``fonts/sgmj-cjk.1a2b3c4d5e.woff2``, so a release that did not change it does not download it again;
+* every ``/static/...`` path in the pages, stylesheets and modules rewritten to its built URL, and
+  ``<link rel="modulepreload">`` tags for each page's imports (one round trip instead of one per level);
+* a brotli and a gzip copy of every file that compresses (served per ``Accept-Encoding``);
+* ``index.json``: each URL path's file, content type, encodings and ETag.
+
+Built URLs are cached by browsers for a year (``immutable``); the pages, ``/sw.js`` and the sources'
+own paths (``/static/js/table.js``) are revalidated on each use (ETag). The last
+``static_builds_kept`` builds stay on disk and are served, so a page of the previous release that
+imports a module later still gets its own release's copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import brotli  # type: ignore[import-untyped]
+
+import sgmahjong
+
+STATIC_DIR = Path(__file__).parent.parent / "static"
+INDEX = "index.json"
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+TYPES = {
+    ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8", ".json": "application/json", ".txt": "text/plain; charset=utf-8",
+    ".webmanifest": "application/manifest+json", ".svg": "image/svg+xml", ".png": "image/png",
+    ".woff2": "font/woff2", ".wav": "audio/wav", ".md": "text/markdown; charset=utf-8",
+}
+TEXT = {".html", ".js", ".css", ".webmanifest"}  # files whose /static/ paths are rewritten
+STATIC_PATH = re.compile(r"/static/([A-Za-z0-9_./-]+)")
+IMPORT = re.compile(r"""(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["'](\.{1,2}/[^"']+)["']"""
+                    r"""|(?:^|[;\s])import\s*["'](\.{1,2}/[^"']+)["']""", re.M)
+MODULE_TAG = re.compile(r'<script type="module" src="(/static/[^"]+)"></script>\n?')
+SW_BUILD = re.compile(r"^const BUILD = .*;$", re.M)  # the service worker's line the build fills in
+SW_SOURCE = "sw.js"
+I18N = "js/i18n.js"  # a page importing it gets a copy per language preloading its strings file
+LANGS = ("en", "zh")  # the first is the default
+#: pages whose built copies the service worker keeps for offline use, by the path it answers them at
+SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "scoring.html",
+               "/calculator": "calculator.html", "/me": "me.html", "/t/": "table.html",
+               "/replay/": "replay.html", "/leaderboard": "leaderboard.html"}
+#: not precached by the service worker (fetched, then kept, when a page uses them)
+LAZY = re.compile(r"^(sounds/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$)")
+
+
+def default_build_root() -> Path:
+    """``build/static`` in a checkout (next to pyproject.toml), else the user's cache folder."""
+    checkout = Path(sgmahjong.__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and os.access(checkout, os.W_OK):
+        return checkout / "build" / "static"
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "sgmahjong" / "static"
+
+
+def sources(source: Path) -> list[Path]:
+    return sorted(p for p in source.rglob("*") if p.is_file() and not p.name.startswith("."))
+
+
+def source_hash(source: Path) -> str:
+    """The hash of every source file's path and bytes: the release's name."""
+    h = hashlib.sha256()
+    for path in sources(source):
+        h.update(path.relative_to(source).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _hashed_name(rel: str, data: bytes) -> str:
+    stem, dot, ext = rel.rpartition(".")
+    digest = hashlib.sha256(data).hexdigest()[:10]
+    return f"{stem}.{digest}.{ext}" if dot else f"{rel}.{digest}"
+
+
+def _imports(text: str) -> list[str]:
+    return [a or b for a, b in IMPORT.findall(text)]
+
+
+def _module_closure(rel: str, texts: dict[str, str]) -> list[str]:
+    """Every module ``rel`` imports statically, directly or not (source paths relative to static/)."""
+    seen: list[str] = []
+    stack = [rel]
+    while stack:
+        current = stack.pop()
+        base = current.rsplit("/", 1)[0] if "/" in current else ""
+        for spec in _imports(texts.get(current, "")):
+            target = os.path.normpath(os.path.join(base, spec)).replace(os.sep, "/")
+            if target in texts and target not in seen and target != rel:
+                seen.append(target)
+                stack.append(target)
+    return seen
+
+
+def build(source: Path, root: Path, *, quality: int = 11) -> Path:
+    """Build ``source`` into ``root/<release>`` (nothing to do when it exists); its folder."""
+    release = source_hash(source)
+    dest = root / release
+    if (dest / INDEX).is_file():
+        return dest
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{release}-", dir=root))
+    try:
+        _write_build(source, work, release, quality)
+        try:
+            work.rename(dest)
+        except OSError:  # another process built the same release meanwhile
+            if not (dest / INDEX).is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return dest
+
+
+def _write_build(source: Path, out: Path, release: str, quality: int) -> None:
+    prefix = f"r/{release}/"
+    files = {p.relative_to(source).as_posix(): p.read_bytes() for p in sources(source)}
+    url_of = {rel: "/static/" + (prefix + rel if Path(rel).suffix in TEXT else _hashed_name(rel, data))
+              for rel, data in files.items()}
+    texts = {rel: data.decode("utf-8") for rel, data in files.items() if Path(rel).suffix in TEXT}
+
+    def rewrite(text: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            rel = m.group(1)
+            if rel in url_of:
+                return url_of[rel]
+            if rel.endswith("/") and any(k.startswith(rel) for k in files):
+                return "/static/" + prefix + rel  # a folder a script completes (sounds/${name}.wav)
+            return m.group(0)
+
+        return STATIC_PATH.sub(one, text)
+
+    built: dict[str, bytes] = dict(files)
+    variants: dict[str, bytes] = {}  # "page.html#zh": the page preloading the 中文 strings
+    for rel, text in texts.items():
+        if rel.endswith(".html"):
+            text = MODULE_TAG.sub(lambda m: _preloads(m, texts), text)
+            if f'href="/static/{I18N}"' in text:  # the page's language's strings: no round trip more
+                for lang in LANGS:
+                    tag = f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n</head>'
+                    variants[f"{rel}#{lang}"] = rewrite(text.replace("</head>", tag, 1)).encode("utf-8")
+                built[rel] = variants[f"{rel}#{LANGS[0]}"]
+                continue
+        built[rel] = rewrite(text).encode("utf-8")
+    index: dict[str, Any] = {"release": release, "files": {}}
+    for key, data in variants.items():
+        index["files"][key] = {**_store(out, key.split("#")[0], data, quality), "immutable": False}
+    precache: list[str] = []
+    for rel, data in built.items():
+        urls = {prefix + rel: True, rel: False}  # the release copy, and the source's own path
+        if Path(rel).suffix not in TEXT:
+            urls[url_of[rel].removeprefix("/static/")] = True
+        entry = _store(out, rel, data, quality)
+        for url, immutable in urls.items():
+            index["files"][url] = {**entry, "immutable": immutable}
+        if not rel.endswith(".html") and rel != SW_SOURCE and not LAZY.match(rel):
+            precache.append(url_of[rel])
+    shell = {url: f"/static/{prefix}{page}" for url, page in SHELL_PAGES.items() if page in built}
+    if SW_SOURCE in texts:
+        sw = {"release": release, "precache": sorted({*precache, *shell.values()}), "shell": shell}
+        text = SW_BUILD.sub(lambda _m: f"const BUILD = {json.dumps(sw)};", built[SW_SOURCE].decode())
+        index["sw"] = _store(out, SW_SOURCE, text.encode("utf-8"), quality)
+    (out / INDEX).write_text(json.dumps(index, indent=0, sort_keys=True), encoding="utf-8")
+
+
+def _preloads(m: re.Match[str], texts: dict[str, str]) -> str:
+    entry = m.group(1).removeprefix("/static/")
+    deps = _module_closure(entry, texts)
+    links = "".join(f'<link rel="modulepreload" href="/static/{dep}">\n' for dep in deps)
+    return m.group(0) + links
+
+
+def _store(out: Path, rel: str, data: bytes, quality: int) -> dict[str, Any]:
+    """Write ``data`` (and its compressed copies, when they are smaller by a tenth) under ``out/files``."""
+    digest = hashlib.sha256(data).hexdigest()[:20]
+    name = f"files/{digest}{Path(rel).suffix}"
+    target = out / name
+    encodings: list[str] = []
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    if Path(rel).suffix not in {".woff2", ".png"}:
+        packs = (("br", brotli.compress(data, quality=quality)), ("gzip", gzip.compress(data, 9, mtime=0)))
+        for enc, packed in packs:
+            if len(packed) <= len(data) * 0.9:
+                Path(f"{target}.{enc}").write_bytes(packed)
+                encodings.append(enc)
+    ctype = TYPES.get(Path(rel).suffix, "application/octet-stream")
+    return {"file": name, "type": ctype, "encodings": encodings, "etag": f'"{digest}"'}
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One URL's answer: the content type, the cache policy and the bytes per encoding."""
+
+    ctype: str
+    cache: str
+    etag: str
+    bodies: dict[str, bytes]  # "" (identity), "br", "gzip"
+
+    def choose(self, accept_encoding: str) -> str:
+        """The encoding to send for this ``Accept-Encoding`` header ("" for none)."""
+        offered = _accepted(accept_encoding)
+        for enc in ("br", "gzip"):
+            if enc in self.bodies and enc in offered:
+                return enc
+        return ""
+
+
+def _accepted(header: str) -> set[str]:
+    accepted = set()
+    for part in header.lower().split(","):
+        name, _, params = part.strip().partition(";")
+        q = params.strip().removeprefix("q=") if params.strip().startswith("q=") else "1"
+        try:
+            if float(q) > 0:
+                accepted.add(name.strip())
+        except ValueError:
+            continue
+    return accepted
+
+
+class Build:
+    """One build folder's index, its files read on first use."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.index: dict[str, Any] = json.loads((folder / INDEX).read_text(encoding="utf-8"))
+        self.release: str = self.index["release"]
+        self._cache: dict[str, Asset] = {}  # bounded by the build's own files
+        self._lock = threading.Lock()
+
+    def _asset(self, entry: dict[str, Any], cache: str) -> Asset:
+        path = self.folder / entry["file"]
+        bodies = {"": path.read_bytes()}
+        for enc in entry["encodings"]:
+            bodies[enc] = Path(f"{path}.{enc}").read_bytes()
+        return Asset(entry["type"], cache, entry["etag"], bodies)
+
+    def get(self, key: str, entry: dict[str, Any] | None, cache: str) -> Asset | None:
+        if entry is None:
+            return None
+        with self._lock:
+            asset = self._cache.get(key)
+        if asset is None:
+            try:
+                asset = self._asset(entry, cache)
+            except OSError:  # the build was removed (another process keeps fewer): not served any more
+                return None
+            with self._lock:
+                self._cache[key] = asset
+        return asset
+
+    def file(self, path: str) -> Asset | None:
+        entry = self.index["files"].get(path)
+        return self.get("f:" + path, entry, IMMUTABLE if entry and entry["immutable"] else REVALIDATE)
+
+    def service_worker(self) -> Asset | None:
+        return self.get("sw", self.index.get("sw"), REVALIDATE)
+
+
+class Assets:
+    """The current build of a static folder, rebuilt when its files change (checked at most every
+    ``check_seconds``, on a page request), and the previous builds still kept."""
+
+    def __init__(self, source: Path = STATIC_DIR, root: Path | None = None, *, kept: int = 3,
+                 check_seconds: float = 1.0) -> None:
+        self.source = source
+        self.root = root or default_build_root()
+        self.kept = max(1, kept)
+        self.check_seconds = check_seconds
+        self._lock = threading.Lock()
+        self._signature: tuple[Any, ...] = ()
+        self._checked = 0.0
+        self.current: Build | None = None
+        self.builds: dict[str, Build] = {}
+
+    def _stat_signature(self) -> tuple[Any, ...]:
+        return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in sources(self.source))
+
+    def due(self) -> bool:
+        """Whether a check for changed sources is due (cheap; call :meth:`refresh` when it is)."""
+        return self.current is None or (self.check_seconds > 0
+                                        and time.monotonic() - self._checked >= self.check_seconds)
+
+    def refresh(self) -> Build:
+        """The current build, after building the sources again if they changed (blocking: in a thread)."""
+        with self._lock:
+            self._checked = time.monotonic()
+            signature = self._stat_signature()
+            if self.current is not None and signature == self._signature:
+                return self.current
+            folder = build(self.source, self.root)
+            self._signature = signature
+            if self.current is None or folder.name != self.current.release:
+                self.current = Build(folder)
+                self._prune()
+            return self.current
+
+    def _prune(self) -> None:
+        """Keep the newest ``kept`` builds (the current one always) and load their indexes."""
+        assert self.current is not None
+        with contextlib.suppress(OSError):
+            os.utime(self.current.folder)  # the most recent in use, for every process sharing the folder
+        built = [p for p in self.root.iterdir() if not p.name.startswith(".")]  # ".x": being built
+        folders = sorted((p for p in built if (p / INDEX).is_file()), key=_mtime, reverse=True)
+        keep = [self.current.folder, *[f for f in folders if f != self.current.folder][: self.kept - 1]]
+        for folder in folders:
+            if folder not in keep:
+                shutil.rmtree(folder, ignore_errors=True)
+        builds = {self.current.release: self.current}
+        for folder in keep[1:]:
+            try:
+                builds[folder.name] = self.builds.get(folder.name) or Build(folder)
+            except (OSError, ValueError):  # removed meanwhile (by another process sharing the folder)
+                continue
+        self.builds = builds
+
+    def file(self, path: str) -> Asset | None:
+        """The asset of ``/static/<path>``: the current build's, else a kept build's (an older page)."""
+        current = self.current or self.refresh()
+        asset = current.file(path)
+        if asset is None and path.startswith("r/"):
+            older = self.builds.get(path.split("/", 2)[1])
+            asset = older.file(path) if older is not None else None
+        if asset is None:
+            for other in list(self.builds.values()):
+                if other is not current and not path.startswith("r/"):
+                    asset = other.file(path)
+                    if asset is not None:
+                        break
+        return asset

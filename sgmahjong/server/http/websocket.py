@@ -1,0 +1,209 @@
+"""The table WebSocket (docs/protocol.md): one connection of a browser tab to one table, its inbound
+messages validated (``protocol.parse_message``), rate-limited and applied under the table's lock, its
+outbound messages queued on a :class:`~..table.connections.Connection` drained by a writer task."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import matchflow, metrics
+from ..cluster.ownership import MOVED, TableElsewhere
+from ..events import log_event
+from ..protocol import (
+    ActionMsg,
+    AddBot,
+    Hello,
+    Leave,
+    Message,
+    Next,
+    Ping,
+    ProtocolError,
+    Rematch,
+    RemoveBot,
+    Start,
+    parse_message,
+)
+from ..store import LeaseLost, StorageUnavailable, StoreError
+from ..table.connections import Connection
+from ..table.table import Table
+from ..tables import TableServer
+from .common import STORAGE_DOWN
+from .guard import DirectWrites
+from .limits import TokenBucket
+from .middleware import RAW_SEND
+
+log = logging.getLogger("sgmahjong.server")
+
+MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
+
+
+def routes(server: TableServer) -> list[BaseRoute]:
+    settings = server.settings
+
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            table = await server.find(ws.path_params["code"])
+        except TableElsewhere:
+            await ws.send_json(MOVED)
+            await ws.close(code=1013)  # try again later
+            return
+        if table is None:
+            await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
+            await ws.close(code=4404)
+            return
+        if len(table.conns) >= MAX_CONNECTIONS:
+            await ws.send_json({"type": "error", "code": "too_many", "ref": None,
+                                "message": f"this table already has {MAX_CONNECTIONS} connections"})
+            await ws.close(code=1013)
+            return
+        conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws))
+
+        async def write() -> None:
+            await conn.writer()
+            if conn.evicted:  # the table moved to another worker: the client reconnects there
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1012)
+            elif conn.storage_down:  # its writes failed: nothing of them was sent; reconnect later
+                with contextlib.suppress(Exception):
+                    await ws.send_text(json.dumps(STORAGE_DOWN))
+                    await ws.close(code=1013, reason="storage unavailable, try again")
+
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(write())
+        budget = TokenBucket(settings.message_rate, settings.message_burst)
+        hello_by = loop.time() + settings.hello_timeout
+        close_code: int | None = None
+        async with table.lock:
+            table.conns.add(conn)
+        metrics.SOCKETS.inc()
+        try:
+            while not conn.closed and not table.closed:
+                try:
+                    if conn.hello:
+                        frame = await ws.receive()
+                    else:
+                        frame = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
+                except TimeoutError:
+                    conn.push({"type": "error", "code": "hello_timeout", "ref": None,
+                               "message": f"no hello within {settings.hello_timeout:g} s; closing"})
+                    close_code = 1008
+                    break
+                except (WebSocketDisconnect, RuntimeError):
+                    break
+                if frame["type"] == "websocket.disconnect":
+                    break
+                if not budget.take():
+                    conn.push({"type": "error", "code": "rate_limited", "ref": None,
+                               "message": f"more than {settings.message_burst} messages at once"
+                                          f" (at most {settings.message_rate:g} a second); closing"})
+                    close_code = 1008
+                    break
+                text = frame.get("text")
+                try:
+                    received = time.perf_counter()
+                    message = parse_message(text if text is not None else frame.get("bytes"))
+                    async with table.lock:
+                        if isinstance(message, Rematch):
+                            if not conn.hello:
+                                raise ProtocolError("hello_first", "send hello first", "rematch")
+                            matchflow.rematch_vote(server, table, conn)
+                        else:
+                            handle(table, conn, message)
+                    if isinstance(message, ActionMsg):
+                        _observe_latency(table.code, time.perf_counter() - received)
+                except ProtocolError as exc:
+                    metrics.REFUSALS.labels(exc.code).inc()
+                    conn.push(exc.to_json())
+                except LeaseLost:  # another worker owns the table now; the lease watch hands it over
+                    metrics.ERRORS.labels("lease_lost").inc()
+                    conn.push(MOVED)
+                except StorageUnavailable as exc:
+                    metrics.ERRORS.labels("store").inc()
+                    log_event("store_error", table=table.code, error=str(exc))
+                    conn.push(STORAGE_DOWN)
+                except StoreError as exc:
+                    metrics.ERRORS.labels("store").inc()
+                    log_event("store_error", table=table.code, error=str(exc))
+                    conn.push({"type": "error", "code": "store", "ref": None,
+                               "message": "the server could not save this; try again"})
+                except Exception:  # never let one message kill the connection
+                    metrics.ERRORS.labels("server").inc()
+                    log.exception("table %s: error handling a message", table.code)
+                    conn.push({"type": "error", "code": "server", "message": "internal error", "ref": None})
+        finally:
+            metrics.SOCKETS.dec()
+            async with table.lock:
+                table.disconnect(conn)
+            conn.finish()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=1)
+            writer.cancel()
+            if close_code is not None:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=close_code)
+
+    return [WebSocketRoute("/ws/{code}", websocket)]
+
+
+def _observe_latency(code: str, seconds: float) -> None:
+    """The action-to-update latency metric; the action was applied, so a failure here is only logged."""
+    try:
+        metrics.ACTION_LATENCY.observe(seconds)
+    except Exception:
+        log.exception("table %s: the action latency metric failed (the action was applied)", code)
+
+
+def _text_sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
+    """How a connection's writer sends a text message: straight to the server's own ``send`` when the
+    guard kept it (a table's messages are most of the server's sends; the framework's wrappers only
+    check states that an open socket is in), else through Starlette."""
+    raw: Callable[[dict[str, Any]], Awaitable[None]] | None = ws.scope.get(RAW_SEND)
+    if raw is None:
+        return ws.send_text
+
+    async def send_text(text: str) -> None:
+        await raw({"type": "websocket.send", "text": text})
+
+    return send_text
+
+
+def _direct_writer(ws: WebSocket) -> Callable[[list[str]], bool] | None:
+    """The socket's synchronous send when the server is uvicorn with the guard's protocol
+    (:class:`~.guard.DirectWrites`; not under a test client, say)."""
+    protocol = getattr(ws.scope.get(RAW_SEND), "__self__", None)
+    return protocol.write_now if isinstance(protocol, DirectWrites) else None
+
+
+def handle(table: Table, conn: Connection, message: Message) -> None:
+    """Dispatch one validated message (the table lock is held)."""
+    if isinstance(message, Hello):
+        table.hello(conn, message.token)
+        return
+    if not conn.hello:
+        raise ProtocolError("hello_first", "send hello first", message.type)
+    if isinstance(message, Ping):
+        conn.push({"type": "pong"})
+    elif isinstance(message, ActionMsg):
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot play", "action")
+        table.act(conn.seat, message.action, message.version, "human")
+    elif isinstance(message, AddBot):
+        table.add_bot(conn, message.seat, message.level)
+    elif isinstance(message, RemoveBot):
+        table.remove_bot(conn, message.seat)
+    elif isinstance(message, Leave):
+        table.leave(conn)
+    elif isinstance(message, Start):
+        table.start(conn)
+    elif isinstance(message, Next):
+        table.ready(conn)
