@@ -20,6 +20,7 @@ import { createFeel } from "./feel.js";
 import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
 import { playerIdentity } from "./identity.js";
+import { rankBadge } from "./ranks.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -100,6 +101,7 @@ function renderSeating() {
   $("seating").hidden = false;
   $("play").hidden = true;
   $("share-link").textContent = location.origin + "/t/" + state.code;
+  showCountdown(tb);
   const list = $("seat-list");
   list.innerHTML = "";
   const seated = state.seat !== null;
@@ -113,7 +115,7 @@ function renderSeating() {
         : `${esc(mine ? t("table.name_you", { name: s.name }) : s.name)}` +
           `${s.connected ? "" : ` <span class="muted">${t("table.offline")}</span>`}`;
     card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
-      `${windName(s.seat)}</div><div class="who">${who}</div>`;
+      `${windName(s.seat)}</div><div class="who">${who}${s.kind === "human" && s.rank ? ` ${rankBadge(s.rank)}` : ""}</div>`;
     const buttons = document.createElement("div");
     if (s.kind === "empty" && !seated) {
       buttons.append(button(t("table.sit"), "join", () => join(s.seat)));
@@ -266,6 +268,7 @@ function plate(seat, sv) {
   name.textContent = seat === state.seat ? t("table.name_you", { name: seatName(seat) }) : seatName(seat);
   name.title = name.textContent;
   p.append(badge, name);
+  addRank(p, state.table && state.table.seats[seat]);
   if (v.dealer === seat) {
     const d = document.createElement("span");
     d.className = "dealer";
@@ -802,3 +805,38 @@ if (!state.code) {
 } else {
   start();
 }
+
+// -- accounts: a signed-in player's rank beside the seat's name (the summary's seat "rank") ----------
+function addRank(plateEl, s) {
+  if (!s || s.kind !== "human" || !s.rank) return;
+  const span = document.createElement("span");
+  span.innerHTML = rankBadge(s.rank);
+  plateEl.append(span.firstChild);
+}
+
+// -- quick play: the countdown before bots fill the empty seats (the summary's "starts_in") ----------
+let countdownTimer = null;
+function showCountdown(tb) {
+  clearInterval(countdownTimer);
+  let el = document.getElementById("starts-in");
+  if (tb.starts_in === null || tb.starts_in === undefined) {
+    if (el) el.remove();
+    return;
+  }
+  if (!el) {
+    el = document.createElement("p");
+    el.id = "starts-in";
+    el.className = "starts-in";
+    el.setAttribute("role", "status");
+    $("seating").prepend(el);
+  }
+  const until = Date.now() + tb.starts_in * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    el.textContent = t("quick.starts_in", { s: left });
+    if (!left) clearInterval(countdownTimer);
+  };
+  tick();
+  countdownTimer = setInterval(tick, 1000);
+}
+
