@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sgmahjong.server.accounts import sessions
+from sgmahjong.server.http import sessions
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import FAST_OPTIONS, LiveServer, free_port
 from tests.softkey import SoftKey

@@ -16,8 +16,8 @@ import httpx
 import psycopg
 import pytest
 
-from sgmahjong.server.accounts import sessions
 from sgmahjong.server.cluster.local import LocalCluster
+from sgmahjong.server.http import sessions
 from sgmahjong.server.ranking.ladder import BASE, SCALE
 from sgmahjong.server.store import open_store
 from tests.conftest import free_port

@@ -68,15 +68,14 @@ async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
 
 QUICK_NAME = "Quick play"  # the name of the tables quick play opens (and counts down)
 QUICK_CANDIDATES = 20  # waiting tables quick play tries before it opens a new one
-QUICK_SECONDS = 20.0  # the countdown of a quick-play table (set from the settings by the server)
 
 
-def arm_countdown(table: Table, opened: float) -> None:
+def arm_countdown(table: Table, opened: float, seconds: float) -> None:
     """Start a quick-play table's countdown (once per table on this worker: a table handed over from
     another worker is armed again from the moment it was opened)."""
     if table.starts_at is not None:
         return
-    table.starts_at = opened + QUICK_SECONDS
+    table.starts_at = opened + seconds
     table.spawn(_count_down(table))
 
 
@@ -99,7 +98,7 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
             continue
         if table is not None and not table.private and not table.closed and table.status == "lobby":
             if table.name == QUICK_NAME:
-                arm_countdown(table, row.created)
+                arm_countdown(table, row.created, server.settings.quick_countdown_seconds)
             yield table
 
 
@@ -119,8 +118,8 @@ async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
         table = server.create(CreateTable(name=QUICK_NAME))
         async with table.lock:
             seat, token = table.join(name, None)
-        arm_countdown(table, time.time())
-        return {**_seat_answer(table, seat, token), "starts_in": QUICK_SECONDS}
+        arm_countdown(table, time.time(), server.settings.quick_countdown_seconds)
+        return {**_seat_answer(table, seat, token), "starts_in": server.settings.quick_countdown_seconds}
 
 
 def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:

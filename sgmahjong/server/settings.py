@@ -66,7 +66,7 @@ class ServerSettings:
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
-    # -- accounts (server/accounts; docs/accounts.md) ------------------------------------------------
+    # -- accounts (docs/accounts.md) -----------------------------------------------------------------
     session_days: float = 30.0  # a signed-in session lasts this long (renewed when half of it has passed)
     sessions_per_account: int = 20  # signed-in devices of one account (the oldest is signed out beyond)
     passkeys_per_account: int = 10  # passkeys of one account

@@ -68,9 +68,6 @@ class TableServer:
         table_module.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
         ranked.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
                          self.settings.season_months)
-        from . import matchflow  # (it imports this module)
-
-        matchflow.QUICK_SECONDS = self.settings.quick_countdown_seconds
 
     @property
     def store(self) -> Store:

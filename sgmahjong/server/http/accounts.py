@@ -19,14 +19,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..accounts import passkeys, sessions
-from ..accounts.sessions import Signed
 from ..protocol import ProtocolError
 from ..settings import ServerSettings
 from ..store.accounts import FlowRow
 from ..table.seats import clean_name
+from . import passkeys, sessions
 from .limits import AddressBuckets, TokenBucket
 from .players import claim_browser
+from .sessions import Signed
 
 SIGN_IN_FAILED = "sign-in failed: that passkey or code is not (or no longer) valid"
 

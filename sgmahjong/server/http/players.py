@@ -21,13 +21,13 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ...rules import PRESETS
-from ..accounts import sessions
 from ..protocol import ProtocolError
 from ..store import PlayerHandRow, PlayerRow, Store
 from ..store.accounts import AccountRow
 from ..table.seats import clean_name, hash_token
 from ..table.table import Table
 from ..tables import TableServer
+from . import sessions
 from .pages import static_page
 
 HEADER = "X-Player"

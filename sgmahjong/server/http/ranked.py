@@ -16,10 +16,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..accounts import sessions
 from ..ranking.ladder import Standing
 from ..store.queue import QueueEntry
 from ..table.seats import hash_token
+from . import sessions
 from .accounts import Empty, _error, guarded, read_body
 from .players import HEADER, valid_secret
 

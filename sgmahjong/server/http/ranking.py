@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..accounts import sessions
 from ..ranking import record
 from ..ranking.ladder import PROVISIONAL, RANKS, Standing
 from ..store.ratings import ALL_TIME
+from . import sessions
 from .pages import static_page
 
 SEASON_RE = re.compile(r"^\d{4}-\d{2}$")
