@@ -29,6 +29,15 @@ def without_new_fields(data: Any) -> Any:
     return data
 
 
+def older(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without the fields added since the old server (accounts: a seat's rank, whether /me is
+    an account's; quick play's countdown): the rest must be the same."""
+    out = {k: v for k, v in answer.items() if k not in ("account", "starts_in")}
+    if "seats" in out:
+        out["seats"] = [{k: v for k, v in s.items() if k != "rank"} for s in out["seats"]]
+    return out
+
+
 def _same(now: dict[str, Any], then: dict[str, Any]) -> None:
     """The same answer, but for rules and table options added since (each old one is kept as it was)."""
     for key in ("rules", "options"):
@@ -47,14 +56,15 @@ def test_an_old_database_opens_answers_the_same_and_plays_on(tmp_path: Path) -> 
     try:
         play, lobby = expected["play"], expected["lobby"]
         code = play["code"]
-        _same(server.get(f"/api/tables/{code}").json(), expected["summary"])
+        _same(older(server.get(f"/api/tables/{code}").json()), expected["summary"])
         assert server.get(f"/api/tables/{code}/hands/1/log").text == expected["log"]
         _same(replay_parts(without_new_fields(server.get(f"/api/tables/{code}/hands/1/replay").json())),
               expected["replay"])
         assert server.get(f"/api/tables/{code}/results").json() == expected["results"]
         me = httpx.get(server.url + "/api/me", headers={"X-Player": play["player"]}).json()
         # as before, each hand with no seat wind: it was recorded before the winds were kept
-        assert me == {**expected["me"], "hands": [{**h, "wind": None} for h in expected["me"]["hands"]]}
+        hands = [{**h, "wind": None} for h in expected["me"]["hands"]]
+        assert older(me) == {**expected["me"], "hands": hands}
 
         # the table in play: its human comes back and plays the second hand to its end
         with server.ws(code) as ws:

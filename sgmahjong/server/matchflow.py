@@ -1,10 +1,14 @@
 """The match flow around the tables: "Play vs bots" (a private table with three bots, started at once),
-"Quick play" (join the public table waiting for players, else open one) and the rematch (everyone
+"Quick play" (join the public table waiting for players, else open one; when its countdown of
+``quick_countdown_seconds`` from its opening runs out, bots fill the empty seats and the match
+starts) and the rematch (everyone
 seated agrees, then a new table with the same rules, options and seats starts; the old one stays
 readable and tells its connections where the new one is)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -62,7 +66,25 @@ async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
     return _seat_answer(table, seat, token)
 
 
+QUICK_NAME = "Quick play"  # the name of the tables quick play opens (and counts down)
 QUICK_CANDIDATES = 20  # waiting tables quick play tries before it opens a new one
+
+
+def arm_countdown(table: Table, opened: float, seconds: float) -> None:
+    """Start a quick-play table's countdown (once per table on this worker: a table handed over from
+    another worker is armed again from the moment it was opened)."""
+    if table.starts_at is not None:
+        return
+    table.starts_at = opened + seconds
+    table.spawn(_count_down(table))
+
+
+async def _count_down(table: Table) -> None:
+    assert table.starts_at is not None
+    await asyncio.sleep(max(0.0, table.starts_at - time.time()))
+    async with table.lock:
+        if not table.closed and table.status == "lobby" and any(s.kind == "human" for s in table.seats):
+            table.begin()  # bots fill the empty seats, hand 1 is dealt
 
 
 async def _waiting(server: TableServer) -> AsyncIterator[Table]:
@@ -75,6 +97,8 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
         except TableElsewhere:  # not handed over in time: try the next
             continue
         if table is not None and not table.private and not table.closed and table.status == "lobby":
+            if table.name == QUICK_NAME:
+                arm_countdown(table, row.created, server.settings.quick_countdown_seconds)
             yield table
 
 
@@ -91,10 +115,11 @@ async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
                         continue  # this one will not do: try the next, else open one
                     raise
             return _seat_answer(table, seat, token)
-        table = server.create(CreateTable(name="Quick play"))
+        table = server.create(CreateTable(name=QUICK_NAME))
         async with table.lock:
             seat, token = table.join(name, None)
-        return _seat_answer(table, seat, token)
+        arm_countdown(table, time.time(), server.settings.quick_countdown_seconds)
+        return {**_seat_answer(table, seat, token), "starts_in": server.settings.quick_countdown_seconds}
 
 
 def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:

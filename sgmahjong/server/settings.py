@@ -68,6 +68,27 @@ class ServerSettings:
     lease_watch_seconds: float = 0.2  # how often a worker checks its session, leases, hand-over requests
     handover_wait: float = 4.0  # seconds a request waits for a table another worker is handing over
     release_idle_seconds: float = 300.0  # a table nobody is connected to (no bot playing) is let go
+    # -- accounts (docs/accounts.md) -----------------------------------------------------------------
+    session_days: float = 30.0  # a signed-in session lasts this long (renewed when half of it has passed)
+    sessions_per_account: int = 20  # signed-in devices of one account (the oldest is signed out beyond)
+    passkeys_per_account: int = 10  # passkeys of one account
+    link_code_seconds: float = 600.0  # a device link code is valid this long (and once)
+    sign_ins_per_hour: float = 30.0  # sign-in attempts (passkey, link code, new account) per address ...
+    sign_in_burst: int = 10  # ... after a burst of this many
+    link_guesses_per_minute: float = 60.0  # link codes tried per minute by everyone together (guessing)
+    auth_flow_seconds: float = 300.0  # a passkey ceremony must finish within this
+    webauthn_rp_id: str = ""  # the passkeys' relying party (a domain); empty: the request's host name
+    webauthn_origins: tuple[str, ...] = ()  # origins a passkey may be used from; empty: the request's own
+    ranked_preset: str = "site"  # the rules of ranked matches: this preset ...
+    ranked_rounds: int = 1  # ... with this many rounds (a one-round match)
+    season_months: int = 1  # a season of the leaderboard lasts this many months (from January)
+    leaderboard_size: int = 100  # players listed on the leaderboard
+    quick_countdown_seconds: float = 20.0  # a quick-play table starts with bots this long after it opened
+    queue_interval_seconds: float = 0.5  # how often each worker matches the ranked queue
+    queue_window: float = 100.0  # ratings this far apart are matched at once ...
+    queue_widen_per_second: float = 10.0  # ... and the window widens by this much per second waited
+    queue_stale_seconds: float = 30.0  # a queued player who has not asked for this long leaves the queue
+    queue_max: int = 10000  # players waiting at most (the queue refuses more)
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------
@@ -92,6 +113,8 @@ class ServerSettings:
                 except ValueError:
                     raise SettingsError(f"server setting {name}: {entry!r} is not an IP address or network"
                                         " (e.g. 10.0.0.5 or 10.0.0.0/24)") from None
+        if self.queue_interval_seconds <= 0:
+            raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
             raise SettingsError("server setting malloc_mmap_threshold must be at most 33554432 (32 MiB)")
 

@@ -22,6 +22,7 @@ from .events import log_event, set_worker
 from .lobby import Upkeep, lobby_page
 from .options import TableOptions
 from .protocol import ProtocolError
+from .ranking import record as ranked
 from .settings import ServerSettings
 from .store import Store, check_url, open_store
 from .store.committer import GroupCommit
@@ -65,6 +66,8 @@ class TableServer:
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
         table_module.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
+        ranked.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
+                         self.settings.season_months)
 
     @property
     def store(self) -> Store:

@@ -17,10 +17,25 @@ from starlette.responses import JSONResponse, Response
 
 from .. import memory, metrics
 from ..cluster.ownership import TableElsewhere
+from ..matchmaking import matcher
 from ..settings import ServerSettings
 from ..store import StorageUnavailable
 from ..tables import TableServer
-from . import avatars, health, pages, play, players, reference, replay, static_http, tables, websocket
+from . import (
+    accounts,
+    avatars,
+    health,
+    pages,
+    play,
+    players,
+    ranked,
+    ranking,
+    reference,
+    replay,
+    static_http,
+    tables,
+    websocket,
+)
 from .common import STORAGE_DOWN, NewTables
 from .forwarded import ForwardedMiddleware
 from .middleware import GuardMiddleware
@@ -51,7 +66,7 @@ def create_app(
         server.start_tasks()
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(server.upkeep.run(server.archive)), loop.create_task(server.revive()),
-                 loop.create_task(metrics.watch_loop_lag())]
+                 loop.create_task(metrics.watch_loop_lag()), loop.create_task(matcher.run(server))]
         if settings.gc_interval_seconds > 0:
             tasks.append(loop.create_task(memory.collect_garbage(settings.gc_interval_seconds)))
         if settings.watchdog_seconds > 0:
@@ -82,6 +97,9 @@ def create_app(
             *play.routes(server, new_tables),
             *replay.routes(server),
             *players.routes(server),
+            *accounts.routes(server),
+            *ranking.routes(server),
+            *ranked.routes(server),
             *avatars.routes(server),
             *websocket.routes(server),
             *static_http.routes(),

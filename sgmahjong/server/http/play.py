@@ -24,7 +24,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             body = matchflow.PlayBots.model_validate(await json_body(request))
             server.allow_test_hooks(body.seed, body.wall)
             answer = await matchflow.play_vs_bots(server, body)
-            players.link_answer(server, answer, body.player)
+            players.link_answer(server, answer, body.player, players.signed_account(server, request))
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -46,7 +46,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = matchflow.QuickPlay.model_validate(await json_body(request))
             answer = await matchflow.quick_play(server, body)
-            players.link_answer(server, answer, body.player)
+            players.link_answer(server, answer, body.player, players.signed_account(server, request))
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:

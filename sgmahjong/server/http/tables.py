@@ -69,9 +69,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, "no such table")
         try:
             body = JoinTable.model_validate(await json_body(request))
+            account = players.signed_account(server, request)
             async with table.lock:
                 seat, token = table.join(body.name, body.seat)
-                players.link_seat(server.store, table, seat, body.player)
+                players.link_seat(server.store, table, seat, body.player, account)
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:

@@ -8,8 +8,13 @@ the server asks which backend it has.
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from .accounts import AccountMethods
+from .queue import QueueMethods
+from .ratings import RatingMethods
 
 
 class StoreError(Exception):
@@ -131,11 +136,11 @@ class Write:
 #: the write methods a batch may hold (every write that returns nothing)
 BATCHABLE = frozenset({
     "set_status", "start_match", "set_seat", "add_hand", "end_hand", "add_action", "add_events",
-    "add_player_hands", "add_chat",
+    "add_player_hands", "rate_match", "add_chat",
 })
 
 
-class Store(abc.ABC):
+class Store(AccountMethods, RatingMethods, QueueMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
@@ -320,13 +325,13 @@ class Store(abc.ABC):
         in one transaction (batchable: the server group-commits it with the hand's other writes)."""
 
     @abc.abstractmethod
-    def player_hands(self, player_id: int, limit: int, offset: int = 0, *, newest_first: bool = True,
-                     ) -> list[PlayerHandRow]:
+    def player_hands(self, player_id: int | Sequence[int], limit: int, offset: int = 0, *,
+                     newest_first: bool = True) -> list[PlayerHandRow]:
         """A page of the player's ended hands (newest first, or oldest first), with the table's code,
-        name and rules."""
+        name and rules (``player_id``: one player, or several: an account's)."""
 
     @abc.abstractmethod
-    def player_totals(self, player_id: int) -> dict[str, int]:
+    def player_totals(self, player_id: int | Sequence[int]) -> dict[str, int]:
         """hands, wins, deal_ins, win_tai (sum of the tai of wins), net, tables."""
 
     @abc.abstractmethod

@@ -66,6 +66,8 @@ def redact(url: str) -> str:
 class PostgresStore(SqlStore):
     dialect = "postgres"
     shared = True
+    row_lock = " FOR UPDATE"
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str, worker: str | None = None, *, connect_timeout: int = 5) -> None:
         super().__init__(worker)

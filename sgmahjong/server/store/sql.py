@@ -17,13 +17,14 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ..metrics import ACTIONS, STORE_WRITE
+from .accounts import SqlAccounts
 from .base import (
     BATCHABLE,
     ActionRow,
@@ -36,6 +37,8 @@ from .base import (
     TableRow,
     Write,
 )
+from .queue import SqlQueue
+from .ratings import SqlRatings
 from .talk_sql import TalkSql
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -72,7 +75,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(TalkSql, Store):
+class SqlStore(SqlAccounts, SqlRatings, SqlQueue, TalkSql, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 
@@ -456,26 +459,28 @@ class SqlStore(TalkSql, Store):
                  r.tai, r.net, r.wind),
             )
 
-    def player_hands(self, player_id: int, limit: int, offset: int = 0, *, newest_first: bool = True,
-                     ) -> list[PlayerHandRow]:
+    def player_hands(self, player_id: int | Sequence[int], limit: int, offset: int = 0, *,
+                     newest_first: bool = True) -> list[PlayerHandRow]:
         order = "DESC" if newest_first else "ASC"
+        ids = _ids(player_id)
         rows = self._read(
             "SELECT h.table_id, h.hand, h.seat, h.ended, h.won, h.dealt_in, h.drawn, h.tai, h.net, t.code,"
             " t.name, t.rules, h.wind FROM player_hands h JOIN tables t ON t.id = h.table_id"
-            " WHERE h.player_id = ?"
+            f" WHERE h.player_id IN ({_marks(ids)})"
             f" ORDER BY h.ended {order}, h.table_id {order}, h.hand {order} LIMIT ? OFFSET ?",
-            (player_id, int(limit), int(offset)),
+            (*ids, int(limit), int(offset)),
         )
         return [PlayerHandRow(int(r[0]), int(r[1]), int(r[2]), float(r[3]), bool(r[4]), bool(r[5]),
                               bool(r[6]), int(r[7]), int(r[8]), r[9], r[10], json.loads(r[11]),
                               None if r[12] is None else int(r[12])) for r in rows]
 
-    def player_totals(self, player_id: int) -> dict[str, int]:
+    def player_totals(self, player_id: int | Sequence[int]) -> dict[str, int]:
+        ids = _ids(player_id)
         rows = self._read(
             "SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(SUM(dealt_in), 0),"
             " COALESCE(SUM(CASE WHEN won = 1 THEN tai ELSE 0 END), 0), COALESCE(SUM(net), 0),"
-            " COUNT(DISTINCT table_id) FROM player_hands WHERE player_id = ?",
-            (player_id,),
+            f" COUNT(DISTINCT table_id) FROM player_hands WHERE player_id IN ({_marks(ids)})",
+            ids,
         )
         keys = ("hands", "wins", "deal_ins", "win_tai", "net", "tables")
         return {k: int(v) for k, v in zip(keys, rows[0], strict=True)}
@@ -485,6 +490,16 @@ class SqlStore(TalkSql, Store):
             self._run("DELETE FROM player_hands WHERE player_id = ?", (player_id,))
             self._run("DELETE FROM seat_players WHERE player_id = ?", (player_id,))
             self._run("DELETE FROM players WHERE id = ?", (player_id,))
+
+
+def _ids(player_id: int | Sequence[int]) -> tuple[int, ...]:
+    """One player id or several, as statement parameters (never none: -1 matches no player)."""
+    ids = (player_id,) if isinstance(player_id, int) else tuple(player_id)
+    return ids or (-1,)
+
+
+def _marks(ids: tuple[int, ...]) -> str:
+    return ", ".join("?" * len(ids))
 
 
 INSERT_ACTION = ("INSERT INTO actions (table_id, hand, seq, seat, action, version, source, at, worker, lease)"

@@ -29,6 +29,7 @@ from ...game import Event
 from ...rules import RuleSet
 from ..options import TableOptions
 from ..protocol import PROTOCOL_VERSION, ProtocolError
+from ..ranking import record as ranking
 from ..store import SeatRow, Store, TableRow
 from . import engine
 from .bots import BotDriver
@@ -70,6 +71,8 @@ class Table:
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    seat_ranks: dict[int, dict[str, Any]] = field(default_factory=dict)  # signed-in seats: rank (players.py)
+    starts_at: float | None = None  # a quick-play table starts then with bots (time.time(); matchflow.py)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     def __post_init__(self) -> None:
@@ -139,13 +142,15 @@ class Table:
                 {
                     "seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level,
                     "connected": s.kind == "bot" or (s.kind == "human" and self.connected(s.seat)),
-                    "ready": s.ready,
+                    "ready": s.ready, "rank": self.seat_ranks.get(s.seat) if s.kind == "human" else None,
                 }
                 for s in self.seats
             ],
             "hand_number": self.hand_number,
             "wall_hash": wall_hash,
             "rematch": self.flow.summary(),
+            "starts_in": (None if self.starts_at is None or self.status != "lobby"
+                          else round(max(0.0, self.starts_at - time.time()), 1)),
         }
 
     def connected(self, seat: int) -> bool:
@@ -276,6 +281,8 @@ class Table:
                     self.id, self.hand_number, [engine.full_event(e) for e in extra], self.event_seq
                 )
                 self.event_seq += len(extra)
+                self._guarded("the match's rating", ("the end of the match", self.hand_number),
+                              ranking.match_over, self, peek, [s.kind for s in self.seats])
             self.match = peek
             return extra
         return []

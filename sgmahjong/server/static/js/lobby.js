@@ -4,6 +4,7 @@ import "./site-header.js";
 import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
 import { t } from "./i18n.js";
 import { playerName } from "./names.js";
+import { rankBadge } from "./ranks.js";
 
 const $ = (id) => document.getElementById(id);
 let rules = null;
@@ -73,7 +74,8 @@ async function refreshTables() {
   el.innerHTML = `<div class="table-scroll"><table class="data cards-on-phone"><thead><tr><th>${t("lobby.col.table")}</th>` +
     `<th>${t("lobby.col.status")}</th><th>${t("lobby.col.players")}</th><th>${t("lobby.col.rules")}</th><th></th>` +
     `</tr></thead><tbody>${data.tables.map((tb) => {
-      const players = tb.seats.map((s, i) => (s.kind === "empty" ? "·" : esc(playerName(tb.seats, i)))).join(", ");
+      const players = tb.seats.map((s, i) => (s.kind === "empty" ? "·" : esc(playerName(tb.seats, i)) + seatRank(s)))
+        .join(", ");
       const changed = Object.entries(tb.changed_rules || {}).map(([k, v]) => `${esc(optionName(k))}=${esc(v)}`)
         .join(", ") || t("lobby.default_rules");
       const free = tb.seats.filter((s) => s.kind === "empty").length;
@@ -86,3 +88,8 @@ async function refreshTables() {
 }
 
 init();
+
+// -- accounts: a signed-in player's rank beside the name ------------------------------------------------
+function seatRank(s) {
+  return s.kind === "human" && s.rank ? ` ${rankBadge(s.rank)}` : "";
+}

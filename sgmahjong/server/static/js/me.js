@@ -5,6 +5,7 @@ import { signed } from "./dom.js";
 import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
 import { avatarPicker } from "./avatars.js";
 import { lang, shownAfter, t } from "./i18n.js";
+import { initAccount, refresh as refreshAccount } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const WIND_CJK = { E: "東", S: "南", W: "西", N: "北" };
@@ -118,7 +119,7 @@ async function exportHistory() {
 }
 
 async function deleteHistory() {
-  if (!window.confirm(t("me.confirm_delete"))) return;
+  if (!window.confirm(t(state.data && state.data.account ? "account.confirm_delete" : "me.confirm_delete"))) return;
   const res = await fetch("/api/me", {
     method: "DELETE", headers: { ...playerHeaders(), "Content-Type": "application/json" }, body: "{}",
   });
@@ -126,6 +127,7 @@ async function deleteHistory() {
   forgetIdentity();
   $("data-status").textContent = t("me.deleted", { n: body.deleted ?? 0 });
   $("me-name").value = "";
+  if (body.account) await refreshAccount();
   await load(1);
 }
 
@@ -147,4 +149,5 @@ $("delete-btn").addEventListener("click", deleteHistory);
 $("me-name").value = playerIdentity().name || "";
 document.title = t("me.doc_title");
 shownAfter(load(1));
+initAccount(() => load(1));
 avatarPicker($("avatar-picker"), $("avatar-saved"));

@@ -10,6 +10,7 @@ const LINKS = [
   ["/scoring", "nav.scoring"],
   ["/calculator", "nav.calculator"],
   ["/me", "nav.me"],
+  ["/leaderboard", "nav.leaderboard"],
 ];
 
 let headers = 0;

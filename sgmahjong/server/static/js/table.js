@@ -22,6 +22,7 @@ import { initFlow } from "./matchflow.js";
 import { playerIdentity } from "./identity.js";
 import { initChat } from "./chat.js";
 import { tableAvatars } from "./avatars.js";
+import { rankBadge } from "./ranks.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -102,6 +103,7 @@ function renderSeating() {
   $("seating").hidden = false;
   $("play").hidden = true;
   $("share-link").textContent = location.origin + "/t/" + state.code;
+  showCountdown(tb);
   const list = $("seat-list");
   list.innerHTML = "";
   const seated = state.seat !== null;
@@ -115,7 +117,7 @@ function renderSeating() {
         : `${esc(mine ? t("table.name_you", { name: s.name }) : s.name)}` +
           `${s.connected ? "" : ` <span class="muted">${t("table.offline")}</span>`}`;
     card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
-      `${windName(s.seat)}</div><div class="who">${who}</div>`;
+      `${windName(s.seat)}</div><div class="who">${who}${s.kind === "human" && s.rank ? ` ${rankBadge(s.rank)}` : ""}</div>`;
     const avatar = state.avatars.of(s.seat, s.kind);
     if (avatar) card.querySelector(".who").prepend(avatar, " ");
     const buttons = document.createElement("div");
@@ -272,6 +274,7 @@ function plate(seat, sv) {
   p.append(badge, name);
   const avatar = state.avatars.of(seat, state.table && state.table.seats[seat] && state.table.seats[seat].kind);
   if (avatar) p.prepend(avatar);
+  addRank(p, state.table && state.table.seats[seat]);
   if (v.dealer === seat) {
     const d = document.createElement("span");
     d.className = "dealer";
@@ -822,3 +825,38 @@ if (!state.code) {
 } else {
   start();
 }
+
+// -- accounts: a signed-in player's rank beside the seat's name (the summary's seat "rank") ----------
+function addRank(plateEl, s) {
+  if (!s || s.kind !== "human" || !s.rank) return;
+  const span = document.createElement("span");
+  span.innerHTML = rankBadge(s.rank);
+  plateEl.append(span.firstChild);
+}
+
+// -- quick play: the countdown before bots fill the empty seats (the summary's "starts_in") ----------
+let countdownTimer = null;
+function showCountdown(tb) {
+  clearInterval(countdownTimer);
+  let el = document.getElementById("starts-in");
+  if (tb.starts_in === null || tb.starts_in === undefined) {
+    if (el) el.remove();
+    return;
+  }
+  if (!el) {
+    el = document.createElement("p");
+    el.id = "starts-in";
+    el.className = "starts-in";
+    el.setAttribute("role", "status");
+    $("seating").prepend(el);
+  }
+  const until = Date.now() + tb.starts_in * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    el.textContent = t("quick.starts_in", { s: left });
+    if (!left) clearInterval(countdownTimer);
+  };
+  tick();
+  countdownTimer = setInterval(tick, 1000);
+}
+

@@ -1,0 +1,150 @@
+"""The store's ranked queue: entries of waiting accounts, matched into tables of four by whichever
+worker gets to them first.
+
+:meth:`match_queue` takes the waiting entries in one transaction, on PostgreSQL with
+``FOR UPDATE SKIP LOCKED`` (the rows another worker is matching at that moment are skipped, never
+waited for, and never taken twice), groups them by rating (a window that widens with the oldest
+entry's wait) and marks each group matched; the worker then opens the table and records where each
+entry sits (:meth:`seat_queue`). A group whose worker died before seating it returns to the queue
+after ``MATCH_GRACE`` seconds. SQLite has one process, so one matcher.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any
+
+from .hooks import SqlHooks
+
+MATCH_GRACE = 15.0  # seconds a matched group may wait for its table before it is queued again
+
+
+@dataclass
+class QueueEntry:
+    id: int
+    ticket_hash: str
+    account_id: int
+    player_id: int
+    name: str
+    rating: float
+    joined: float
+    status: str  # waiting | matched
+    table_code: str | None = None
+    seat: int | None = None
+
+
+class QueueMethods(abc.ABC):
+    """The queue part of :class:`~.base.Store`."""
+
+    @abc.abstractmethod
+    def enqueue(self, entry: QueueEntry, now: float) -> None:
+        """Queue the account (its earlier entry, if any, is replaced)."""
+
+    @abc.abstractmethod
+    def queue_entry(self, ticket_hash: str, now: float) -> QueueEntry | None:
+        """The entry of a ticket (its wait renewed: an entry not asked about for a while is dropped)."""
+
+    @abc.abstractmethod
+    def leave_queue(self, ticket_hash: str) -> bool: ...
+
+    @abc.abstractmethod
+    def queue_size(self, now: float, stale: float) -> int:
+        """How many are waiting."""
+
+    @abc.abstractmethod
+    def match_queue(self, now: float, window: float, widen: float, stale: float,
+                    worker: str) -> list[list[QueueEntry]]:
+        """Take groups of four waiting entries whose ratings are within the oldest one's window
+        (``window + widen * seconds waited``), marked matched by ``worker``."""
+
+    @abc.abstractmethod
+    def seat_queue(self, entry_id: int, table_code: str, seat: int) -> None: ...
+
+
+_ENTRY = "id, ticket_hash, account_id, player_id, name, rating, joined, status, table_code, seat"
+
+
+def _entry(r: tuple[Any, ...]) -> QueueEntry:
+    return QueueEntry(int(r[0]), r[1], int(r[2]), int(r[3]), r[4], float(r[5]), float(r[6]), r[7], r[8],
+                      None if r[9] is None else int(r[9]))
+
+
+def groups_of_four(waiting: list[QueueEntry], now: float, window: float,
+                   widen: float) -> list[list[QueueEntry]]:
+    """Oldest first: each entry with three others, the four closest in rating (the narrowest run of
+    four, in rating order, that holds it; of runs as narrow, one with a multiple of four below it, so
+    the rest can still form fours), if their spread is within its window."""
+    left = list(waiting)  # oldest first
+    out = []
+    while left:
+        head = left[0]
+        reach = window + widen * max(0.0, now - head.joined)
+        ranked = sorted(left, key=lambda e: (e.rating, e.joined))
+        at = ranked.index(head)
+        starts = range(max(0, at - 3), min(at, len(ranked) - 4) + 1)
+        best_start = min(starts, key=lambda i: (ranked[i + 3].rating - ranked[i].rating, i % 4 != 0),
+                         default=None)
+        best = None if best_start is None else ranked[best_start:best_start + 4]
+        if best is not None and best[-1].rating - best[0].rating <= reach:
+            out.append([head, *(e for e in best if e is not head)])
+            left = [e for e in left if e not in best]
+        else:
+            left = left[1:]
+    return out
+
+
+class SqlQueue(SqlHooks, QueueMethods):
+    """The SQL of :class:`QueueMethods` (mixed into :class:`~.sql.SqlStore`)."""
+
+    #: appended to the SELECT of the waiting entries: PostgreSQL locks the rows it takes and skips the
+    #: rows another worker has locked; SQLite has one process
+    skip_locked: str = ""
+
+    def enqueue(self, entry: QueueEntry, now: float) -> None:
+        with self._tx():
+            self._run("DELETE FROM queue_entries WHERE account_id = ?", (entry.account_id,))
+            self._run("INSERT INTO queue_entries (ticket_hash, account_id, player_id, name, rating, joined,"
+                      " heartbeat, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting')",
+                      (entry.ticket_hash, entry.account_id, entry.player_id, entry.name, entry.rating, now,
+                       now))
+
+    def queue_entry(self, ticket_hash: str, now: float) -> QueueEntry | None:
+        with self._tx():
+            rows = self._run("UPDATE queue_entries SET heartbeat = ? WHERE ticket_hash = ?"
+                             f" RETURNING {_ENTRY}", (now, ticket_hash))
+        return _entry(rows[0]) if rows else None
+
+    def leave_queue(self, ticket_hash: str) -> bool:
+        with self._tx():
+            rows = self._run("DELETE FROM queue_entries WHERE ticket_hash = ? AND status = 'waiting'"
+                             " RETURNING id", (ticket_hash,))
+        return bool(rows)
+
+    def queue_size(self, now: float, stale: float) -> int:
+        rows = self._read("SELECT COUNT(*) FROM queue_entries WHERE status = 'waiting' AND heartbeat > ?",
+                          (now - stale,))
+        return int(rows[0][0])
+
+    def match_queue(self, now: float, window: float, widen: float, stale: float,
+                    worker: str) -> list[list[QueueEntry]]:
+        with self._tx():
+            # a group whose worker died before seating it waits again; a player gone quiet leaves
+            self._run("UPDATE queue_entries SET status = 'waiting', worker = NULL, matched_at = NULL"
+                      " WHERE status = 'matched' AND table_code IS NULL AND matched_at < ?",
+                      (now - MATCH_GRACE,))
+            self._run("DELETE FROM queue_entries WHERE status = 'waiting' AND heartbeat <= ?", (now - stale,))
+            rows = self._run(f"SELECT {_ENTRY} FROM queue_entries WHERE status = 'waiting'"
+                             f" ORDER BY joined, id{self.skip_locked}")
+            groups = groups_of_four([_entry(r) for r in rows], now, window, widen)
+            for group in groups:
+                for e in group:
+                    self._run("UPDATE queue_entries SET status = 'matched', worker = ?, matched_at = ?"
+                              " WHERE id = ?", (worker, now, e.id))
+                    e.status = "matched"
+        return groups
+
+    def seat_queue(self, entry_id: int, table_code: str, seat: int) -> None:
+        with self._tx():
+            self._run("UPDATE queue_entries SET table_code = ?, seat = ? WHERE id = ?",
+                      (table_code, seat, entry_id))

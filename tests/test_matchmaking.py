@@ -1,0 +1,92 @@
+"""The ranked queue on one process (SQLite): signed-in players queue, are matched in fours by rating
+(a window that widens with waiting), each seated exactly once at a ranked table whose seat token is
+their ticket; the number waiting and the window are shown while they wait. The cluster test (two
+workers on PostgreSQL behind HAProxy, one killed) is in test_cluster_matchmaking.py."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from sgmahjong.server.ranking.record import RANKED_RULES
+from sgmahjong.server.settings import ServerSettings
+from sgmahjong.server.store.queue import QueueEntry, groups_of_four
+from tests.conftest import LiveServer, free_port
+from tests.test_accounts import device, key_for, register
+
+
+def entry(i: int, rating: float, joined: float) -> QueueEntry:
+    return QueueEntry(i, f"t{i}", i, i, f"P{i}", rating, joined, "waiting")
+
+
+def test_groups_of_four_by_rating_with_a_window_that_widens() -> None:
+    now = 1000.0
+    waiting = [entry(i, 1500 + 60 * i, now - 1) for i in range(8)]  # 60 apart: 4 need a window of 180
+    assert groups_of_four(waiting, now, 100, 10) == []  # window 110 at 1 s
+    later = groups_of_four(waiting, now + 8, 100, 10)  # 190 at 9 s
+    assert [[e.id for e in g] for g in later] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    # the oldest is served first, with the nearest ratings
+    mixed = [entry(0, 1500, now - 50), entry(1, 2000, now - 40), entry(2, 1510, now), entry(3, 1490, now),
+             entry(4, 1700, now), entry(5, 1495, now)]
+    assert [sorted(e.id for e in g) for g in groups_of_four(mixed, now, 100, 0)] == [[0, 2, 3, 5]]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    settings = ServerSettings(sign_in_burst=50, queue_interval_seconds=0.2, queue_window=50,
+                              queue_widen_per_second=40)
+    live = LiveServer(free_port(), str(tmp_path / "queue.sqlite3"), settings=settings)
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def wait_matched(client: httpx.Client, ticket: str, timeout: float = 60) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        answer: dict[str, Any] = client.post("/api/ranked/poll", json={"ticket": ticket}).json()
+        if answer["status"] == "matched":
+            return answer
+        time.sleep(0.1)
+    raise TimeoutError("never matched")
+
+
+def test_eight_signed_in_players_are_seated_once_each_at_two_ranked_tables(server: LiveServer) -> None:
+    players = [device(server) for _ in range(8)]
+    guest = device(server)
+    assert guest.post("/api/ranked/join", json={}).status_code == 401  # a guest plays Quick play instead
+    for i, client in enumerate(players):
+        assert register(client, key_for(server), f"Player {i}").status_code == 200
+    tickets = []
+    for client in players[:3]:
+        r = client.post("/api/ranked/join", json={})
+        assert r.status_code == 200, r.text
+        tickets.append(r.json()["ticket"])
+    waiting = players[0].post("/api/ranked/poll", json={"ticket": tickets[0]}).json()
+    assert waiting["status"] == "waiting" and waiting["waiting"] == 3 and waiting["window"] >= 50
+    for client in players[3:]:
+        tickets.append(client.post("/api/ranked/join", json={}).json()["ticket"])
+    seated = [wait_matched(c, t) for c, t in zip(players, tickets, strict=True)]
+    places = {(s["code"], s["seat"]) for s in seated}
+    assert len(places) == 8  # nobody twice, no seat twice
+    codes = {s["code"] for s in seated}
+    assert len(codes) == 2
+    for code in codes:
+        summary = server.get(f"/api/tables/{code}").json()
+        assert [s["kind"] for s in summary["seats"]] == ["human"] * 4  # humans only
+        assert summary["rules"] == RANKED_RULES and summary["status"] in ("playing", "between_hands")
+    # the ticket is the seat's token
+    first = seated[0]
+    with server.ws(first["code"]) as ws:
+        assert ws.hello(tickets[0])["seat"] == first["seat"]
+    # leaving the queue: a new ticket, then leave
+    again = players[0].post("/api/ranked/join", json={}).json()["ticket"]
+    assert players[0].post("/api/ranked/leave", json={"ticket": again}).json() == {"left": True}
+    assert players[0].post("/api/ranked/poll", json={"ticket": again}).status_code == 404

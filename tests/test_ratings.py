@@ -1,0 +1,177 @@
+"""Ratings and ranks: known OpenSkill (Plackett-Luce) updates for given standings, the ladder's rules
+(placement points, ties, leavers last, promotion, demotion, the provisional period), and a recorded
+match rated once however often its record is replayed (both backends)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+from openskill.models import PlackettLuce
+
+from sgmahjong.rules import RuleSet
+from sgmahjong.server.ranking import ladder
+from sgmahjong.server.ranking.ladder import PROVISIONAL, RANKS, Standing, climb, placings, rank_points, rate
+from sgmahjong.server.store import Write, open_store
+from sgmahjong.server.store.ratings import ALL_TIME
+
+
+def test_known_openskill_updates_for_a_match_with_a_tie() -> None:
+    fresh = [Standing.new() for _ in range(4)]
+    assert (fresh[0].mu, round(fresh[0].sigma, 6)) == (25.0, 8.333333) and fresh[0].rating == 1500
+    after = rate(fresh, [1, 2, 2, 4])
+    # the package's own answer, and the figures it gave when this was written (openskill 6.2)
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(4)], ranks=[1, 2, 2, 4])
+    assert [(s.mu, s.sigma) for s in after] == [(e[0].mu, e[0].sigma) for e in expected]
+    assert [round(s.mu, 6) for s in after] == [27.795253, 24.689416, 24.689416, 22.825915]
+    assert [round(s.sigma, 6) for s in after] == [8.263572, 8.179618, 8.179618, 8.179618]
+    assert after[1] == after[2]  # tied players move alike
+    assert [s.matches for s in after] == [1, 1, 1, 1]
+
+
+def test_placings_share_ties_and_put_leavers_last() -> None:
+    assert placings([30, -10, 30, -50]) == [1, 3, 1, 4]
+    assert placings([100, 5, 0, -105], leavers=[0]) == [4, 1, 2, 3]  # the leaver won the most: still last
+    assert placings([0, 0, 0, 0], leavers=[1, 3]) == [1, 3, 1, 3]
+
+
+def test_rank_points_per_placing_with_ties_sharing() -> None:
+    adept = RANKS[1]
+    assert [rank_points(adept, [1, 2, 3, 4], s) for s in range(4)] == [40, 20, -10, -30]
+    assert rank_points(adept, [1, 1, 3, 4], 0) == 30  # first and second shared: (40 + 20) / 2
+    assert rank_points(adept, [1, 2, 3, 3], 3) == -20  # third and fourth shared
+
+
+def test_promotion_demotion_and_the_provisional_period() -> None:
+    settled = replace(Standing.new(), matches=PROVISIONAL)
+    # promotion at the target: the next rank starts at half its own target
+    s = climb(replace(settled, rank=0, points=90), 20)
+    assert (RANKS[s.rank].en, s.points) == ("Adept", 100)
+    # demotion below 0: back to half the lower rank's target
+    s = climb(replace(settled, rank=2, points=10), -45)
+    assert (RANKS[s.rank].en, s.points) == ("Adept", 100)
+    # a Novice never loses points; nor does a provisional player, who never demotes
+    assert climb(replace(settled, rank=0, points=5), -30).points == 5
+    provisional = replace(Standing.new(), matches=PROVISIONAL - 1, rank=2, points=0)
+    assert provisional.provisional and climb(provisional, -45) == provisional
+    assert not settled.provisional
+    # the top rank has no target: points keep rising
+    assert climb(replace(settled, rank=4, points=990), 50) == replace(settled, rank=4, points=1040)
+
+
+def test_a_player_climbs_the_ladder_by_winning() -> None:
+    me, others = Standing.new(), [Standing.new() for _ in range(3)]
+    seen = []
+    for _ in range(40):
+        me, *others = rate([me, *others], [1, 2, 3, 4])
+        seen.append(me.rank)
+    assert seen == sorted(seen) and RANKS[me.rank].en == "Master"  # never down, up to the top
+    assert me.rating > 1500 + 200
+
+
+def test_seasons_are_months_from_january() -> None:
+    when = time.mktime((2026, 11, 26, 12, 0, 0, 0, 0, 0)) - time.timezone
+    assert ladder.season_of(when, 1) == "2026-11"
+    assert ladder.season_of(when, 3) == "2026-10"
+    assert ladder.season_of(when, 12) == "2026-01"
+
+
+def four_accounts(store: object) -> int:
+    """A finished table whose four seats are four accounts' identities; its id."""
+    s = store  # type: ignore[assignment]
+    table_id: int = s.create_table("Ranked", "ranked", False, RuleSet.preset("site").to_dict(), {})
+    for seat, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
+        pid = s.ensure_player(f"{name:x<64}", name)
+        aid = s.create_account(name, name.lower(), f"handle-{name}")
+        assert s.claim_player(pid, aid)
+        s.link_seat_player(table_id, seat, pid)
+    return table_id
+
+
+def test_a_recorded_match_is_rated_once_even_when_its_record_is_replayed(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        table_id = four_accounts(store)
+        args = (table_id, [120, 40, -40, -120], [], time.time(), "2026-11")
+        store.rate_match(*args)
+        first = {aid: store.standing(aid) for aid in range(1, 5)}
+        store.rate_match(*args)  # recorded again
+        store.write_batch([Write("rate_match", args)])  # or replayed in a batch
+        assert {aid: store.standing(aid) for aid in range(1, 5)} == first
+        assert all(s is not None and s.matches == 1 for s in first.values())
+        assert first[1].mu > first[2].mu > first[3].mu > first[4].mu  # type: ignore[union-attr]
+        season = store.leaderboard("2026-11", 10)
+        assert [r.name for r in season] == ["Ann", "Bo", "Cy", "Di"]
+        assert [r.name for r in store.leaderboard(ALL_TIME, 2)] == ["Ann", "Bo"]
+        assert store.board_position(4, ALL_TIME) == 4 and store.board_position(4, "2025-01") is None
+        (point,) = store.rating_history(1, ALL_TIME, 10)
+        assert point.place == 1 and point.standing == first[1]
+        # a match whose seats are not four accounts is not rated
+        other = store.create_table("Casual", "casual", False, {}, {})
+        store.rate_match(other, [1, 2, 3, 4], [], time.time(), "2026-11")
+        assert store.standing(1).matches == 1  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("rounds", [1, 4])
+def test_only_the_ranked_preset_is_ranked(rounds: int) -> None:
+    from sgmahjong.server.ranking import record
+
+    record.configure("site", 1, 1)
+    assert record.is_ranked(RuleSet.preset("site").with_options(rounds=rounds)) is (rounds == 1)
+    assert not record.is_ranked(RuleSet.preset("default").with_options(rounds=1))
+
+
+def test_a_ranked_match_of_four_accounts_rates_each_once_and_a_restart_does_not_rate_it_again(
+        tmp_path: object) -> None:
+    from pathlib import Path
+
+    from tests.conftest import FAST_OPTIONS, LiveServer, free_port
+    from tests.test_accounts import device, key_for, register
+    from tests.test_server import wait_status
+
+    server = LiveServer(free_port(), str(Path(str(tmp_path)) / "ranked.sqlite3"))
+    server.start()
+    try:
+        players = [device(server) for _ in range(4)]
+        for client, name in zip(players, ["Ann", "Bo", "Cy", "Di"], strict=True):
+            assert register(client, key_for(server), name).status_code == 200
+        # Ann stays connected (the next hand starts only with a human at the table) and her own turns
+        # time out into the timeout action; the other seats, never connected, are played by bots
+        options = {**FAST_OPTIONS, "next_hand_seconds": 0.1, "turn_seconds": 0.2, "claim_seconds": 0.1,
+                   "bot_level": "greedy"}
+        code = server.create_table("Ranked", seed=5, preset="site", rules={"rounds": 1},
+                                   options=options)["code"]
+        tokens = []
+        for seat, (client, name) in enumerate(zip(players, ["Ann", "Bo", "Cy", "Di"], strict=True)):
+            r = client.post(f"/api/tables/{code}/join",
+                            json={"name": name, "seat": seat, "player": client.headers["X-Player"]})
+            assert r.status_code == 200, r.text
+            tokens.append(r.json()["token"])
+        with server.ws(code) as ann:
+            ann.hello(tokens[0])
+            ann.send({"type": "start"})
+            ann.until("view", lambda m: m["status"] == "playing")
+            final = wait_status(server, code, {"finished"}, timeout=240)
+        board = server.get("/api/leaderboard?season=all").json()
+        assert sorted(r["name"] for r in board["rows"]) == ["Ann", "Bo", "Cy", "Di"]
+        assert [r["matches"] for r in board["rows"]] == [1, 1, 1, 1]
+        season = server.get("/api/leaderboard").json()
+        assert [r["name"] for r in season["rows"]] == [r["name"] for r in board["rows"]]
+        mine = players[0].get("/api/me/rating?season=all").json()
+        assert mine["standing"]["matches"] == 1 and len(mine["history"]) == 1
+        # the three who never came to the table left it: placed last (tied), Ann first whatever the score
+        assert mine["history"][0]["place"] == 1
+        others = [p.get("/api/me/rating?season=all").json()["history"][0]["place"] for p in players[1:]]
+        assert others == [2, 2, 2]
+        assert players[0].get("/api/leaderboard").json()["me"]["name"] == "Ann"
+        assert final["status"] == "finished"
+        server.restart()
+        wait_status(server, code, {"finished"})
+        again = server.get("/api/leaderboard?season=all").json()
+        assert again["rows"] == board["rows"]
+    finally:
+        server.stop()
