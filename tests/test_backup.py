@@ -156,7 +156,9 @@ def test_restore_refuses_a_database_in_use_or_holding_tables(tmp_path: Path, cap
     assert main(["restore", str(copy), "--database", str(live), "--replace"]) == 0
     assert main(["restore", str(tmp_path / "missing"), "--database", str(other)]) == 2
     assert "no such file" in capsys.readouterr().err
-    assert main(["restore", str(live) + ".lock", "--database", str(other)]) == 2
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database\n")
+    assert main(["restore", str(junk), "--database", str(other)]) == 2
     assert "is not a SQLite backup" in capsys.readouterr().err
     assert not other.exists()
 

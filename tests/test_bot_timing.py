@@ -8,7 +8,9 @@ import random
 from sgmahjong.bots import LEVELS
 from sgmahjong.server.options import TableOptions
 from sgmahjong.server.protocol import BOT_LEVEL_INFO, BOT_LEVELS, OFFERED_BOT_LEVELS
-from sgmahjong.server.table.bot_timing import JITTER, hardness, human_delay
+from sgmahjong.server.table.bot_timing import JITTER, PACES, hardness, human_delay, lone_pause
+from sgmahjong.server.table.claim_pause import ClaimPause, lone_human
+from sgmahjong.server.table.seats import Seat
 
 
 def test_harder_turns_wait_longer() -> None:
@@ -38,3 +40,32 @@ def test_named_levels() -> None:
     options = {d["name"]: d for d in TableOptions.describe()}
     assert options["bot_level"]["choices"] == list(OFFERED_BOT_LEVELS)
     assert TableOptions.parse({"bot_level": "expert", "bot_think": 2}).bot_think == 2.0
+
+
+# -- the table's pace (issue 24) ---------------------------------------------------------------------
+
+def _pause(kinds: list[str], **options: object) -> ClaimPause:
+    """The claim pause of a table seated with ``kinds`` (its table is never asked for in ``seconds``)."""
+    seats = [Seat(i, k, f"P{i}" if k == "human" else "Bot", None, None) for i, k in enumerate(kinds)]
+    return ClaimPause(None, TableOptions.parse(options), lambda: lone_human(seats))  # type: ignore[arg-type]
+
+
+def test_with_two_humans_every_window_keeps_the_uniform_pause() -> None:
+    for pace in PACES:
+        assert _pause(["human", "human", "bot", "bot"], pace=pace).seconds(True) == 1.0
+
+
+def test_against_bots_alone_a_window_lasts_the_pace_s_short_pause() -> None:
+    pauses = {pace: _pause(["human", "bot", "bot", "bot"], pace=pace).seconds(True) for pace in PACES}
+    assert pauses == {"relaxed": 1.0, "normal": 0.25, "fast": 0.1}
+    assert _pause(["bot", "bot", "human", "bot"], claim_pause=0.05).seconds(True) == 0.05
+    assert _pause(["human", "bot", "bot", "bot"]).seconds(False) == 0.0  # nobody watches
+    assert lone_pause("fast", 0.0) == 0.0  # never longer than the table's claim_pause
+
+
+def test_faster_paces_scale_the_bots_delays_down() -> None:
+    assert TableOptions().pace == "normal"
+    delays = {p: human_delay(0.8 * PACES[p].delay, 1.5 * PACES[p].think, "turn", 14, random.Random(1))
+              for p in PACES}
+    assert delays["relaxed"] > delays["normal"] > delays["fast"] > 0
+    assert delays["normal"] <= 0.8 * 0.5 * (1 + 0.75) * (1 + JITTER)

@@ -141,7 +141,7 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     expect(east.locator("#turn-status")).to_have_text("Your turn")
     expect(east).to_have_title("● Your move — Scripted — sgmahjong")
     expect(south).to_have_title("Scripted — sgmahjong")
-    expect(south.locator("#turn-status")).to_have_text("Ann's turn")
+    expect(south.locator("#turn-status")).to_have_text("東 Ann's turn")  # by the wind Ann holds
     expect(south.locator('.seat[data-seat="0"]')).to_have_class(re.compile(r"\bactive\b"))
 
     # -- East discards 5s with the mouse; South may chow it (Z: the discard is the left tile)
@@ -163,7 +163,9 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     south.keyboard.press("z")
     for page in pages:
         assert meld_tiles(page, 1, "chow") == ["5s", "6s", "7s"]
-        expect(page.locator('.discards[data-discards="0"] .tile')).to_have_count(0)
+        # the chowed 5s stays in East's pile, marked as taken by South (南)
+        expect(page.locator('.discards[data-discards="0"] .tile:not(.taken)')).to_have_count(0)
+        expect(page.locator('.discards[data-discards="0"] .tile.taken .taken-by')).to_have_text("南")
     expect(south.locator("#hand .tile")).to_have_count(11)
     for page in (east, west, north):
         expect(page.locator('.seat[data-seat="1"] .hidden .tile.back')).to_have_count(11)
@@ -221,10 +223,10 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     for page in pages:
         result = page.locator("#result")
         expect(result).to_be_visible()
-        expect(result.locator("h2").first).to_have_text("Ann wins on Di's discard: 1 tai")
+        expect(result.locator("h2").first).to_have_text("東 Ann wins on 北 Di's discard: 1 tai")
         expect(result.locator('.patterns tr[data-pattern="dragon_pong"] td.num')).to_have_text("1")
-        expect(result.locator('.payments tr[data-seat="0"] td.num').first).to_have_text("+4")
-        expect(result.locator('.payments tr[data-seat="3"] td.num').first).to_have_text("-2")
+        expect(result.locator('.payments tr.pay-win td[data-seat="0"]')).to_have_text("+4")
+        expect(result.locator('.payments tr.pay-win td[data-seat="3"]')).to_have_text("-2")
         expect(result.locator(".winning-hand .winning-tile")).to_have_attribute("data-tile", "9m")
         expect(result.locator(".wall-reveal .tile")).to_have_count(148)
         expect(result.locator(".wall-reveal .verify")).to_have_text(re.compile("matches the hash"))
@@ -283,7 +285,7 @@ def test_one_human_three_bots_full_hand(live_server: Any, browser: Browser) -> N
     autoplay(page, touch=True)
     result = page.locator("#result")
     expect(result.locator("h2").first).to_have_text(re.compile(r"wins .*tai|Drawn hand"))
-    expect(result.locator(".payments tr")).to_have_count(5)
+    expect(result.locator(".payments tfoot tr")).to_have_count(2)  # the hand's and the match's totals
     expect(result.locator(".revealed-row")).to_have_count(4)
     expect(result.locator(".wall-reveal .verify")).to_have_text(re.compile("matches the hash"))
     # the hand's log, for `sgmahjong replay`

@@ -65,14 +65,17 @@ def test_replay_ends_exactly_as_the_stored_hand(live_server: LiveServer, browser
         shown = [int(x) for x in end.locator(".patterns tbody tr td.num").all_inner_texts()]
         assert shown == [p["tai"] for p in result["patterns"]]
         for seat in range(4):
-            row = end.locator(f'.payments tr[data-seat="{seat}"] td.num').first
+            cell = end.locator(f'.payments tr.pay-win td[data-seat="{seat}"]')
             amount = result["payments"][seat]
-            expect(row).to_have_text(f"+{amount}" if amount > 0 else str(amount))
+            expect(cell).to_have_text(f"+{amount}" if amount > 0 else str(amount) if amount else "·")
     # the felt: every seat's final tiles, sets, bonus tiles and discards as the engine has them
     for seat, st in enumerate(state.seats):
         where = "#hand .tile" if seat == 0 else f'.seat[data-seat="{seat}"] .hidden .tile'
         assert sorted(tiles_of(page, where)) == sorted(t.notation for t in st.concealed)
-        assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile') == [t.notation for t in st.discards]
+        assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile:not(.taken)') == \
+            [t.notation for t in st.discards]
+        assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile.taken') == \
+            [t.notation for _, t, _ in st.taken]
         assert page.locator(f'.seat[data-seat="{seat}"] .meld').count() == len(st.melds)
         assert sorted(tiles_of(page, f'.seat[data-seat="{seat}"] .bonus .tile')) == \
             sorted(t.notation for t in st.bonus)

@@ -166,6 +166,7 @@ def test_no_concealed_tile_of_another_seat_leaks():
         for st in state.seats:
             public.update(t.notation for t in st.bonus)
             public.update(t.notation for t in st.discards)
+            public.update(t.notation for _, t, _ in st.taken)  # a claimed discard, shown where it lay
             for m in st.melds:
                 public.update(t.notation for t in m.meld.tiles)
         if state.window is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sgmahjong.game import Action, IllegalActionError, apply, awaiting, legal_actions
-from sgmahjong.game.testing import deal, expose, play
+from sgmahjong.game.testing import deal, expose, play, play_out
 from sgmahjong.notation import parse_tiles
 from sgmahjong.tiles import Tile
 
@@ -525,3 +525,29 @@ def test_choosing_a_chow_over_a_win_that_loses_to_a_pong_is_a_missed_discard():
     assert "win" in acts(st, S) and "chow 456p" in acts(st, S) and "pong" in acts(st, N)
     st, _ = play(st, "S chow 456p", "N pong")
     assert st.turn == N and Tile.P5 in st.seats[S].barred
+
+
+def test_a_claimed_discard_stays_in_the_view_as_taken_and_by_whom():
+    from sgmahjong.game import player_view
+
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s", "W discard F", "N discard P",
+                 "E discard N")
+    assert st.seats[E].discards == tuple(parse_tiles("N")) and st.seats[E].taken == ((0, Tile.P5, S),)
+    for viewer in (E, N, None):
+        seat = player_view(st, viewer)["seats"][E]
+        assert seat["discards"] == ["N"] and seat["taken"] == [[0, "5p", S]]
+    st, _ = play(st, "S kong 5p", "W win")  # robbed: the kong's tile is not a discard
+    assert st.seats[S].taken == () and player_view(st, None)["seats"][N]["taken"] == []
+
+
+def test_the_result_itemises_the_instant_payments_and_they_add_up_to_the_hand():
+    st = deal(**ROB, draws="F P N 5p")
+    st, _ = play(st, "E discard 5p", "W pass", "S pong", "S discard 2s", "W discard F", "N discard P",
+                 "E discard N", "S kong 5p", "W pass")
+    st = play_out(st)
+    r = st.result
+    assert "exposed_kong" in [p["reason"] for p in r["instant"]]  # an added kong pays as exposed
+    assert all(p["amounts"][p["seat"]] > 0 and sum(p["amounts"]) == 0 for p in r["instant"])
+    totals = [sum(p["amounts"][s] for p in r["instant"]) + r["payments"][s] for s in range(4)]
+    assert totals == list(st.ledger)

@@ -308,8 +308,8 @@ def test_settings_from_the_environment() -> None:
 def test_the_settings_page_lists_every_setting_with_its_default() -> None:
     readme = (Path(__file__).parent.parent / "docs" / "settings.md").read_text(encoding="utf-8")
     for variable, default in ServerSettings.describe():
-        value = int(default) if isinstance(default, bool) else default
-        shown = "(none)" if default in ((), "") else str(value)
+        shown = ("(none)" if default == () else "(empty)" if default == ""
+                 else str(int(default) if isinstance(default, bool) else default))
         assert f"| `{variable}` | {shown} |" in readme, variable
 
 

@@ -267,3 +267,99 @@ def test_an_added_kong_looks_the_same_to_the_unasked_with_or_without_a_possible_
     assert with_robber == without
     views = [s for s in with_robber[3] if s[0] == "view"]
     assert [(v[1], v[2]) for v in views] == [("claim", 0), ("turn", 1)]
+
+
+# -- one human against three bots (RULES.md §3: the pause protects one human from another) -----------
+
+def _bot_windows(log_text: str) -> dict[int, bool]:
+    """For each discard's claim window of a hand (by its version): whether a bot (seats 1-3) was asked."""
+    from sgmahjong.game import apply
+    from sgmahjong.game.log import parse_log, start
+
+    head, actions = parse_log(log_text)
+    state, _ = start(head)
+    out: dict[int, bool] = {}
+    for a in actions:
+        state, _ = apply(state, a)
+        w = state.window
+        if state.phase == "claim" and w is not None and w.kind == "discard" and state.version not in out:
+            out[state.version] = any(s != 0 for s in w.asked)
+    return out
+
+
+def _lone_hand(server: LiveServer, seed: int) -> tuple[list[Msg], list[Msg], list[int], dict[int, bool]]:
+    """A human at East plays a seeded hand against three bots at the default pace (passing every
+    claim, discarding at random): its expanded messages, raw messages, their raw indexes, and which
+    windows asked a bot."""
+    options = {**FAST_OPTIONS, "claim_pause": 0.05}  # the lone pause: min(pace's, claim_pause)
+    code = server.create_table(seed=seed, options=options)["code"]
+    token = server.join(code, "Solo", 0)["token"]
+    ws = server.ws(code)
+    assert ws.hello(token)["seat"] == 0
+    rng = random.Random(seed)
+    logs: list[Msg] = []
+    at: list[int] = []
+    answered: set[int] = set()
+    try:
+        ws.send({"type": "start"})
+        while True:
+            msg = ws.recv(timeout=30)
+            assert msg.get("type") != "error", msg
+            logs.append(msg)
+            at.append(len(ws.raw) - 1)
+            if msg.get("type") != "view":
+                continue
+            view = msg["view"]
+            if view["phase"] == "ended":
+                break
+            legal = view["legal_actions"]
+            if not legal or view["version"] in answered:
+                continue
+            answered.add(view["version"])
+            if "pass" in legal:
+                text = "pass"
+            elif "win" in legal:
+                text = "win"
+            else:
+                text = rng.choice([a for a in legal if a.startswith("discard")] or legal)
+            ws.send({"type": "action", "action": text, "version": view["version"]})
+    finally:
+        ws.close()
+    r = server.get(f"/api/tables/{code}/hands/1/log")
+    assert r.status_code == 200, r.text
+    return logs, ws.raw, at, _bot_windows(r.text)
+
+
+def test_against_bots_the_lone_human_sees_one_shape_whether_or_not_a_bot_could_claim(
+        live_server: LiveServer) -> None:
+    shapes: dict[tuple[bool, bool], set[tuple[Any, ...]]] = defaultdict(set)
+    counts: dict[bool, int] = defaultdict(int)
+    for seed in range(6):
+        logs, raw, at, bot_asked = _lone_hand(live_server, 700 + seed)
+        for i, m in enumerate(logs):
+            if m.get("type") != "event" or m["event"]["kind"] != "discard":
+                continue
+            v0, source = m["version"], m["event"]["seat"]
+            trace = [shape(logs[i - 1], v0), shape(m, v0)]
+            asked, outcome, end = False, None, i
+            for end, n in enumerate(logs[i + 1:], start=i + 1):  # noqa: B007
+                trace.append(shape(n, v0))
+                if n.get("type") == "view" and n["view"]["version"] == v0 and n["view"]["legal_actions"]:
+                    asked = True
+                if n.get("type") == "event" and n["event"]["kind"] in ("draw", "pong", "chow", "kong", "win",
+                                                                       "drawn_game"):
+                    outcome = n["event"]["kind"]
+                    break
+            if asked or outcome != "draw" or v0 not in bot_asked:
+                continue  # the human's own options; a bot's claim is public anyway
+            sent = [raw_shape(r, v0, source, last=k == at[end]) for k, r in enumerate(raw[at[i]:at[end] + 1],
+                                                                                         start=at[i])]
+            drawer = source == 3  # the human draws next
+            shapes[(drawer, bot_asked[v0])].add((tuple(trace), tuple(sent)))
+            counts[bot_asked[v0]] += 1
+    assert counts[True] >= 3 and counts[False] >= 20, counts
+    for drawer in (False, True):
+        could, could_not = shapes[(drawer, True)], shapes[(drawer, False)]
+        if could and could_not:
+            assert could == could_not, (drawer, could, could_not)
+    assert shapes[(False, True)] and shapes[(False, True)] == shapes[(False, False)]

@@ -86,7 +86,7 @@ def test_table_options_validate() -> None:
         TableOptions.parse({"bot_level": "godlike"})
     names = [d["name"] for d in TableOptions.describe()]
     assert names == ["turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
-                     "takeover_seconds", "bot_think", "bot_level"]
+                     "takeover_seconds", "bot_think", "bot_level", "pace"]
 
 
 def test_database_url() -> None:

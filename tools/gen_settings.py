@@ -27,9 +27,10 @@ _GROUP = re.compile(r"^    # -- (.+?) -+$")
 
 # Longer notes on a few settings, printed under their group's table (the table keeps one line each).
 NOTES: dict[str, str] = {
-    "unlimited_addresses": (
-        "Behind a reverse proxy (HAProxy), the proxy is every player's TCP peer: what to set so that the "
-        "per-address limits count each player is in [operations](operations.md#workers)."),
+    "trusted_proxies": (
+        "Behind a reverse proxy (HAProxy), the proxy is every player's TCP peer: list it here so that its "
+        "`X-Forwarded-For` is believed and the per-address limits count each player "
+        "([operations](operations.md#workers))."),
     "ws_deflate": (
         "Off by default: a table's messages are small (about 400 bytes), and compressing them cost 28% "
         "more CPU per action and twice the memory per table (a zlib context per socket) in "
@@ -124,8 +125,8 @@ def render() -> str:
         "of `sgmahjong serve`, e.g. `SGMAHJONG_HELLO_TIMEOUT=5 make serve`; lists are comma-separated, "
         "switches are `1` or `0`. A bad value stops `serve` with one line saying which. They are one "
         "object, `ServerSettings` in `sgmahjong/server/settings.py`. What the server does with them, "
-        "and the other environment variables (`DATABASE_URL`, `SGMAHJONG_WORKER`, "
-        "`FORWARDED_ALLOW_IPS`), is in [operations](operations.md).",
+        "and the other environment variables (`DATABASE_URL`, `SGMAHJONG_WORKER`), is in "
+        "[operations](operations.md).",
     ]
     for title, rows in server_settings():
         out += ["", f"### {title[0].upper()}{title[1:]}", "",

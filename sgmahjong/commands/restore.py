@@ -48,7 +48,9 @@ def check_kind(file: Path, magic: bytes, kind: str) -> None:
 def restore_sqlite(file: Path, path: str, replace: bool) -> str:
     check_kind(file, SQLITE_MAGIC, "a SQLite backup (made by `sgmahjong backup` from a SQLite store)")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path + ".lock", "ab") as lock:  # the lock a running server holds (store/sqlite.py)
+    # the lock a running server holds: an exclusive flock on the database file itself (store/sqlite.py),
+    # whichever path or link names it; held until SQLite has closed the file
+    with open(path, "ab") as lock:
         try:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -166,8 +166,7 @@ def _eighth_win(b: Builder) -> WinInfo:
 
 def _claim(b: Builder, seat: int, source: int, t: Tile, a: Action) -> None:
     """``seat`` takes ``source``'s discard for a pong, kong or chow."""
-    src = b.seat(source)
-    b.upd(source, discards=src.discards[:-1])
+    b.upd(source, **ending.take_discard(b.seat(source), t, seat))
     st = b.seat(seat)
     conc = list(st.concealed)
     b.set(claims_made=True, last_discard=None, kongs_in_turn=0, flower_chain=0,

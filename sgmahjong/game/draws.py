@@ -47,6 +47,7 @@ def instant(b: Builder, seat: int, kind: str, *, dealt: bool = False, liable: in
     if not any(pays):
         return
     b.pay(pays)
+    b.set(instant=(*b.get("instant"), (kind, seat, tuple(pays), liable)))
     b.emit("payment", seat, reason=kind, amounts=pays, liable=liable)
 
 

@@ -7,13 +7,20 @@ from typing import Any
 from ..tiles import Tile
 from . import liability
 from .builder import Builder
-from .state import ENDED
+from .state import ENDED, SeatState
 from .wall import SCHEME
 from .wins import WinInfo
 
 
+def take_discard(src: SeatState, t: Tile, by: int) -> dict[str, Any]:
+    """The fields of ``src`` once ``by`` took its last discard ``t``: off the pile, noted as taken."""
+    place = len(src.discards) + len(src.taken) - 1
+    return {"discards": src.discards[:-1], "taken": (*src.taken, (place, t, by))}
+
+
 def _reveal(b: Builder) -> dict[str, Any]:
-    """The hands and the wall. A hand shuffled from a secret reveals it (it is also the commitment's
+    """The hand's instant payments (each: reason, the seat paid, the four amounts, the seat liable
+    under 包杠), the hands and the wall. A hand shuffled from a secret reveals it (it is also the commitment's
     salt) with the scheme and the dealer, so anyone can recompute the wall (docs/wall.md)."""
     reveal: dict[str, Any] = {"salt": b.s.salt, "wall": [t.notation for t in b.s.wall]}
     if isinstance(b.s.seed, str):
@@ -21,6 +28,8 @@ def _reveal(b: Builder) -> dict[str, Any]:
     return {
         "revealed": {str(s): [t.notation for t in b.seat(s).concealed] for s in range(4)},
         "wall_reveal": reveal,
+        "instant": [{"reason": r, "seat": s, "amounts": list(a), "liable": liable}
+                    for r, s, a, liable in b.get("instant")],
     }
 
 
@@ -45,7 +54,7 @@ def finish_win(b: Builder, winner: int, shooter: int | None, win: WinInfo, tile:
         # the claimed tile moves to the winner
         src = b.seat(w.source)
         if w.kind == "discard":
-            b.upd(w.source, discards=src.discards[:-1])
+            b.upd(w.source, **take_discard(src, tile, winner))
             st = b.seat(winner)
             b.upd(winner, concealed=tuple(sorted((*st.concealed, tile))))
         elif w.kind == "eighth":

@@ -35,17 +35,19 @@ class SetRec:
 @dataclass(frozen=True)
 class SeatState:
     """One seat. ``concealed`` is sorted and includes the ``drawn`` tile (the last tile drawn, shown
-    apart to its owner). ``barred`` holds tiles the seat may not win or pong off a discard until its
-    next turn (sacred / missed discard). ``liable`` is the seat that owes the whole win (包) after a
-    claim-triggered liability. ``waits`` caches the shape waits of the seat's last 13-tile hand (a
-    speed-up for claim windows and self-draws; any change of the concealed tiles resets it unless
-    given)."""
+    apart to its owner). ``discards`` are the tiles still in the seat's pile, ``taken`` the discards
+    another seat claimed (where in the pile each lay, the tile, who took it), for the view. ``barred``
+    holds tiles the seat may not win or pong off a discard until its next turn (sacred / missed
+    discard). ``liable`` is the seat that owes the whole win (包) after a claim-triggered liability.
+    ``waits`` caches the shape waits of the seat's last 13-tile hand (a speed-up for claim windows
+    and self-draws; any change of the concealed tiles resets it unless given)."""
 
     concealed: tuple[Tile, ...] = ()
     drawn: Tile | None = None
     melds: tuple[SetRec, ...] = ()
     bonus: tuple[Tile, ...] = ()
     discards: tuple[Tile, ...] = ()
+    taken: tuple[tuple[int, Tile, int], ...] = ()  # claimed discards: (place in the pile, tile, by seat)
     barred: frozenset[Tile] = frozenset()
     paid: frozenset[str] = frozenset()
     dealt_bonus: frozenset[Tile] = frozenset()
@@ -113,6 +115,7 @@ class HandState:
     discards_made: int = 0
     seen: tuple[int, ...] = (0,) * 34  # discards (and tiles claimed for pong/kong), for 生牌
     ledger: tuple[int, ...] = (0, 0, 0, 0)
+    instant: tuple[tuple[str, int, tuple[int, ...], int | None], ...] = ()  # (reason, to, amounts, liable)
     result: dict[str, Any] | None = None
     turn_win: Any = None  # WinInfo of the seat on turn, if it may (or tried to) win
     window_wins: tuple[Any, ...] = (None, None, None, None)  # WinInfo per seat in the open window

@@ -132,6 +132,18 @@ def pass_all(state: HandState) -> tuple[HandState, list[Event]]:
     return state, events
 
 
+def play_out(state: HandState) -> HandState:
+    """Play the hand to its end: every claim passed, a win taken when offered, else the first discard."""
+    while state.result is None:
+        if state.phase == CLAIM:
+            state, _ = pass_all(state)
+            continue
+        legal = legal_actions(state, state.turn)
+        win = next((a for a in legal if a.kind == "win"), None)
+        state, _ = apply(state, win or next(a for a in legal if a.kind == "discard"))
+    return state
+
+
 def close_action(state: HandState) -> Action | None:
     """The table's ``close`` of a paused claim window once nobody is left to decide, else ``None``."""
     if closable(state) and state.window is not None:

@@ -47,6 +47,7 @@ def _seat_entry(dealer: int, ended: bool, i: int, st: SeatState, own: bool) -> d
         "melds": [_meld_view(m) for m in st.melds] if st.melds else [],
         "bonus": list(map(_note, st.bonus)),
         "discards": list(map(_note, st.discards)),
+        "taken": [[place, _NOTATION[t], by] for place, t, by in st.taken],
     }
 
 
@@ -116,7 +117,7 @@ def _shows_same(a: SeatState, b: SeatState) -> bool:
     """Whether two versions of a seat show the same: the same tile tuples (shared, not copied, by a
     version that leaves them alone, e.g. when only the seat's cached waits changed), the same drawn."""
     return a is b or (a.concealed is b.concealed and a.drawn == b.drawn and a.melds is b.melds
-                      and a.bonus is b.bonus and a.discards is b.discards)
+                      and a.bonus is b.bonus and a.discards is b.discards and a.taken is b.taken)
 
 
 def _action_texts(actions: list[Action]) -> list[str]:

@@ -14,6 +14,9 @@ class TableOptionsError(SgMahjongError, ValueError):
     """A table option that does not exist or a value it does not accept."""
 
 
+CHOICES = {"bot_level": ("beginner", "greedy", "strong", "expert"), "pace": ("relaxed", "normal", "fast")}
+
+
 class TableOptions(BaseModel):
     """The options of one table (docs/protocol.md, "Table options")."""
 
@@ -47,6 +50,11 @@ class TableOptions(BaseModel):
         Literal["beginner", "greedy", "strong", "expert", "random"],
         Field(description="level of the bot playing a disconnected seat"),
     ] = "greedy"
+    pace: Annotated[
+        Literal["relaxed", "normal", "fast"],
+        Field(description="how fast bots play; with one human seated, claim windows nobody human is "
+                          "asked in close as soon as the bots have decided (server/table/bot_timing.py)"),
+    ] = "normal"
 
     @classmethod
     def parse(cls, data: Any) -> TableOptions:
@@ -56,7 +64,7 @@ class TableOptions(BaseModel):
         if not isinstance(data, dict):
             raise TableOptionsError("table options must be a JSON object")
         fixed = {
-            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k != "bot_level" else v
+            k: float(v) if isinstance(v, int) and not isinstance(v, bool) and k not in CHOICES else v
             for k, v in data.items()
         }
         try:
@@ -71,9 +79,9 @@ class TableOptions(BaseModel):
         out: list[dict[str, Any]] = []
         for name, f in cls.model_fields.items():
             entry: dict[str, Any] = {"name": name, "default": f.default, "doc": f.description or ""}
-            if name == "bot_level":
+            if name in CHOICES:
                 entry["type"] = "choice"
-                entry["choices"] = ["beginner", "greedy", "strong", "expert"]
+                entry["choices"] = list(CHOICES[name])
             else:
                 entry["type"] = "number"
                 for m in f.metadata:

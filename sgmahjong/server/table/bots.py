@@ -8,6 +8,7 @@ import asyncio
 import hashlib
 import logging
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from ...bots.base import Bot
@@ -16,7 +17,7 @@ from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..store import LeaseLost, StorageUnavailable
 from . import engine
-from .bot_timing import human_delay
+from .bot_timing import human_delay, pace_of
 from .steps import TableSteps
 
 log = logging.getLogger("sgmahjong.server")
@@ -37,18 +38,22 @@ class BotTable(TableSteps, Protocol):
 class BotDriver:
     """The bots of one table, built once per seat and level, seeded by the table's code."""
 
-    def __init__(self, table: BotTable, rules: RuleSet, options: TableOptions) -> None:
+    def __init__(self, table: BotTable, rules: RuleSet, options: TableOptions,
+                 lone_human: Callable[[], bool] = lambda: False) -> None:
         self.table = table
         self.rules = rules
         self.options = options
+        self.lone_human = lone_human  # one human seated, the others bots: claim windows decide at once
         self.bots: dict[tuple[int, str], Bot] = {}
         self.thinking: int | None = None  # the version the bots are deciding at
 
     async def run(self, version: int) -> None:
         """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
         immutable match, so the server stays responsive) and act under the lock if nothing changed
-        meanwhile. Every bot of one claim window decides at once; a turn is one decision. Whatever
-        fails is logged and the table is scheduled again later (a bot never stops a table)."""
+        meanwhile. Every bot of one claim window decides at once; a turn is one decision. Another
+        seat's private decision in the same window (same hand, same version) does not void their
+        choices: they could not see it, and the window asks them the same. Whatever fails is logged and
+        the table is scheduled again later (a bot never stops a table)."""
         table = self.table
         try:
             await self._run(version)
@@ -80,7 +85,9 @@ class BotDriver:
         finally:
             self.thinking = None
         async with table.lock:
-            if table.closed or table.status != "playing" or table.match is not match:
+            now = table.match
+            if (table.closed or table.status != "playing" or now is None
+                    or now.hand_number != match.hand_number or engine.hand_of(now).version != version):
                 return
             for seat in targets:
                 if table.status != "playing" or seat not in table.bot_seats():
@@ -88,16 +95,20 @@ class BotDriver:
                 self.play(seat, choices.get(seat))
 
     def delay(self, version: int) -> float:
-        """A human-like pause before the bots awaited now act (:mod:`.bot_timing`)."""
-        base = self.options.bot_delay
+        """A human-like pause before the bots awaited now act, at the table's pace (:mod:`.bot_timing`);
+        none in a claim window with one human seated (the window's own pause is the same either way)."""
+        pace = pace_of(self.options.pace)
+        base = self.options.bot_delay * pace.delay
         match = self.table.match
         seats = self.table.bot_seats() if base > 0 and match is not None else []
         if not seats or match is None:
             return base
         phase = engine.phase(match)
+        if phase == "claim" and self.lone_human():
+            return 0.0
         choices = len(engine.legal_texts(match, seats[0])) if phase == "turn" else 0
         rng = random.Random(f"{self.table.code}:{version}")
-        return human_delay(base, self.options.bot_think, phase, choices, rng)
+        return human_delay(base, self.options.bot_think * pace.think, phase, choices, rng)
 
     def choose_all(self, match: engine.Match, levels: dict[int, str]) -> dict[int, str | None]:
         """Each seat's bot choice on ``match`` (None where the bot failed)."""

@@ -6,6 +6,12 @@ table applies the engine's ``close`` step. This part applies it: once every aske
 its claim timer has run out) and ``claim_pause`` seconds have passed since the window opened. So a
 seat that is not asked sees the same messages, versions and pause whether or not anyone could claim.
 A table nobody is connected to (bots only, nobody watching) does not wait.
+
+The pause protects one human from another. With one human seated (the rest bots), every window lasts
+the table pace's shorter pause instead (:func:`.bot_timing.lone_pause`), its bots decide at once, and
+a window that asks the human still waits for the human: the window closes once every asked seat has
+decided and that pause has passed, so the human's messages and their timing are the same whether or
+not a bot could claim.
 """
 
 from __future__ import annotations
@@ -13,30 +19,44 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..store import LeaseLost, StorageUnavailable
 from . import engine
+from .bot_timing import lone_pause
+from .seats import Seat
 from .steps import TableSteps
 
 log = logging.getLogger("sgmahjong.server")
 
 
+def lone_human(seats: Sequence[Seat]) -> bool:
+    """One human seated, the others bots: no other human for the pause to protect."""
+    return sum(s.kind == "human" for s in seats) == 1
+
+
 class ClaimPause:
     """The claim-window pause of one table (the caller holds the table lock)."""
 
-    def __init__(self, table: TableSteps, options: TableOptions) -> None:
+    def __init__(self, table: TableSteps, options: TableOptions,
+                 lone_human: Callable[[], bool] = lambda: False) -> None:
         self.table = table
         self.options = options
+        self.lone_human = lone_human  # one human seated, the others bots
         self.version = -1  # the version at which the current claim window opened
         self.at = 0.0  # when its pause ends (time.monotonic())
 
     def seconds(self, watched: bool) -> float:
-        """``claim_pause``, or 0 when nobody watches: no connection at all (a spectator watching a
-        table of bots would otherwise see which windows close at once)."""
-        return self.options.claim_pause if watched else 0.0
+        """``claim_pause`` (the pace's shorter pause with one human seated), or 0 when nobody watches:
+        no connection at all (a spectator watching a table of bots would otherwise see which windows
+        close at once)."""
+        if not watched:
+            return 0.0
+        if self.lone_human():
+            return lone_pause(self.options.pace, self.options.claim_pause)
+        return self.options.claim_pause
 
     def after_change(self, watched: Callable[[], bool]) -> None:
         """After any change: note when a window opened (its pause: :meth:`seconds`, ``watched()``

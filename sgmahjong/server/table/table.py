@@ -32,7 +32,7 @@ from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..store import LeaseLost, SeatRow, Store, TableRow
 from . import engine
 from .bots import BotDriver
-from .claim_pause import ClaimPause
+from .claim_pause import ClaimPause, lone_human
 from .connections import Connection, Fanout
 from .flow_state import FlowState
 from .records import PlayerRecords
@@ -75,8 +75,8 @@ class Table:
         self.seating = Seating(lambda row: self.store.set_seat(self.id, row))
         self.fanout = Fanout()
         self.deadlines = Deadlines(self, self.options)
-        self.bots = BotDriver(self, self.rules, self.options)
-        self.pause = ClaimPause(self, self.options)
+        self.bots = BotDriver(self, self.rules, self.options, lambda: lone_human(self.seats))
+        self.pause = ClaimPause(self, self.options, lambda: lone_human(self.seats))
         self.hints = SeatHints(self.rules)
         self.records = PlayerRecords(self.store, self.id)
 

@@ -30,8 +30,18 @@ export function createFeel(ctx) {
     el.className = "callout";
     el.textContent = t(key);
     el.setAttribute("aria-hidden", "true");
+    // my own call-out rises from the offers above my hand (the bar outlives redraws and moves with
+    // my seat), never over my name
+    const bar = document.getElementById("move-bar");
+    if (seat === ctx.mySeat() && bar && !bar.hidden) {
+      el.classList.add("mine");
+      bar.append(el);
+      setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
+      return;
+    }
     placeBy(el, plate);
     ctx.felt.append(el);
+    keepInside(el);
     setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
   }
 
@@ -41,6 +51,16 @@ export function createFeel(ctx) {
     const r = anchor.getBoundingClientRect();
     el.style.left = `${Math.round(r.left - f.left + r.width / 2)}px`;
     el.style.top = `${Math.round(r.top - f.top + dy)}px`;
+  }
+
+  /** Move a floating element (placed by its centre) back inside the felt if it sticks out. */
+  function keepInside(el) {
+    const f = ctx.felt.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    let shift = 0;
+    if (r.right > f.right - 4) shift = f.right - 4 - r.right;
+    if (r.left + shift < f.left + 4) shift = f.left + 4 - r.left;
+    if (shift) el.style.left = `${parseFloat(el.style.left) + shift}px`;
   }
 
   function payToasts(e) {
@@ -57,6 +77,7 @@ export function createFeel(ctx) {
       el.textContent = a > 0 ? `${reason} ${signed(a)}` : signed(a);
       placeBy(el, plate, plate.getBoundingClientRect().height + 4);
       ctx.felt.append(el);
+      keepInside(el);
       setTimeout(() => el.remove(), 3500);
     });
   }
@@ -74,11 +95,11 @@ export function createFeel(ctx) {
       play("claim");
       const last = ctx.felt.querySelector(".discards .tile.last");
       pending.push({ kind: "claim", seat: e.seat, from: kind === "kong" && e.kong_kind !== "exposed" ? null : rect(last) });
-      callout(e.seat, CALLS[kind]);
+      pending.push({ kind: "callout", seat: e.seat, key: CALLS[kind] });
     }
     if (kind === "win") {
       play("win");
-      callout(e.seat, CALLS.win);
+      pending.push({ kind: "callout", seat: e.seat, key: CALLS.win });
     }
     if (kind === "payment") {
       play("pay");
@@ -105,6 +126,8 @@ export function createFeel(ctx) {
         const tile = pool ? pool.querySelector(".tile:last-child") : null;
         if (tile && tile.dataset.tile === m.tile) fly(tile, m.from);
         else pending.push(m); // the view with this discard is not drawn yet
+      } else if (m.kind === "callout") {
+        callout(m.seat, m.key); // placed once the seat is drawn where it now sits
       } else if (m.kind === "claim") {
         const seat = seatEl(m.seat);
         const meld = seat ? [...seat.querySelectorAll(".meld")].pop() : null;

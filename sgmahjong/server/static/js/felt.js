@@ -74,18 +74,69 @@ export function bonusRow(tiles, size) {
   return bonus;
 }
 
-/** The discard pool of `seat` in view `v`, placed at `spot`; the last discard of the view marked. */
-export function discardPool(v, seat, spot) {
+/** Every discard `sv` made, in order: {tile, by} (by: the seat that took it, else null). */
+export function pileOf(sv) {
+  const left = [...(sv.discards || [])];
+  const taken = new Map((sv.taken || []).map(([place, tile, by]) => [place, { tile, by }]));
+  const out = [];
+  for (let i = 0; left.length || taken.size; i += 1) {
+    if (taken.has(i)) {
+      out.push(taken.get(i));
+      taken.delete(i);
+    } else if (left.length) {
+      out.push({ tile: left.shift(), by: null });
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The discard pool of `seat` in view `v`, placed at `spot`: every discard in order, wrapping in rows,
+ * a claimed one dimmed and marked with the wind of the seat that took it; the last discard of the view
+ * marked. `seatName(seat)` (optional) names the taker in the tile's title.
+ */
+export function discardPool(v, seat, spot, seatName = null) {
   const pool = document.createElement("div");
   pool.className = `discards pos-${spot}`;
   pool.dataset.discards = String(seat);
-  const tiles = v.seats[seat].discards || [];
-  tiles.forEach((t, i) => {
-    const te = tileElement(t, { size: "sm" });
-    if (v.last_discard && v.last_discard.seat === seat && i === tiles.length - 1) te.classList.add("last");
+  const pile = pileOf(v.seats[seat]);
+  const last = pile.map((p) => p.by === null).lastIndexOf(true);
+  pile.forEach((p, i) => {
+    const te = tileElement(p.tile, { size: "sm" });
+    if (p.by !== null) {
+      te.classList.add("taken");
+      te.dataset.takenBy = String(p.by);
+      const wind = (v.seats[p.by] && v.seats[p.by].wind) || SEAT_LETTERS[p.by];
+      const mark = document.createElement("span");
+      mark.className = "taken-by";
+      mark.textContent = WIND_GLYPH[wind] || "";
+      mark.setAttribute("aria-hidden", "true");
+      te.append(mark);
+      te.title = t("table.taken_by", { tile: te.title, who: seatName ? seatName(p.by) : WIND_GLYPH[wind] });
+      te.setAttribute("aria-label", te.title);
+    } else if (v.last_discard && v.last_discard.seat === seat && i === last) {
+      te.classList.add("last");
+    }
     pool.append(te);
   });
   return pool;
+}
+
+/** Hovering or focusing a face-up tile inside `root` highlights every visible copy of it there. */
+export function highlightCopies(root) {
+  const clear = () => root.querySelectorAll(".tile.same").forEach((el) => el.classList.remove("same"));
+  const show = (ev) => {
+    const tile = ev.target.closest ? ev.target.closest(".tile[data-tile]") : null;
+    clear();
+    if (!tile || !root.contains(tile)) return;
+    root.querySelectorAll(`.tile[data-tile="${tile.dataset.tile}"]`).forEach((el) => el.classList.add("same"));
+  };
+  root.addEventListener("mouseover", show);
+  root.addEventListener("focusin", show);
+  root.addEventListener("mouseleave", clear);
+  root.addEventListener("focusout", (ev) => { if (!root.contains(ev.relatedTarget)) clear(); });
 }
 
 /**
@@ -113,6 +164,6 @@ export function renderFelt(felt, v, o) {
     if (seat === o.bottom) el.append(bigHand(sv));
     felt.append(el);
 
-    centre.append(discardPool(v, seat, spot));
+    centre.append(discardPool(v, seat, spot, o.seatName));
   }
 }

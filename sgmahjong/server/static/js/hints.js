@@ -4,7 +4,7 @@
 import { tileElement } from "./tiles.js";
 import { t } from "./i18n.js";
 
-/** The panel element (made once, placed after the move panel). */
+/** The panel element (made once, placed first in the side column). */
 export function hintsPanel() {
   let panel = document.getElementById("hints-panel");
   if (panel) return panel;
@@ -17,8 +17,8 @@ export function hintsPanel() {
   const body = document.createElement("div");
   body.className = "hints-body";
   panel.append(h, body);
-  const moves = document.getElementById("move-panel");
-  if (moves) moves.after(panel);
+  const side = document.querySelector("#play > aside");
+  if (side) side.prepend(panel);
   return panel;
 }
 

@@ -33,7 +33,9 @@ async function go(path) {
   }
   for (const b of [$("play-bots"), $("quick-play")]) b.disabled = true;
   try {
-    const res = await postJSON(path, { name, player: playerIdentity().secret });
+    const body = { name, player: playerIdentity().secret };
+    if (path === "/api/play" && $("play-pace")) body.options = { pace: $("play-pace").value };
+    const res = await postJSON(path, body);
     saveToken(res.code, res.token);
     location.assign(res.url);
   } catch (err) {

@@ -6,6 +6,7 @@ import { ACTION_KEYS } from "./keys.js";
 import { esc } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { paymentReason } from "./events.js";
 
 /** The 包 rule that made a seat liable (bao.py's names), in the page's language. */
 export function liableReason(reason) {
@@ -15,10 +16,17 @@ export function liableReason(reason) {
 
 /**
  * Fill `el` with the result of the hand in view `v`.
- * ctx: {seatName(seat), patternName(id), code, canGoNext, readySent, onNext(), matchOver}.
+ * ctx: {seatName(seat), patternName(id), code, canGoNext, readySent, onNext(), matchOver, and optionally
+ * seatLabel(seat) (the name after the seat's wind, for the payments), seatWind(seat) (the wind alone, for
+ * narrow screens), onPeek() (a "show the table" button)}.
  */
 export function fillResult(el, v, ctx) {
   const r = v.result;
+  if (ctx.onPeek) {
+    const peek = button(t("table.show_table"), "peek", ctx.onPeek, "secondary");
+    peek.classList.add("peek-toggle");
+    el.append(peek);
+  }
   const h = document.createElement("h2");
   if (r.drawn_game || r.winner === null || r.winner === undefined) {
     h.textContent = t("result.drawn");
@@ -89,18 +97,7 @@ export function fillResult(el, v, ctx) {
     el.append(tbl);
   }
 
-  if (r.payments) {
-    const tbl = document.createElement("table");
-    tbl.className = "data payments";
-    const hand = v.hand_ledger || [0, 0, 0, 0];
-    tbl.innerHTML = `<thead><tr><th>${t("result.col.seat")}</th><th class="num">${t("result.col.win_payment")}</th>` +
-      `<th class="num">${t("result.col.hand_total")}</th><th class="num">${t("result.col.match")}</th></tr></thead><tbody>` +
-      [0, 1, 2, 3].map((s) => `<tr data-seat="${s}"><td>${esc(ctx.seatName(s))}${s === r.liable ? t("result.pays_all_mark") : ""}` +
-        `${s === r.shooter && !r.self_drawn ? t("result.shooter_mark") : ""}</td><td class="num">${signed(r.payments[s])}</td>` +
-        `<td class="num">${signed(hand[s])}</td><td class="num">${signed((v.match_ledger || v.ledger || [])[s])}</td></tr>`).join("") +
-      `</tbody>`;
-    el.append(tbl);
-  }
+  if (r.payments) el.append(paymentsTable(v, ctx));
 
   if (r.revealed && Object.keys(r.revealed).length) {
     const d = document.createElement("details");
@@ -111,7 +108,7 @@ export function fillResult(el, v, ctx) {
       row.className = "revealed-row";
       row.dataset.seat = seat;
       const name = document.createElement("span");
-      name.textContent = ctx.seatName(Number(seat));
+      name.textContent = (ctx.seatLabel || ctx.seatName)(Number(seat));
       row.append(name, tilesRow(sortTiles(tiles), null));
       d.append(row);
     }
@@ -168,6 +165,50 @@ export function fillResult(el, v, ctx) {
     p.innerHTML = `${t("result.match_over")} <a href="/">${t("common.back_to_lobby")}</a>`;
     el.append(p);
   }
+}
+
+/**
+ * Every payment of the hand, one row each: the instant payments in order (what, to whom, 包 if one seat
+ * paid it all), the win payment, then each seat's hand total (the sum of the rows above) and match total.
+ */
+export function paymentsTable(v, ctx) {
+  const r = v.result;
+  const label = ctx.seatLabel || ctx.seatName;
+  const hand = v.hand_ledger || [0, 0, 0, 0];
+  const rows = [];
+  for (const p of r.instant || []) {
+    const what = paymentReason(p.reason);
+    const text = p.liable !== null && p.liable !== undefined
+      ? t("result.pay.instant_liable", { what, who: label(p.seat), liable: label(p.liable) })
+      : t("result.pay.instant", { what, who: label(p.seat) });
+    rows.push({ kind: "instant", text, amounts: p.amounts });
+  }
+  if (!r.drawn_game && r.winner !== null && r.winner !== undefined) {
+    rows.push({ kind: "win", text: t("result.pay.win", { who: label(r.winner), tai: r.tai }), amounts: r.payments });
+  }
+  const sums = [0, 1, 2, 3].map((s) => rows.reduce((a, row) => a + (row.amounts[s] || 0), 0));
+  if (sums.some((a, s) => a !== (hand[s] || 0))) {
+    // a result stored before instant payments were listed: the rest of the hand total, unnamed
+    rows.push({ kind: "other", text: t("result.pay.other"), amounts: sums.map((a, s) => (hand[s] || 0) - a) });
+  }
+  const match = v.match_ledger || v.ledger || [];
+  const cells = (amounts, tag = "td") => [0, 1, 2, 3].map((s) => `<${tag} class="num" data-seat="${s}">` +
+    `${amounts[s] ? signed(amounts[s]) : tag === "td" ? "·" : "0"}</${tag}>`).join("");
+  const marks = (s) => (s === r.liable ? t("result.pays_all_mark") : "") +
+    (s === r.shooter && !r.self_drawn ? t("result.shooter_mark") : "");
+  const wrap = document.createElement("div");
+  wrap.className = "table-scroll";
+  const tbl = document.createElement("table");
+  tbl.className = "data payments";
+  tbl.innerHTML = `<thead><tr><th>${t("result.col.payment")}</th>` +
+    [0, 1, 2, 3].map((s) => `<th class="num seat-col" data-seat="${s}" title="${esc(label(s))}"><span>${esc(label(s))}${marks(s)}</span>` +
+      `<span class="cjk seat-wind" aria-hidden="true">${esc(ctx.seatWind ? ctx.seatWind(s) : "")}${marks(s)}</span></th>`).join("") +
+    `</tr></thead><tbody>` +
+    rows.map((row) => `<tr class="pay-${row.kind}"><td>${esc(row.text)}</td>${cells(row.amounts)}</tr>`).join("") +
+    `</tbody><tfoot><tr class="hand-total"><th>${t("result.col.hand_total")}</th>${cells(hand, "th")}</tr>` +
+    `<tr class="match-total"><th>${t("result.col.match")}</th>${cells(match, "th")}</tr></tfoot>`;
+  wrap.append(tbl);
+  return wrap;
 }
 
 /** Between hands: who the next hand still waits for. */

@@ -11,7 +11,9 @@ import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { chowInfo, legalGroups, myHand } from "./moves.js";
 import { fillResult, renderReady } from "./result.js";
 import { eventKind } from "./events.js";
-import { bonusRow, discardPool } from "./felt.js";
+import { bonusRow, discardPool, highlightCopies } from "./felt.js";
+import { renderTracker } from "./tracker.js";
+import { playerName } from "./names.js";
 import { langSwitch, t } from "./i18n.js";
 import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
@@ -25,6 +27,9 @@ const windName = (i) => t(`wind.${WIND_LETTERS[i]}`);
 const POSITIONS = ["bottom", "right", "top", "left"];
 
 const $ = (id) => document.getElementById(id);
+const TRACKER_KEY = "sgmahjong:tracker";
+/** A touch screen (no mouse, no keyboard to speak of): tap wording, no key labels. */
+const TOUCH = Boolean(window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches);
 
 function tableCode() {
   const m = location.pathname.match(/\/t\/([^/]+)/);
@@ -46,7 +51,7 @@ const state = {
   conn: null,
 };
 // match flow, log, hints and the player's options (matchflow.js)
-const flow = initFlow({ state, sendAction, seatName, toast, rerender: () => render() });
+const flow = initFlow({ state, sendAction, seatName: seatLabel, toast, rerender: () => render() });
 const NAME_KEY = "sgmahjong:name";
 
 // -- small helpers ---------------------------------------------------------------------------------
@@ -54,12 +59,13 @@ const NAME_KEY = "sgmahjong:name";
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.table && state.table.seats[seat];
-  if (s && s.kind === "bot") {
-    return t("table.bot_name", { wind: windName(seat), level: t(`bot.${s.bot_level || "greedy"}`) });
-  }
-  if (s && s.name) return s.name;
-  if (s && s.kind === "bot") return t("table.bot_n", { n: seat + 1 });
+  if (s) return playerName(state.table.seats, seat);
   return t("table.seat_n", { n: seat + 1 });
+}
+
+/** The seat's name after the wind it holds this hand (東 Ann): the result's and the ledger's label. */
+function seatLabel(seat) {
+  return `${WIND_GLYPH[windOf(seat)] || ""} ${seatName(seat)}`;
 }
 
 function windOf(seat) {
@@ -214,8 +220,9 @@ function renderPlay() {
     if (mine) el.append(handElement(sv));
     felt.append(el);
 
-    centre.append(discardPool(v, s, pos));
+    centre.append(discardPool(v, s, pos, seatName));
   }
+  placeMoveBar();
 
   $("prevailing").textContent = WIND_GLYPH[WIND_LETTERS[v.prevailing || 0]];
   $("prevailing").title = t("table.round_of", { wind: windName(v.prevailing || 0) });
@@ -227,6 +234,7 @@ function renderPlay() {
   renderActions();
   renderLedger();
   renderResult();
+  renderTrackerPanel();
   updateTimers();
   if (focusIndex !== null) {
     const slots = document.querySelectorAll("#hand .slot .tile");
@@ -323,6 +331,20 @@ function handElement(sv) {
   return area;
 }
 
+/** The offers (Chow / Pong / Kong / Win / Pass with their tiles and keys) and the claim timer sit just
+ * above my hand; a spectator has none. The bar is one element moved into each redraw of my seat. */
+function placeMoveBar() {
+  const bar = state.moveBar;
+  const area = document.querySelector("#felt .seat.me .my-area");
+  if (!area || state.seat === null) {
+    bar.hidden = true;
+    $("play").append(bar);
+    return;
+  }
+  bar.hidden = false;
+  area.prepend(bar);
+}
+
 function renderHandInteractivity() {
   const v = state.view;
   const g = legalGroups(v);
@@ -371,13 +393,13 @@ function turnStatus(v) {
   if (v.phase === "ended" || v.result) return t("table.hand_over");
   if (v.phase === "claim") {
     const w = v.window;
-    if (w && w.kind === "kong") return t("table.kong_robbable", { who: seatName(w.seat), tile: w.tile });
-    if (w && w.kind === "eighth") return t("table.eighth_robbable", { who: seatName(w.seat) });
+    if (w && w.kind === "kong") return t("table.kong_robbable", { who: seatLabel(w.seat), tile: w.tile });
+    if (w && w.kind === "eighth") return t("table.eighth_robbable", { who: seatLabel(w.seat) });
     const d = v.last_discard;
-    return d ? t("table.claims_open_after", { who: seatName(d.seat) }) : t("table.claims_open");
+    return d ? t("table.claims_open_after", { who: seatLabel(d.seat) }) : t("table.claims_open");
   }
   if (typeof v.turn === "number") {
-    return v.turn === state.seat ? t("table.your_turn") : t("table.their_turn", { who: seatName(v.turn) });
+    return v.turn === state.seat ? t("table.your_turn") : t("table.their_turn", { who: seatLabel(v.turn) });
   }
   return "";
 }
@@ -428,7 +450,7 @@ function renderActions() {
   if (g.discards.size && !box.children.length) {
     const hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = t("table.hint_discard");
+    hint.textContent = t(TOUCH ? "table.hint_discard_touch" : "table.hint_discard");
     box.append(hint);
   } else if (g.discards.size) {
     const hint = document.createElement("span");
@@ -436,10 +458,10 @@ function renderActions() {
     hint.textContent = t("table.hint_or_discard");
     box.append(hint);
   }
-  if (!box.children.length) {
+  if (!box.children.length && state.seat !== null) {
     const hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = state.seat === null ? t("table.hint_watching") : t("table.hint_waiting");
+    hint.textContent = t("table.hint_waiting");
     box.append(hint);
   }
   renderHandInteractivity();
@@ -506,8 +528,12 @@ function renderResult() {
   el.dataset.shown = key;
   el.hidden = false;
   el.innerHTML = "";
+  $("felt").classList.remove("peeking");
   fillResult(el, v, {
-    seatName,
+    seatName: seatLabel,
+    seatLabel,
+    seatWind: (seat) => WIND_GLYPH[windOf(seat)] || "",
+    onPeek: () => peek(true),
     patternName,
     code: state.code,
     canGoNext: state.status === "between_hands" && state.seat !== null,
@@ -517,6 +543,30 @@ function renderResult() {
   });
   renderReady(el, state.table, state.seat);
   flow.decorateResult(el);
+}
+
+/** "Show the table": the result steps aside so the final board shows; a button brings it back. */
+function peek(on) {
+  $("felt").classList.toggle("peeking", on);
+  $("peek-board").hidden = !on;
+  if (on) $("peek-board").focus({ preventScroll: true });
+  else {
+    const b = document.querySelector("#result [data-action=peek]");
+    if (b) b.focus({ preventScroll: true });
+  }
+}
+
+// -- the tile tracker (my own view only) -----------------------------------------------------------
+
+function trackerOn() {
+  try { return localStorage.getItem(TRACKER_KEY) === "1"; } catch (_err) { return false; }
+}
+
+function renderTrackerPanel() {
+  const box = $("tracker");
+  const on = $("tracker-toggle").checked;
+  box.hidden = !on || !state.view;
+  if (on && state.view) renderTracker(box, state.view);
 }
 
 // -- events (log and instant payments) -------------------------------------------------------------
@@ -540,6 +590,7 @@ function updateTimers() {
   });
   if (!tm) {
     if ($("turn-timer")) $("turn-timer").textContent = "";
+    $("call-timer").textContent = "";
     return;
   }
   const left = Math.max(0, Math.ceil((tm.deadline - performance.now()) / 1000));
@@ -548,7 +599,9 @@ function updateTimers() {
     if (el) el.textContent = t("table.seconds", { s: left });
   }
   const centre = $("turn-timer");
-  if (centre) centre.textContent = tm.seats && tm.seats.includes(state.seat) ? t("table.seconds_to_decide", { s: left }) : "";
+  const mine = tm.seats && tm.seats.includes(state.seat) && tm.kind !== "next_hand";
+  if (centre) centre.textContent = mine ? t("table.seconds_to_decide", { s: left }) : "";
+  $("call-timer").textContent = mine ? t("table.seconds", { s: left }) : "";
   if (tm.kind === "next_hand") {
     const b = document.querySelector("#result [data-action=next]");
     if (b) b.lastChild.textContent = t("table.next_hand_in", { s: left });
@@ -557,10 +610,24 @@ function updateTimers() {
 
 // -- keyboard --------------------------------------------------------------------------------------
 
+/** Where typing goes to the element itself: text fields (the name box), never a checkbox or a select. */
+function typing(target) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable || target.tagName === "TEXTAREA") return true;
+  return target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "range"].includes(target.type);
+}
+
+/** A checkbox or select keeps Space, Enter and the arrows (a keyboard user works it); a game key
+ * pressed on it plays instead (and does not pick an option by its first letter). */
+function optionControl(target) {
+  return target && (target.tagName === "SELECT" || (target.tagName === "INPUT" && !typing(target)));
+}
+
 function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const target = ev.target;
-  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (typing(target)) return;
+  if (optionControl(target) && ["Enter", " ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Tab"].includes(ev.key)) return;
   const v = state.view;
   if (!v) return;
   const key = ev.key === " " ? "Space" : ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
@@ -582,6 +649,7 @@ function onKey(ev) {
     return;
   }
   const idx = DISCARD_KEYS.indexOf(key);
+  if (optionControl(target) && (idx >= 0 || Object.values(ACTION_KEYS).includes(key))) ev.preventDefault();
   if (idx >= 0) {
     const slot = document.querySelector(`#hand .slot[data-index="${idx}"]`);
     if (slot && slot.classList.contains("can-discard")) {
@@ -608,8 +676,28 @@ function render() {
   renderPlay();
 }
 
+/** After a mouse click or tap on an option (a checkbox, a select), the keyboard goes back to the game. */
+function optionsLetGo() {
+  let pointer = false;
+  document.addEventListener("pointerdown", () => { pointer = true; }, true);
+  document.addEventListener("keydown", () => { pointer = false; }, true);
+  document.addEventListener("change", (ev) => {
+    if (pointer && optionControl(ev.target) && ev.target.closest("#play")) ev.target.blur();
+  });
+}
+
 function start() {
   $("table-code").textContent = state.code;
+  state.moveBar = $("move-bar");
+  if (TOUCH) document.body.classList.add("touch");
+  optionsLetGo();
+  highlightCopies($("felt"));
+  $("tracker-toggle").checked = trackerOn();
+  $("tracker-toggle").addEventListener("change", () => {
+    try { localStorage.setItem(TRACKER_KEY, $("tracker-toggle").checked ? "1" : "0"); } catch (_err) { /* private */ }
+    renderTrackerPanel();
+  });
+  $("peek-board").addEventListener("click", () => peek(false));
   renderKeyHelp($("key-help"), true);
   loadPatternNames();
   for (const level of ["beginner", "greedy", "strong", "expert"]) {
@@ -619,6 +707,7 @@ function start() {
   }
   $("header-tools").append(soundSwitch(), langSwitch());
   state.feel = createFeel({ felt: $("felt"), mySeat: () => state.seat, seatName });
+  placeMoveBar();
   $("bot-level").value = "greedy";
   $("start-btn").addEventListener("click", () => state.conn.send({ type: "start" }));
   $("leave-btn").addEventListener("click", () => {
