@@ -226,3 +226,52 @@ def test_on_postgresql_a_write_for_a_table_held_elsewhere_is_refused_when_queued
     assert [x.seq for x in b.actions(table_id, 1)] == [0]
     a.close()
     b.close()
+
+
+def test_a_failed_write_is_never_acknowledged_after_its_table_left_the_server(tmp_path: Path) -> None:
+    """The chaos run's lost actions: a table's write is queued and its message pushed; the lease watch
+    then takes the table out of the server's live set (lease lost) before the batch fails. The
+    server's failure callback no longer finds the table, yet its connection must send nothing that
+    waited for the failed write, and end with the storage error (``storage_down``)."""
+    from sgmahjong.server.store.base import StorageUnavailable
+    from sgmahjong.server.tables import CreateTable, TableServer
+
+    server = TableServer(str(tmp_path / "db.sqlite3"))
+    server.open()
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def main() -> Connection:
+        table = server.create(CreateTable(name="Lost", options={}))
+        commits = server.commits
+        assert commits is not None
+        conn = Connection(send, commits, None, table.id)
+        writer = asyncio.create_task(conn.writer())
+        async with table.lock:
+            conn.hello = True
+            table.conns.add(conn)
+            table.hello(conn, None)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent and "Ann" not in "".join(sent)  # the view as stored went out
+        told = len(sent)
+
+        def down(writes: list[Write]) -> None:
+            raise StorageUnavailable("the database restarted")
+
+        commits.inner.write_batch = down  # type: ignore[method-assign]
+        async with table.lock:
+            table.join("Ann", 0)  # queued (uncommitted) and told to the table's connections
+        # out of server.tables, then its lease released: that commits what is queued, and fails
+        await server.ownership.evict(table, "lease_lost")
+        await commits.wait(commits.submitted)
+        assert table.code not in server.tables and commits.committed == commits.submitted
+        await asyncio.wait_for(writer, 5)
+        assert not any("Ann" in m for m in sent[told:]), sent[told:]
+        return conn
+
+    conn = asyncio.run(main())
+    assert conn.storage_down
+    server.close()

@@ -73,17 +73,17 @@ def routes(server: TableServer) -> list[BaseRoute]:
                                 "message": f"this table already has {MAX_CONNECTIONS} connections"})
             await ws.close(code=1013)
             return
-        conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws))
+        conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
 
         async def write() -> None:
             await conn.writer()
-            if conn.evicted:  # the table moved to another worker: the client reconnects there
-                with contextlib.suppress(Exception):
-                    await ws.close(code=1012)
-            elif conn.storage_down:  # its writes failed: nothing of them was sent; reconnect later
+            if conn.storage_down:  # its writes failed: nothing of them was sent; reconnect later
                 with contextlib.suppress(Exception):
                     await ws.send_text(json.dumps(STORAGE_DOWN))
                     await ws.close(code=1013, reason="storage unavailable, try again")
+            elif conn.evicted:  # the table moved to another worker: the client reconnects there
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1012)
 
         loop = asyncio.get_running_loop()
         writer = loop.create_task(write())

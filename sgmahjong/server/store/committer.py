@@ -21,7 +21,10 @@ land in the order they were made.
 
 A batch that fails is retried table by table; the tables whose writes still fail are handed to
 ``on_failed`` (the server closes them and their connections: their in-memory state is ahead of the
-database, and nothing of it was sent). Without a running event loop (start-up, scripts) a write is
+database, and nothing of it was sent). The position of each table's last write that failed is kept
+(:meth:`lost_since`): a connection asks it before sending, so a message that tells of an uncommitted
+write never goes, whether or not the server still holds the table (its lease may have been lost a
+moment before). Without a running event loop (start-up, scripts) a write is
 committed at once.
 """
 
@@ -62,6 +65,7 @@ class GroupCommit:
         self._task: asyncio.Task[None] | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._failed: set[int] = set()
+        self._lost: dict[int, int] = {}  # table id -> position of its last write that failed
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None  # the event loop the releases run in
         self._thread: int | None = None  # ... and its thread
@@ -128,6 +132,8 @@ class GroupCommit:
                     self.inner.write_batch(batch)
                 except Exception:
                     failed = self._retry_by_table(batch)
+                    for table_id in failed:  # before ``committed`` moves past them (see lost_since)
+                        self._lost[table_id] = upto
                 self.batches += 1
             return upto, failed
 
@@ -195,6 +201,11 @@ class GroupCommit:
             self._done(upto, failed)
         with self._wlock:  # a batch being written by the committer thread has landed
             pass
+
+    def lost_since(self, table_id: int, since: int) -> bool:
+        """Whether a write of ``table_id`` queued after the first ``since`` writes failed (a message
+        that waited for it must not go: the table's live state is ahead of the database)."""
+        return self._lost.get(table_id, 0) > since
 
     def on_commit(self, seq: int, release: Callable[[], None]) -> None:
         """Call ``release`` (in the event loop) once the first ``seq`` writes are committed."""

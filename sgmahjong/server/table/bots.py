@@ -15,7 +15,7 @@ from ...bots.base import Bot
 from ...rules import RuleSet
 from ..options import TableOptions
 from ..protocol import ProtocolError
-from ..store import StorageUnavailable
+from ..store import LeaseLost, StorageUnavailable
 from . import engine
 from .bot_timing import human_delay, pace_of
 from .steps import TableSteps
@@ -59,7 +59,7 @@ class BotDriver:
             await self._run(version)
         except asyncio.CancelledError:
             raise
-        except StorageUnavailable as exc:  # nothing of the refused action was applied
+        except (LeaseLost, StorageUnavailable) as exc:  # nothing of the refused action was applied
             log.warning("table %s: bot action not stored (%s); trying again", table.code, exc)
             table.retry_later()
         except Exception:

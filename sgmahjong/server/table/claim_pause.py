@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 from ..options import TableOptions
 from ..protocol import ProtocolError
+from ..store import LeaseLost, StorageUnavailable
 from . import engine
 from .bot_timing import lone_pause
 from .seats import Seat
@@ -86,6 +87,10 @@ class ClaimPause:
                 table.act(engine.window_source(match), "close", version, "table")
             except ProtocolError as exc:
                 log.error("table %s: closing the claim window refused: %s", table.code, exc.message)
+            except (LeaseLost, StorageUnavailable) as exc:  # expected in a cluster / a database restart
+                log.warning("table %s: closing the claim window not stored (%s); trying again",
+                            table.code, exc)
+                table.retry_later()
             except Exception:  # nothing of it was applied: the table tries again
                 log.exception("table %s: closing the claim window failed; trying again", table.code)
                 table.retry_later()

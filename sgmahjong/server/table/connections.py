@@ -41,16 +41,23 @@ class Connection:
 
     With ``write_now`` (uvicorn's socket, :class:`~.guard.DirectWrites`), the messages that may go are
     written at once, in the commit's callback or the push, with no task switch; the writer task only
-    sends what the socket could not take then (its buffer full), waiting until it can."""
+    sends what the socket could not take then (its buffer full), waiting until it can.
+
+    With ``table_id``, a write of that table that failed after the connection opened (the fence's
+    :meth:`~.committer.GroupCommit.lost_since`) stops it: nothing more is sent, and it ends with the
+    storage error (``storage_down``), even when the table has already left the server's live set."""
 
     def __init__(self, send: Callable[[str], Awaitable[Any]], fence: GroupCommit | None = None,
-                 write_now: Callable[[list[str]], bool] | None = None) -> None:
+                 write_now: Callable[[list[str]], bool] | None = None,
+                 table_id: int | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
         self._send = send
         self._write_now = write_now  # a synchronous send (guard.DirectWrites), if the server has one
         self._sending = False  # the writer is inside an awaited send (direct writes wait for it)
         self.fence = fence
+        self.table_id = table_id
+        self._since = fence.submitted if fence is not None else 0  # writes queued before it opened
         self.closed = False  # nothing more is queued (the socket went, the client was dropped, ...)
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
         self.evicted = False  # the table moved to another worker (see ownership.py)
@@ -99,6 +106,10 @@ class Connection:
         armed at the first that may not, to release it at its commit."""
         fence = self.fence
         if fence is not None:
+            if self.table_id is not None and fence.lost_since(self.table_id, self._since):
+                self.storage_down = self.closed = True  # its table's writes failed: none may go
+                self._wake.set()
+                return 0
             committed = fence.committed
             for i, (_text, seq, _queued) in enumerate(self._pending):
                 if seq > committed:

@@ -30,7 +30,7 @@ from ...rules import RuleSet
 from ..options import TableOptions
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..ranking import record as ranking
-from ..store import SeatRow, Store, TableRow
+from ..store import LeaseLost, SeatRow, Store, TableRow
 from . import engine
 from .bots import BotDriver
 from .chat import TableChat
@@ -448,8 +448,12 @@ class Table:
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("table %s: background task failed", self.code, exc_info=task.exception())
+        if task.cancelled() or (exc := task.exception()) is None:
+            return
+        if isinstance(exc, LeaseLost):  # another worker holds the table now (the lease watch hands it over)
+            log.warning("table %s: background task stopped: %s", self.code, exc)
+        else:
+            log.error("table %s: background task failed", self.code, exc_info=exc)
 
     def _schedule(self) -> None:
         """After any change: start the bots that must act and (re)arm the deadline timer."""

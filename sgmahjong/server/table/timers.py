@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..options import TableOptions
 from ..protocol import ProtocolError
-from ..store import StorageUnavailable
+from ..store import LeaseLost, StorageUnavailable
 from . import engine
 from .steps import TableSteps
 
@@ -125,7 +125,7 @@ class Deadlines:
             self._timer = None
             try:
                 self._passed(deadline)
-            except StorageUnavailable as exc:  # not applied: the deadline fires again later
+            except (LeaseLost, StorageUnavailable) as exc:  # not applied: the deadline fires again later
                 log.warning("table %s: timeout action not stored (%s)", table.code, exc)
                 table.retry_later()
             except Exception:
