@@ -30,7 +30,7 @@ from ...rules import RuleSet
 from ..options import TableOptions
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..ranking import record as ranking
-from ..store import LeaseLost, SeatRow, Store, TableRow
+from ..store import SeatRow, Store, TableRow
 from . import engine
 from .bots import BotDriver
 from .chat import TableChat
@@ -41,6 +41,7 @@ from .records import PlayerRecords
 from .restore import stored_match
 from .seat_hints import SeatHints
 from .seats import Seat, Seating
+from .tasks import Tasks
 from .timers import Deadlines
 
 log = logging.getLogger("sgmahjong.server")
@@ -70,12 +71,12 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
     flow: FlowState = field(default_factory=FlowState)
-    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     seat_ranks: dict[int, dict[str, Any]] = field(default_factory=dict)  # signed-in seats: rank (players.py)
     starts_at: float | None = None  # a quick-play table starts then with bots (time.time(); matchflow.py)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
 
     def __post_init__(self) -> None:
+        self._tasks = Tasks(self.code)
         self.seating = Seating(lambda row: self.store.set_seat(self.id, row))
         self.fanout = Fanout()
         self.deadlines = Deadlines(self, self.options)
@@ -441,19 +442,7 @@ class Table:
 
     # -- tasks ----------------------------------------------------------------------------------------
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
-
-    def _task_done(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled() or (exc := task.exception()) is None:
-            return
-        if isinstance(exc, LeaseLost):  # another worker holds the table now (the lease watch hands it over)
-            log.warning("table %s: background task stopped: %s", self.code, exc)
-        else:
-            log.error("table %s: background task failed", self.code, exc_info=exc)
+        return self._tasks.spawn(coro)
 
     def _schedule(self) -> None:
         """After any change: start the bots that must act and (re)arm the deadline timer."""
@@ -507,5 +496,4 @@ class Table:
 
     def close(self) -> None:
         self.closed = True
-        for t in list(self._tasks):
-            t.cancel()
+        self._tasks.cancel_all()
