@@ -5,6 +5,7 @@ worker."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time
@@ -90,14 +91,20 @@ def test_forty_players_queue_through_both_workers_and_a_killed_worker_loses_nobo
 
     seated: dict[str, tuple[str, int]] = {}
     end = time.monotonic() + 120
-    while len(seated) < PLAYERS and time.monotonic() < end:
-        for ticket in tickets:
-            if ticket in seated:
-                continue
-            r = httpx.post(cluster.url + "/api/ranked/poll", json={"ticket": ticket}, timeout=10)
-            if r.status_code == 200 and r.json()["status"] == "matched":
-                seated[ticket] = (r.json()["code"], r.json()["seat"])
-        time.sleep(0.3)
+    # each player polls through the proxy from an address of its own, over one kept-alive connection, as
+    # forty browsers would (HAProxy's front door limits new connections and requests per client address)
+    with contextlib.ExitStack() as stack:
+        clients = [stack.enter_context(httpx.Client(
+            transport=httpx.HTTPTransport(local_address=f"127.0.1.{i + 1}"), timeout=10))
+            for i in range(PLAYERS)]
+        while len(seated) < PLAYERS and time.monotonic() < end:
+            for client, ticket in zip(clients, tickets, strict=True):
+                if ticket in seated:
+                    continue
+                r = client.post(cluster.url + "/api/ranked/poll", json={"ticket": ticket})
+                if r.status_code == 200 and r.json()["status"] == "matched":
+                    seated[ticket] = (r.json()["code"], r.json()["seat"])
+            time.sleep(0.3)
     assert len(seated) == PLAYERS  # nobody lost from the queue
     assert len(set(seated.values())) == PLAYERS  # nobody seated twice, no seat given twice
     tables: dict[str, list[int]] = {}
