@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .settings import ServerSettings
+from .store import StorageUnavailable
 
 if TYPE_CHECKING:
     from .table.table import Table
@@ -63,5 +64,7 @@ class Upkeep:
             for table, status in self.due():
                 try:
                     await archive(table, status)
+                except StorageUnavailable as exc:  # the database is restarting: expected, no traceback
+                    log.warning("table %s could not be archived (%s); tried again later", table.code, exc)
                 except Exception:
                     log.exception("table %s could not be archived; tried again later", table.code)

@@ -24,7 +24,7 @@ from typing import Protocol
 from .. import metrics
 from ..events import log_event
 from ..settings import ServerSettings
-from ..store import Store, TableRow
+from ..store import StorageUnavailable, Store, TableRow
 from ..table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -177,6 +177,8 @@ class Ownership:
                 await self.watch_once()
             except asyncio.CancelledError:
                 raise
+            except StorageUnavailable as exc:  # the database is restarting: expected, no traceback
+                log.warning("the lease watch: the store is unavailable (%s); retrying", exc)
             except Exception:
                 log.exception("the lease watch failed; retrying")
             await asyncio.sleep(self.server.settings.lease_watch_seconds)

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from ..ranking.ladder import RANKS
+from ..store import StorageUnavailable
 from ..store.queue import QueueEntry
 from ..table.seats import Seat
 
@@ -30,6 +31,8 @@ async def run(server: Any) -> None:
             await match_once(server)
         except asyncio.CancelledError:
             raise
+        except StorageUnavailable as exc:  # the database is restarting or unreachable: expected, no traceback
+            log.warning("matchmaking: the store is unavailable (%s); trying again", exc)
         except Exception:
             log.exception("matchmaking: a round failed; trying again")
 
