@@ -95,8 +95,9 @@ def test_greedy_beats_random() -> None:
 
 # -- hidden information ---------------------------------------------------------------------------
 
+# expert, determinise, forward use the engine as a model of imagined hands
 BOT_MODULES = ["base", "random_bot", "beginner", "greedy", "strong", "perception", "tactics", "efficiency",
-               "value", "defence"]  # expert, determinise, forward use the engine as a model of imagined hands
+               "value", "defence", "styles"]
 
 
 def test_bot_modules_never_import_the_game_state() -> None:

@@ -3,7 +3,9 @@
 
 Levels: ``random`` (any legal action), ``beginner`` (misses claims, no defence), ``greedy`` (tile
 efficiency), ``strong`` (value and defence), ``expert`` (``strong`` checked by a determinised search
-under a time budget per decision).
+under a time budget per decision). :data:`STYLES` (``defensive``, ``reckless``: :mod:`.styles`) are
+opponent styles for measuring the bots against tables they do not model; ``make_bot`` accepts them,
+the server does not offer them.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .expert import BUDGET_MS, CLOCKS, ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .strong import StrongBot
+from .styles import STYLES
 
 LEVELS: tuple[str, ...] = ("random", "beginner", "greedy", "strong", "expert")
 
@@ -26,12 +29,12 @@ class UnknownBotLevelError(SgMahjongError, ValueError):
 
 def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
              max_rounds: int | None = None, budget_clock: str = "wall") -> Bot:
-    """A new bot of ``level`` (one of :data:`LEVELS`), its randomness seeded by ``seed``. ``rules``
-    (the table's rule set, default rules if omitted) lets it know the minimum tai, limit and 包.
-    ``budget_ms`` (the time budget per decision) and ``max_rounds`` (deals searched per decision; with
-    ``budget_ms=None`` the expert is deterministic) and ``budget_clock`` (``wall``: the wall clock, what
-    a person waits; ``cpu``: the deciding thread's CPU time, what the search gets on a busy machine)
-    concern only the expert."""
+    """A new bot of ``level`` (one of :data:`LEVELS`, or a test style of :data:`STYLES`), its randomness
+    seeded by ``seed``. ``rules`` (the table's rule set, default rules if omitted) lets it know the
+    minimum tai, limit and 包. ``budget_ms`` (the time budget per decision) and ``max_rounds`` (deals
+    searched per decision; with ``budget_ms=None`` the expert is deterministic) and ``budget_clock``
+    (``wall``: the wall clock, what a person waits; ``cpu``: the deciding thread's CPU time, what the
+    search gets on a busy machine) concern only the expert."""
     name = level.strip().lower()
     if name == "random":
         return RandomBot(seed, rules)
@@ -43,7 +46,11 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
         return BeginnerBot(seed, rules)
     if name == "expert":
         return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds, clock=CLOCKS[budget_clock])
-    raise UnknownBotLevelError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    style = STYLES.get(name)
+    if style is not None:
+        return style(seed, rules)
+    raise UnknownBotLevelError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}; "
+                               f"test styles: {', '.join(STYLES)}")
 
 
-__all__ = ["BUDGET_MS", "LEVELS", "ActionLike", "Bot", "UnknownBotLevelError", "View", "make_bot"]
+__all__ = ["BUDGET_MS", "LEVELS", "STYLES", "ActionLike", "Bot", "UnknownBotLevelError", "View", "make_bot"]

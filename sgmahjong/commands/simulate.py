@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from ..bots import BUDGET_MS, LEVELS, Bot, make_bot
+from ..bots import BUDGET_MS, LEVELS, STYLES, Bot, make_bot
 from ..bots.arena import play_hand
 from ..bots.tally import Tally
 from ..cli import CliError
@@ -28,7 +28,8 @@ from ..rules import RuleSet, parse_rule_assignment
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default="strong,greedy,greedy,greedy",
-                        help=f"four comma-separated levels, seat order ({', '.join(LEVELS)})")
+                        help=f"four comma-separated levels, seat order ({', '.join(LEVELS)}; test styles: "
+                             f"{', '.join(STYLES)})")
     parser.add_argument("--hands", type=int, default=400, help="hands to play (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the walls and the bots")
     parser.add_argument("--rule", action="append", default=[], metavar="K=V",
@@ -63,8 +64,9 @@ def parse_lineup(text: str, count: int = 4, option: str = "--bots", fill: bool =
     if len(names) != count:
         raise CliError(f"{option} needs {count} levels (or one for all), got {len(names)}: {text!r}")
     for n in names:
-        if n not in LEVELS:
-            raise CliError(f"unknown bot level {n!r}; levels: {', '.join(LEVELS)}")
+        if n not in LEVELS and n not in STYLES:
+            raise CliError(f"unknown bot level {n!r}; levels: {', '.join(LEVELS)}; "
+                           f"test styles: {', '.join(STYLES)}")
     return names
 
 
