@@ -98,6 +98,15 @@ def test_compare_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "paired difference greedy - beginner" in out and "95% CI" in out and "4 walls" in out
 
 
+def test_compare_against_the_test_styles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--compare", "strong,greedy", "--others", "defensive,reckless,defensive",
+                 "--walls", "2", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["others"] == ["defensive", "reckless", "defensive"] and data["walls"] == 2
+    assert main(["simulate", "--compare", "strong,greedy", "--others", "timid"]) == 2
+    assert "test styles: defensive, reckless" in capsys.readouterr().err
+
+
 def test_compare_with_workers_gives_the_same_results() -> None:
     from sgmahjong.commands.duplicate import Setup, run_walls
     from sgmahjong.rules import RuleSet
