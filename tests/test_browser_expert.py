@@ -23,7 +23,8 @@ DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 
 @pytest.fixture
 def expert_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(free_port(), str(tmp_path / "test.sqlite3"), settings=ServerSettings(analysis_deals=4))
+    settings = ServerSettings(analysis_deals=4)
+    server = LiveServer(free_port(), str(tmp_path / "test.sqlite3"), settings=settings)
     server.start()
     try:
         yield server
@@ -51,7 +52,8 @@ def test_the_expert_review_and_the_analysis_board(expert_server: LiveServer, ope
     for i, d in enumerate(costly):
         expect(rows.nth(i)).to_have_attribute("data-step", str(d["number"] - 1))
         expect(rows.nth(i).locator("td.cost")).to_have_text(f"cost {d['cost']:.2f} ± {d['cost_se']:.2f}")
-    expect(page.locator("#review-summary")).to_contain_text(f"{len(decisions)} decisions, agreement with the expert")
+    summary = page.locator("#review-summary")
+    expect(summary).to_contain_text(f"{len(decisions)} decisions, agreement with the expert")
     # a row leads to its step, where the expert's options are listed with their values
     first = decisions[0]
     page.locator(f"#review-list tr[data-step='{first['number'] - 1}']").click()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from sgmahjong.server.analysis import JobPool, PoolBusy
+from sgmahjong.server.http.replay import NOT_ENDED
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store import open_store
 from tests.conftest import LiveServer, free_port
@@ -47,7 +48,7 @@ def finished_table(server: LiveServer, seed: int = 5) -> str:
         ann.send({"type": "start"})
         ann.until("view")
     wait_status(server, code, {"between_hands", "finished"})
-    return code
+    return str(code)
 
 
 def poll(server: LiveServer, path: str, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -94,7 +95,8 @@ def test_the_pool_bounds_its_queue_and_joins_a_job_of_the_same_key() -> None:
         assert first.status in ("queued", "running")
     finally:
         pool.close()  # the sleeping worker is stopped, the queued job cancelled
-    assert first.future.done() and pool.job("b") is not None and pool.job("b").status == "failed"
+    second = pool.job("b")
+    assert first.future.done() and second is not None and second.status == "failed"
 
 
 def test_an_expert_review_is_computed_once_with_its_progress_and_stored(expert_server: LiveServer) -> None:
@@ -173,7 +175,7 @@ def test_bad_requests_are_clear_and_an_unfinished_hand_is_not_reviewed(expert_se
         for path in (f"/api/tables/{live}/hands/1/expert?seat=0",
                      f"/api/tables/{live}/hands/1/analysis?seat=0&step=0"):
             r = expert_server.post(path, {})
-            assert r.status_code == 409 and r.json() == {"error": "the log of a hand is published when the hand ends"}
+            assert r.status_code == 409 and r.json() == {"error": NOT_ENDED}
         assert expert_server.post(f"/api/tables/{live}/expert?seat=0", {}).json()["hands"] == []
 
 
