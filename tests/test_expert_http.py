@@ -143,8 +143,8 @@ def test_a_match_summary_and_the_analysis_board(expert_server: LiveServer) -> No
     data = r.json() if r.status_code == 200 else poll(expert_server, path)
     a = data["analysis"]
     assert a["number"] == step and a["seat"] == 1 and a["played"] == hand["decisions"][0]["chosen"]
-    means = [o["mean"] for o in a["options"]]
-    assert means == sorted(means, reverse=True) and a["best"] == a["options"][0]["action"]
+    assert a["best"] == a["options"][0]["action"] and a["played"] in [o["action"] for o in a["options"]]
+    assert all(o["deals"] == 4 and o["se"] >= 0 for o in a["options"])
     started = _reviewer(expert_server).pool.started
     assert expert_server.post(path, {}).json()["analysis"] == a  # from the memory: not recomputed
     assert _reviewer(expert_server).pool.started == started

@@ -23,13 +23,7 @@ def expert_review(text: str, seat: int, deals: int, *,
 
 def expert_analysis(text: str, number: int, seat: int, deals: int) -> dict[str, Any]:
     """What the expert would do for ``seat`` at the state after ``number`` actions."""
-    a = coach.analyse(text, number, seat, deals=deals)
-    return {"number": a.number, "seat": a.seat, "played": a.played, "best": a.best,
-            "options": [_option(o) for o in a.options]}
-
-
-def _option(o: coach.OptionValue) -> dict[str, Any]:
-    return {"action": o.action, "mean": o.mean, "se": o.se, "deals": o.deals}
+    return coach.analyse(text, number, seat, deals=deals).to_json()
 
 
 def _known(cls: Any, data: dict[str, Any]) -> dict[str, Any]:

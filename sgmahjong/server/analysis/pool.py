@@ -18,7 +18,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -204,7 +204,9 @@ class JobPool:
         with self._lock:
             self._closed = True
             parts = self._detach()
+            futures = [job.future for job in self._active.values()]
         _shutdown(*parts, join_reader=True)
+        wait(futures, timeout=5)  # each job failed or cancelled: a poller is told
 
 
 def _shutdown(executor: ProcessPoolExecutor | None, queue: Any, reader: threading.Thread | None, *,

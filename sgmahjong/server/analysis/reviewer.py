@@ -19,7 +19,7 @@ from typing import Any
 
 from ... import coach
 from ...errors import SgMahjongError
-from ..settings import ServerSettings
+from ..settings import ServerSettings, SettingsError
 from ..store import StorageUnavailable, Store
 from . import jobs
 from .pool import Job, JobPool, PoolBusy
@@ -45,6 +45,9 @@ class Reviewer:
     def __init__(self, settings: ServerSettings) -> None:
         self.pool = JobPool(settings.analysis_workers, settings.analysis_queue)
         self.deals = settings.analysis_deals or coach.DEFAULT_DEALS
+        if not coach.MIN_DEALS <= self.deals <= coach.MAX_DEALS:
+            raise SettingsError(f"server setting analysis_deals must be 0 (the expert's default,"
+                                f" {coach.DEFAULT_DEALS}) or from {coach.MIN_DEALS} to {coach.MAX_DEALS}")
         self.cache_size = settings.analysis_cache
         self.wait_seconds = settings.analysis_wait_seconds
         self._analyses: OrderedDict[tuple[int, int, int, int, int], dict[str, Any]] = OrderedDict()

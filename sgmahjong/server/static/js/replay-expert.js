@@ -129,7 +129,8 @@ function renderExpert() {
   }
   table.createTHead().append(headRow);
   const body = document.createElement("tbody");
-  const ranked = [...r.decisions].sort((a, b) => (b.costly - a.costly) || (b.costly ? b.cost - a.cost : a.number - b.number));
+  // ranked by cost (the costly ones first), as the expert's own review ranks them
+  const ranked = [...r.decisions].sort((a, b) => (b.costly - a.costly) || (b.cost - a.cost) || (a.number - b.number));
   for (const d of ranked) {
     const tr = document.createElement("tr");
     tr.dataset.step = String(d.number - 1);
