@@ -51,7 +51,7 @@ def test_the_expert_review_and_the_analysis_board(expert_server: LiveServer, ope
     expect(page.locator("#review-list td.cost")).to_have_count(len(costly))
     for i, d in enumerate(costly):
         expect(rows.nth(i)).to_have_attribute("data-step", str(d["number"] - 1))
-        expect(rows.nth(i).locator("td.cost")).to_have_text(f"cost {d['cost']:.2f} ± {d['cost_se']:.2f}")
+        expect(rows.nth(i).locator("td.cost")).to_have_text(f"{d['cost']:.2f} ± {d['cost_se']:.2f}")
     summary = page.locator("#review-summary")
     expect(summary).to_contain_text(f"{len(decisions)} decisions, agreement with the expert")
     # a row leads to its step, where the expert's options are listed with their values

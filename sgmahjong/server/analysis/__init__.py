@@ -3,7 +3,8 @@
 reviewer (:mod:`.reviewer`) that stores each expert review once and keeps recent analyses of a
 replay step in memory. Started on first use, shut down with the server."""
 
+from . import jobs
 from .pool import JobPool, PoolBusy
 from .reviewer import MODE, Reviewer
 
-__all__ = ["MODE", "JobPool", "PoolBusy", "Reviewer"]
+__all__ = ["MODE", "JobPool", "PoolBusy", "Reviewer", "jobs"]

@@ -134,14 +134,15 @@ function renderExpert() {
   for (const d of ranked) {
     const tr = document.createElement("tr");
     tr.dataset.step = String(d.number - 1);
-    tr.className = d.costly ? "flagged" : d.chosen === d.best ? "" : "differ";
-    const cost = costText(d);
-    for (const cell of [String(d.number), moveNode(d.chosen), moveNode(d.best), cost || (d.chosen === d.best ? "✓" : "≈")]) {
+    tr.className = d.costly ? "flagged" : (d.chosen === d.best) ? "" : "differ";
+    const cost = d.costly ? t("replay.expert.value", { mean: Number(d.cost).toFixed(2), se: Number(d.cost_se).toFixed(2) }) : "";
+    for (const cell of [String(d.number), moveNode(d.chosen), moveNode(d.best), cost || ((d.chosen === d.best) ? "✓" : "≈")]) {
       const td = document.createElement("td");
       td.append(cell);
       tr.append(td);
     }
     if (cost) tr.lastChild.className = "cost";
+    else if (d.chosen !== d.best) tr.lastChild.title = t("replay.expert.within_error");
     tr.addEventListener("click", () => show(seat, d.number));
     body.append(tr);
     if (d.costly && d.reason) {
@@ -198,7 +199,7 @@ export function expertMark() {
   if (!d) return null;
   const el = document.createElement("div");
   el.className = "review-mark expert-mark" + (d.costly ? "" : " ok");
-  el.append(d.chosen === d.best ? withNodes(t("replay.expert.mark_agree", { move: MARKS[0] }), [moveNode(d.chosen)])
+  el.append((d.chosen === d.best) ? withNodes(t("replay.expert.mark_agree", { move: MARKS[0] }), [moveNode(d.chosen)])
     : withNodes(t("replay.expert.mark_differ", { move: MARKS[0], best: MARKS[1] }), [moveNode(d.chosen), moveNode(d.best)]));
   const cost = costText(d);
   if (cost) el.append(` ${cost}`);
