@@ -30,7 +30,8 @@ from .game.log import LogError, parse_log, start
 from .review import SEATS, ReviewError, review_log
 from .rules import RuleSet
 
-DEFAULT_DEALS = 100  # deals per decision (a whole hand's review in about 10 s on one core: bench_coach)
+DEFAULT_DEALS = 200  # deals per decision: a whole hand's review in 10 s or less of one core
+# (bench/bench_review_expert.py: 0.34 s per decision, 4.2 s per hand, 8 s for 23 decisions)
 MIN_DEALS = 2  # a standard error needs two deals
 MAX_DEALS = 5000  # a bound on one decision's work
 COST_Z = 2.0  # a cost is shown when it is more than this many standard errors of the paired difference
@@ -46,10 +47,12 @@ class OptionValue:
     mean: float
     se: float
     deals: int
+    gap: float = 0.0  # best.mean - mean: how far behind the expert's pick (below 0: ahead, but not clearly)
+    gap_se: float = 0.0  # the standard error of that paired difference (on the same deals)
 
     def to_json(self) -> dict[str, Any]:
         return {"action": self.action, "mean": round(self.mean, DIGITS), "se": round(self.se, DIGITS),
-                "deals": self.deals}
+                "deals": self.deals, "gap": round(self.gap, DIGITS), "gap_se": round(self.gap_se, DIGITS)}
 
 
 @dataclass(slots=True)
@@ -170,11 +173,14 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
     if me >= 0 and me != best and ev.rounds and ev.results[me] == ev.results[best]:
         best = me  # the same result on every deal: as good as the pick
     order = [best, *sorted((i for i in range(len(cands)) if i != best), key=lambda i: (-est[i][0], i))]
-    options = [OptionValue(format_action(cands[i]), *est[i]) for i in order]
+    options: list[OptionValue] = []
+    for i in order:
+        gap, gap_se = (est[best][0] - est[i][0], ev.paired(best, i)[1]) if i != best else (0.0, 0.0)
+        options.append(OptionValue(format_action(cands[i]), *est[i], gap, gap_se))
     cost = cost_se = 0.0
     if me >= 0 and me != best:
-        cost = max(0.0, est[best][0] - est[me][0])
-        cost_se = ev.paired(best, me)[1]
+        mine = options[order.index(me)]
+        cost, cost_se = max(0.0, mine.gap), mine.gap_se
     return _Priced(options, options[0].action, cost, cost_se)
 
 
