@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sgmahjong.server.settings import ServerSettings
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, serving
 from tests.test_expert_http import finished_table
 
 expect.set_options(timeout=60_000)
@@ -23,13 +23,8 @@ DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 
 @pytest.fixture
 def expert_server(tmp_path: Path) -> Iterator[LiveServer]:
-    settings = ServerSettings(analysis_deals=4)
-    server = LiveServer(free_port(), str(tmp_path / "test.sqlite3"), settings=settings)
-    server.start()
-    try:
+    with serving(tmp_path / "test.sqlite3", settings=ServerSettings(analysis_deals=4)) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_the_expert_review_and_the_analysis_board(expert_server: LiveServer, open_page: Any) -> None:

@@ -15,7 +15,7 @@ from sgmahjong.server.analysis import JobPool, PoolBusy
 from sgmahjong.server.http.replay import NOT_ENDED
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store import open_store
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, serving
 from tests.test_server import seated, wait_status
 
 SETTINGS = ServerSettings(analysis_deals=4)
@@ -32,12 +32,8 @@ def _reviewer(server: LiveServer) -> Any:
 
 @pytest.fixture
 def expert_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(free_port(), str(tmp_path / "test.sqlite3"), settings=SETTINGS)
-    server.start()
-    try:
+    with serving(tmp_path / "test.sqlite3", settings=SETTINGS) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def finished_table(server: LiveServer, seed: int = 5) -> str:
@@ -180,9 +176,7 @@ def test_bad_requests_are_clear_and_an_unfinished_hand_is_not_reviewed(expert_se
 
 
 def test_a_full_queue_is_a_503_with_retry_after(tmp_path: Path) -> None:
-    server = LiveServer(free_port(), str(tmp_path / "q.sqlite3"), settings=SETTINGS.replace(analysis_queue=1))
-    server.start()
-    try:
+    with serving(tmp_path / "q.sqlite3", settings=SETTINGS.replace(analysis_queue=1)) as server:
         code = finished_table(server)
         _reviewer(server).pool.submit("someone else's job", time.sleep, (60,))
         for path in (f"/api/tables/{code}/hands/1/expert?seat=0", f"/api/tables/{code}/expert?seat=0",
@@ -191,5 +185,3 @@ def test_a_full_queue_is_a_503_with_retry_after(tmp_path: Path) -> None:
             assert r.status_code == 503, path
             assert r.json()["error"] == "the reviewer is busy, try again in a minute"
             assert r.headers["retry-after"] == "30"
-    finally:
-        server.stop()
