@@ -63,17 +63,19 @@ def play_until_my_turn(page: Page) -> None:
 HISTORY_SECRET = "screenshots-history-" + "x" * 24
 
 
-def history(server: LiveServer, browser: Browser, out: Path) -> None:
-    """docs/me.png, replay.png and review.png: Ann's two hands at "Evening game", as she sees them."""
+def evening_game(server: LiveServer, messages: tuple[dict, ...], player: str | None = None) -> str:
+    """"Evening game" (greedy bots, seed 21): Ann joins at East (as ``player``, if given); for each of
+    ``messages`` she connects, sends it and leaves (a bot plays her seat) and the hand is played to its
+    end. The table's code."""
     import time
 
     code = server.create_table("Evening game", seed=21, options={
         "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
         "claim_pause": 0, "bot_level": "greedy"})["code"]
-    token = server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0, "player": HISTORY_SECRET}
-                        ).json()["token"]
-    for message in ({"type": "start"}, {"type": "next"}):
-        with server.ws(code) as ws:  # Ann starts the hand and leaves: a bot plays her seat
+    body = {"name": "Ann", "seat": 0, **({"player": player} if player else {})}
+    token = server.post(f"/api/tables/{code}/join", body).json()["token"]
+    for message in messages:
+        with server.ws(code) as ws:
             ws.hello(token)
             ws.send(message)
             ws.until("view", lambda m: m["status"] in ("playing", "finished"))
@@ -82,6 +84,12 @@ def history(server: LiveServer, browser: Browser, out: Path) -> None:
             if time.monotonic() > end:
                 raise TimeoutError("the hand never ended")
             time.sleep(0.1)
+    return code
+
+
+def history(server: LiveServer, browser: Browser, out: Path) -> None:
+    """docs/me.png, replay.png and review.png: Ann's two hands at "Evening game", as she sees them."""
+    code = evening_game(server, ({"type": "start"}, {"type": "next"}), HISTORY_SECRET)
     ctx = browser.new_context(**DESKTOP, locale="en-GB")
     ctx.add_init_script(f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{HISTORY_SECRET}', "
                         "name: 'Ann'}))")
@@ -119,19 +127,7 @@ def coach(server: LiveServer, browser: Browser, out: Path) -> None:
     1366x768 and phone 360 px, en and zh."""
     import time
 
-    code = server.create_table("Evening game", seed=21, options={
-        "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
-        "claim_pause": 0, "bot_level": "greedy"})["code"]
-    token = server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0}).json()["token"]
-    with server.ws(code) as ws:  # Ann starts the hand and leaves: a bot plays her seat
-        ws.hello(token)
-        ws.send({"type": "start"})
-        ws.until("view", lambda m: m["status"] in ("playing", "finished"))
-    end = time.monotonic() + 120
-    while server.get(f"/api/tables/{code}").json()["status"] not in ("between_hands", "finished"):
-        if time.monotonic() > end:
-            raise TimeoutError("the hand never ended")
-        time.sleep(0.1)
+    code = evening_game(server, ({"type": "start"},))
     losses = {}
     for seat in range(4):  # each seat reviewed (computed once, stored): the picture shows the costliest
         path = f"/api/tables/{code}/hands/1/expert?seat={seat}"

@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..analysis import PoolBusy, Reviewer
+from ..store import TableRow
 from ..tables import TableServer
 from .replay import BAD_SEAT, CODE_RE, HandNotServed, ended_hand_log, query_seat
 
@@ -55,17 +56,24 @@ async def _wait(future: Future[Any], seconds: float) -> None:
 def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
     """The expert's routes, for ``server`` (the app's TableServer) and its ``reviewer``."""
 
-    async def hand_review(request: Request) -> Response:
+    def ended(request: Request) -> tuple[int, TableRow, int, str] | JSONResponse:
+        """(seat, table, hand number, log) of the request's seat and ended hand, or the error answer."""
         seat = query_seat(request)
         if seat is None:
             return JSONResponse({"error": BAD_SEAT}, status_code=400)
         try:
-            table, number, text = ended_hand_log(server, request.path_params["code"],
-                                                 request.path_params["number"])
-            start = request.method == "POST"
-            data = reviewer.review(server.store, table.id, number, seat, (lambda: text) if start else None)
+            return (seat, *ended_hand_log(server, request.path_params["code"], request.path_params["number"]))
         except HandNotServed as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    async def hand_review(request: Request) -> Response:
+        found = ended(request)
+        if isinstance(found, JSONResponse):
+            return found
+        seat, table, number, text = found
+        start = request.method == "POST"
+        try:
+            data = reviewer.review(server.store, table.id, number, seat, (lambda: text) if start else None)
         except PoolBusy as exc:
             return _busy(exc)
         return _answer({"code": table.code, "hand_number": number, "seat": seat, "deals": reviewer.deals,
@@ -93,14 +101,10 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
                             status_code=200 if data["complete"] else 202)
 
     async def step_analysis(request: Request) -> Response:
-        seat = query_seat(request)
-        if seat is None:
-            return JSONResponse({"error": BAD_SEAT}, status_code=400)
-        try:
-            table, number, text = ended_hand_log(server, request.path_params["code"],
-                                                 request.path_params["number"])
-        except HandNotServed as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        found = ended(request)
+        if isinstance(found, JSONResponse):
+            return found
+        seat, table, number, text = found
         steps = len(text.splitlines()) - 1  # the head, then one line per action
         step_text = request.query_params.get("step", "")
         if not step_text.isdigit() or int(step_text) > steps:
