@@ -20,7 +20,7 @@ from typing import Any
 from ... import coach
 from ...errors import SgMahjongError
 from ..settings import ServerSettings, SettingsError
-from ..store import StorageUnavailable, Store
+from ..store import Store, StoreError
 from . import jobs
 from .pool import Job, JobPool, PoolBusy
 
@@ -84,7 +84,7 @@ class Reviewer:
             return
         try:
             store.add_review(table_id, hand, seat, MODE, self.deals, job.future.result(), time.time())
-        except StorageUnavailable as exc:  # computed again on a later request; the poll still sees it
+        except StoreError as exc:  # computed again on a later request; the poll still sees it
             log.warning("expert review not stored: %s", exc)
 
     def match(self, store: Store, table_id: int, seat: int,
