@@ -29,7 +29,6 @@ from ..tables import TableServer
 from .replay import BAD_SEAT, CODE_RE, HandNotServed, ended_hand_log, query_seat
 
 BUSY_RETRY = 30  # seconds a busy answer asks the page to wait
-STATUS = {"done": 200, "queued": 202, "running": 202, "none": 404}
 
 
 def _answer(data: dict[str, Any]) -> JSONResponse:
@@ -38,7 +37,8 @@ def _answer(data: dict[str, Any]) -> JSONResponse:
         return JSONResponse(data, status_code=409 if data.get("bad") else 500)
     if status == "none":
         data = {**data, "error": "not asked for yet: POST to start it"}
-    return JSONResponse(data, status_code=STATUS.get(status, 200))
+    return JSONResponse(data, status_code=404 if status == "none" else 202 if status in ("queued", "running")
+                        else 200)
 
 
 def _busy(exc: PoolBusy) -> JSONResponse:
