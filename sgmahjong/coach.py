@@ -166,7 +166,7 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
     try:
         ev = bot.search(table(knowledge(view), rules), cands, eliminate=False)
     except InconsistentViewError:  # pragma: no cover - a view from the engine always adds up
-        ev = Evaluation([[] for _ in cands], [0.0] * len(cands), [0.0] * len(cands), list(range(len(cands))))
+        ev = Evaluation.empty(len(cands))
     est = [ev.estimate(i) for i in range(len(cands))]
     me = cands.index(chosen) if chosen is not None else -1
     best = _pick(ev, bot.z)
