@@ -31,7 +31,7 @@ from .review import SEATS, ReviewError, review_log
 from .rules import RuleSet
 
 DEFAULT_DEALS = 200  # deals per decision: a whole hand's review in 10 s or less of one core
-# (bench/bench_review_expert.py: 0.34 s per decision, 4.2 s per hand, 8 s for 23 decisions)
+# (bench/bench_review_expert.py: 0.34 s of CPU per decision, 4.4 s per hand, 9.1 s for 23 decisions)
 MIN_DEALS = 2  # a standard error needs two deals
 MAX_DEALS = 5000  # a bound on one decision's work
 COST_Z = 2.0  # a cost is shown when it is more than this many standard errors of the paired difference
@@ -166,7 +166,7 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
     try:
         ev = bot.search(table(knowledge(view), rules), cands, eliminate=False)
     except InconsistentViewError:  # pragma: no cover - a view from the engine always adds up
-        ev = Evaluation([[] for _ in cands], [0.0] * len(cands), [0.0] * len(cands), list(range(len(cands))))
+        ev = Evaluation.empty(len(cands))
     est = [ev.estimate(i) for i in range(len(cands))]
     me = cands.index(chosen) if chosen is not None else -1
     best = _pick(ev, bot.z)

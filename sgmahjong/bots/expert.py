@@ -197,8 +197,7 @@ class ExpertBot(Bot):
         policies = self._policies(me)
         lean = self.lean
         lean_policies = [lean_quick_policy] * 4
-        n = len(cands)
-        ev = Evaluation([[] for _ in range(n)], [0.0] * n, [0.0] * n, list(range(n)))
+        ev = Evaluation.empty(len(cands))
         sums, squares, alive = ev.sums, ev.squares, ev.alive
         rounds = tries = 0
         limit = math.inf if self.max_rounds is None else 2 * self.max_rounds + 8
@@ -278,10 +277,14 @@ class Evaluation:
     rounds: int = 0  # complete deals
     playouts: int = 0  # playouts started
 
+    @staticmethod
+    def empty(n: int) -> Evaluation:
+        """The evaluation of ``n`` candidates before any deal."""
+        return Evaluation([[] for _ in range(n)], [0.0] * n, [0.0] * n, list(range(n)))
+
     def estimate(self, i: int) -> tuple[float, float, int]:
         """(mean, standard error, deals) of candidate ``i``'s result (se 0 under two deals)."""
-        xs = self.results[i]
-        return _estimate(xs)
+        return _estimate(self.results[i])
 
     def paired(self, i: int, j: int) -> tuple[float, float, int]:
         """(mean, standard error, deals) of the paired difference ``i - j`` over the deals both were
