@@ -169,7 +169,9 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
         ev = Evaluation.empty(len(cands))
     est = [ev.estimate(i) for i in range(len(cands))]
     me = cands.index(chosen) if chosen is not None else -1
-    best = _pick(ev, bot.z)
+    # a win is always the expert's pick, as it plays (ExpertBot.decide wins at once): the playouts'
+    # deals ignore what the opponents' discards say of their hands, so they overrate passing a win
+    best = 0 if cands and cands[0].kind == "win" else _pick(ev, bot.z)
     if me >= 0 and me != best and ev.rounds and ev.results[me] == ev.results[best]:
         best = me  # the same result on every deal: as good as the pick
     order = [best, *sorted((i for i in range(len(cands)) if i != best), key=lambda i: (-est[i][0], i))]
