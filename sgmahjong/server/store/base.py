@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .accounts import AccountMethods
+from .clubs_sql import ClubMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
 
@@ -140,7 +141,7 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(AccountMethods, RatingMethods, QueueMethods, abc.ABC):
+class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
