@@ -57,7 +57,8 @@ def test_clubs_members_invites_periods(database_url: str) -> None:
         assert store.revoke_invite(club_id, live, 130.0) and not store.revoke_invite(club_id, live, 131.0)
         assert store.invite_club(hash_token("invite-1"), 132.0) is None
         assert [i.id for i in store.invites(club_id, 140.0)] == [soon]
-        assert store.add_member(club_id, ben, "member", 110.0) and not store.add_member(club_id, ben, "member", 1)
+        assert store.add_member(club_id, ben, "member", 110.0)
+        assert not store.add_member(club_id, ben, "member", 111.0)
         assert [c.name for c, role in store.player_clubs([ben])] == ["Kaki"]
         assert store.player_clubs([ann, ben])[0][1] == "owner"
         # periods: settled ends the current one; a new season begins a period too
@@ -84,11 +85,14 @@ def test_clubs_members_invites_periods(database_url: str) -> None:
 @st.composite
 def club_matches(draw: st.DrawFn) -> tuple[list[list[int | None]], list[list[tuple[int, ...]]],
                                           list[list[tuple[int | None, int]]]]:
-    seats_of, nets_of, wins_of = [], [], []
+    seats_of: list[list[int | None]] = []
+    nets_of: list[list[tuple[int, ...]]] = []
+    wins_of: list[list[tuple[int | None, int]]] = []
     for _ in range(draw(st.integers(1, 5))):
         seats: list[int | None] = list(draw(st.permutations(range(5)))[:4])
         seats = [s if draw(st.integers(0, 4)) else None for s in seats]  # sometimes a bot
-        nets, wins = [], []
+        nets: list[tuple[int, ...]] = []
+        wins: list[tuple[int | None, int]] = []
         for _ in range(draw(st.integers(0, 6))):
             winner = draw(st.one_of(st.none(), st.integers(0, 3)))
             if winner is None:

@@ -109,7 +109,8 @@ def _without_outside(money: dict[str, int], outside: int) -> list[Transfer]:
     the biggest winners' balances are lowered by it (or the biggest losers' raised), largest first,
     until the members' balances sum to zero."""
     left = dict(money)
-    order = sorted(left, key=lambda k: (-left[k], k)) if outside > 0 else sorted(left, key=lambda k: (left[k], k))
+    sign = 1 if outside > 0 else -1
+    order = sorted(left, key=lambda k: (-sign * left[k], k))
     remaining = outside
     for k in order:
         if remaining == 0:

@@ -217,8 +217,8 @@ class SqlClubs(SqlHooks, ClubMethods):
 
     def remove_member(self, club_id: int, player_id: int) -> bool:
         with self._tx():
-            rows = self._run("DELETE FROM club_members WHERE club_id = ? AND player_id = ? RETURNING player_id",
-                             (club_id, player_id))
+            rows = self._run("DELETE FROM club_members WHERE club_id = ? AND player_id = ?"
+                             " RETURNING player_id", (club_id, player_id))
         return bool(rows)
 
     def add_invite(self, club_id: int, code_hash: str, when: float, expires: float | None) -> int:
@@ -258,8 +258,8 @@ class SqlClubs(SqlHooks, ClubMethods):
 
     def next_period(self, club_id: int, when: float, *, settled: bool, new_season: bool) -> int:
         with self._tx():
-            rows = self._run("UPDATE club_periods SET ended = ?, settled = ? WHERE club_id = ? AND ended IS NULL"
-                             " RETURNING number, season", (when, int(settled), club_id))
+            rows = self._run("UPDATE club_periods SET ended = ?, settled = ? WHERE club_id = ?"
+                             " AND ended IS NULL RETURNING number, season", (when, int(settled), club_id))
             number, season = (int(rows[0][0]), int(rows[0][1])) if rows else (0, 1)
             if new_season:
                 season += 1
