@@ -30,7 +30,7 @@ def record_match(store: Store, club_id: int, players: list[int | None], hands: l
     for seat, pid in linked.items():
         store.link_seat_player(table_id, seat, pid)
     for number, (net, (winner, tai)) in enumerate(zip(hands, winners, strict=True), start=1):
-        rows = {seat: PlayerHandRow(table_id, number, seat, when + number, winner == seat, False,
+        rows = {seat: PlayerHandRow(table_id, number, seat, when + number / 1000, winner == seat, False,
                                     winner is None, tai, net[seat]) for seat in linked}
         store.add_player_hands(table_id, linked, rows)
     return table_id
@@ -74,7 +74,7 @@ def test_clubs_members_invites_periods(database_url: str) -> None:
         assert [t.table_id for t in store.club_tables(club_id, 5, live=True)] == [table_id]
         hands = store.club_hands(club_id, 0.0)
         assert [(h.seat, h.net, h.won) for h in hands] == [(0, 4, True), (1, -2, False)]
-        assert store.club_hands(club_id, 0.0, 400.5) == []
+        assert store.club_hands(club_id, 0.0, 400.0005) == []
         # a player forgotten leaves the club; the longest-standing member becomes its owner
         store.delete_player(ann)
         assert [(m.name, m.role) for m in store.club_members(club_id)] == [("Ben", "owner")]

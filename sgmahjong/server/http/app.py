@@ -24,6 +24,7 @@ from ..tables import TableServer
 from . import (
     accounts,
     avatars,
+    clubs,
     health,
     pages,
     play,
@@ -101,6 +102,7 @@ def create_app(
             *ranking.routes(server),
             *ranked.routes(server),
             *avatars.routes(server),
+            *clubs.routes(server, new_tables),
             *websocket.routes(server),
             *static_http.routes(),
         ],

@@ -146,9 +146,10 @@ class ClubMethods(abc.ABC):
         or every one, newest first."""
 
     @abc.abstractmethod
-    def club_hands(self, club_id: int, since: float, until: float | None = None) -> list[ClubHandRow]:
-        """Every recorded hand of a player's seat at the club's tables that ended in [since, until),
-        in the order played."""
+    def club_hands(self, club_id: int, since: float, until: float | None = None, *,
+                   tables: Sequence[int] | None = None) -> list[ClubHandRow]:
+        """Every recorded hand of a player's seat at the club's tables (or at those of ``tables``) that
+        ended in [since, until), in the order played."""
 
 
 _CLUB = "id, code, name, stake, preset, created"
@@ -285,14 +286,22 @@ class SqlClubs(SqlHooks, ClubMethods):
                           " ORDER BY ct.created DESC, t.id DESC LIMIT ?", (club_id, limit))
         return [ClubTableRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
 
-    def club_hands(self, club_id: int, since: float, until: float | None = None) -> list[ClubHandRow]:
-        before = "" if until is None else " AND h.ended < ?"
+    def club_hands(self, club_id: int, since: float, until: float | None = None, *,
+                   tables: Sequence[int] | None = None) -> list[ClubHandRow]:
+        where, params = "", [club_id, since]
+        if until is not None:
+            where += " AND h.ended < ?"
+            params.append(until)
+        if tables is not None:
+            marks, ids = _marks(tables)
+            where += f" AND ct.table_id IN ({marks})"
+            params += ids
         rows = self._read(
             "SELECT h.table_id, h.hand, h.seat, h.player_id, p.account_id, h.ended, h.won, h.tai, h.net"
             " FROM club_tables ct JOIN player_hands h ON h.table_id = ct.table_id"
             " JOIN players p ON p.id = h.player_id"
-            f" WHERE ct.club_id = ? AND h.ended >= ?{before} ORDER BY h.table_id, h.hand, h.seat",
-            (club_id, since) if until is None else (club_id, since, until))
+            f" WHERE ct.club_id = ? AND h.ended >= ?{where} ORDER BY h.table_id, h.hand, h.seat",
+            tuple(params))
         return [ClubHandRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), None if r[4] is None else int(r[4]),
                             float(r[5]), bool(r[6]), int(r[7]), int(r[8])) for r in rows]
 
