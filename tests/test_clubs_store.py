@@ -26,6 +26,7 @@ def record_match(store: Store, club_id: int, players: list[int | None], hands: l
     """A club table where ``players`` sat (None: a bot), with ``hands`` (net by seat) recorded."""
     table_id = store.create_table(f"t{random.getrandbits(40):x}", "club game", True, {}, {})
     store.add_club_table(club_id, table_id, when)
+    store.set_status(table_id, "finished")
     linked = {seat: pid for seat, pid in enumerate(players) if pid is not None}
     for seat, pid in linked.items():
         store.link_seat_player(table_id, seat, pid)
