@@ -302,6 +302,10 @@ class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, abc.ABC):
     def table_avatars(self, table_id: int) -> dict[int, str]:
         """seat -> avatar of the table's seats linked to a player who chose one."""
 
+    @abc.abstractmethod
+    def lobby_avatars(self, table_ids: list[int]) -> dict[int, dict[int, str]]:
+        """table id -> :meth:`table_avatars` of each of ``table_ids`` (one query, for the lobby)."""
+
     # -- group commit -------------------------------------------------------------------------------
     # -- players (browser-held identities) and their ended hands --------------------------------
     @abc.abstractmethod
