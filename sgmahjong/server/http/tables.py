@@ -72,6 +72,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             if not clubs.may_sit(server, request, table, body.player):
                 return error(403, "only the club's members may sit at a club's table", "club_only")
             account = players.signed_account(server, request)
+            mark = server.commit_mark()
             async with table.lock:
                 seat, token = table.join(body.name, body.seat)
                 players.link_seat(server.store, table, seat, body.player, account)
@@ -79,7 +80,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return refused(exc)
-        await server.committed()
+        await server.committed(table.id, mark)
         return JSONResponse({"seat": seat, "token": token})
 
     return [
