@@ -45,7 +45,8 @@ def test_howto_shows_all_46_tile_faces_and_the_keys(live_server: Any, page: Page
     expect(page.locator("#options-table tbody tr")).to_have_count(len(RuleSet.describe()))
 
 
-@pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard", "/clubs"])
+@pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard",
+                                  "/clubs"])
 def test_every_page_has_the_site_header(live_server: Any, page: Page, path: str) -> None:
     page.goto(live_server.url + path)
     links = page.locator("header.site-header nav a")

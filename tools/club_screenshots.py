@@ -53,7 +53,8 @@ def main() -> None:
             for lang in ("en", "zh"):
                 for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
                     page = page_for(browser, size, lang)
-                    page.context.add_init_script(f"localStorage.setItem('sgmj-player', {json.dumps(identity)})")
+                    keep = f"localStorage.setItem('sgmj-player', {json.dumps(identity)})"
+                    page.context.add_init_script(keep)
                     page.goto(f"{server.url}/club/{code}?lang={lang}")
                     page.wait_for_selector("#ledger table")
                     shot = out / f"club-{label}-{lang}.png"

@@ -119,6 +119,16 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         except ValidationError as exc:
             raise ProtocolError("invalid", validation_message(exc, whole="body", most=1)) from None
 
+    async def player_action(request: Request, model: type[Any]) -> tuple[int, list[int], Any] | Response:
+        """The acting player, their identities and the request's body; or the refusal."""
+        acting, ids = acting_player(server, request)
+        if acting is None:
+            return error(400, "choose a name on /me first: a club's members are players")
+        try:
+            return acting, ids, await body_of(request, model)
+        except ProtocolError as exc:
+            return refused(exc)
+
     async def mine(request: Request) -> Response:
         _acting, ids = acting_player(server, request)
         clubs = [club_summary(c, role) for c, role in store().player_clubs(ids)] if ids else []
@@ -126,13 +136,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
                              "stake_max": settings.club_stake_max, "has_identity": bool(ids)})
 
     async def create(request: Request) -> Response:
-        acting, ids = acting_player(server, request)
-        if acting is None:
-            return error(400, "choose a name on /me first: a club's members are players")
-        try:
-            body = await body_of(request, NewClub)
-        except ProtocolError as exc:
-            return refused(exc)
+        got = await player_action(request, NewClub)
+        if isinstance(got, Response):
+            return got
+        acting, ids, body = got
         name = " ".join(body.name.split())
         if not name or not name.isprintable() or len(name) > settings.club_name_max:
             return error(400, f"a club's name is 1-{settings.club_name_max} characters of printable text")
@@ -211,13 +218,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         return JSONResponse({"revoked": invite_id})
 
     async def join(request: Request) -> Response:
-        acting, ids = acting_player(server, request)
-        if acting is None:
-            return error(400, "choose a name on /me first: a club's members are players")
-        try:
-            body = await body_of(request, Join)
-        except ProtocolError as exc:
-            return refused(exc)
+        got = await player_action(request, Join)
+        if isinstance(got, Response):
+            return got
+        acting, ids, body = got
         club = store().invite_club(invite_hash(body.invite), time.time())
         if club is None:
             return error(404, "this invite link is not (or no longer) valid:"

@@ -1,5 +1,6 @@
 // What the club pages share: requests carrying this browser's identity (X-Player), money and stakes
 // as text, and list items built from text (a name a player typed is always textContent).
+import { decode } from "./api.js";
 import { playerHeaders } from "./identity.js";
 
 /** A JSON request to the club API; throws Error(reason) on an HTTP error (err.status set). */
@@ -10,19 +11,7 @@ export async function clubRequest(method, url, body = undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(url, init);
-  let data = null;
-  try {
-    data = await res.json();
-  } catch (_err) {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = new Error(data && data.error ? data.error : `HTTP ${res.status}`);
-    err.status = res.status;
-    throw err;
-  }
-  return data;
+  return decode(await fetch(url, init));
 }
 
 /** Cents as money: $3.20, -$1.05. */
