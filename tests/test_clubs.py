@@ -16,8 +16,9 @@ from sgmahjong.payments import win_payments
 from sgmahjong.rules import RuleSet
 from sgmahjong.server.store import open_store
 from sgmahjong.server.table.seats import hash_token
-from tests.conftest import LiveServer
+from tests.conftest import FAST_OPTIONS, LiveServer
 from tests.test_clubs_store import record_match
+from tests.test_matchflow import play_to_the_end
 
 
 def call(server: LiveServer, method: str, path: str, secret: str | None, body: Any = None) -> httpx.Response:
@@ -88,7 +89,7 @@ def test_a_club_from_creation_to_settle_up(live_server: LiveServer) -> None:
     started = time.time()  # the matches below are played after the club began
     for n in names[1:]:
         invited(live_server, beng, code, people[n])
-    two_matches = [
+    two_matches: list[list[tuple[int | None, int, int | None]]] = [
         [(0, 1, 1), (2, 3, None), (None, 0, None)],  # Beng wins off Mei Ling; Huat self-draws 3 tai
         [(1, 2, 0)],  # Mei Ling wins 2 tai off Beng
     ]
@@ -228,3 +229,39 @@ def test_bad_input_is_refused_with_a_reason(live_server: LiveServer) -> None:
     assert call(live_server, "GET", f"/api/clubs/{code}/ledger.csv?scope=all", owner).status_code == 400
     assert call(live_server, "POST", f"/api/clubs/{code}/invites/abc/revoke", owner, {}).status_code == 404
     assert call(live_server, "POST", f"/api/clubs/{code}/remove", owner, {"member": "999"}).status_code == 404
+
+
+def test_a_club_match_played_to_the_end_and_its_rematch(live_server: LiveServer) -> None:
+    """A real match at a club table (two members, two bots; the members' seats played by bots once they
+    leave): the club's ledger is the match's final ledger for the members' seats; the rematch is the
+    club's too."""
+    ann, bo = player(live_server, "Ann"), player(live_server, "Bo")
+    code = new_club(live_server, ann, stake=10)["code"]
+    invited(live_server, ann, code, bo)
+    r = call(live_server, "POST", f"/api/clubs/{code}/tables", ann, {"options": FAST_OPTIONS})
+    table = r.json()["code"]
+    tokens = []
+    for name, seat, secret in (("Ann", 0, ann), ("Bo", 2, bo)):
+        r = live_server.post(f"/api/tables/{table}/join", {"name": name, "seat": seat, "player": secret})
+        tokens.append(r.json()["token"])
+    with live_server.ws(table) as ws:
+        ws.hello(tokens[0])
+        ws.send({"type": "start"})
+        ws.until("view")
+    play_to_the_end(live_server, table, tokens)
+    with live_server.ws(table) as ws:
+        ws.hello(tokens[0])
+        final = ws.until("view")["view"]["match_ledger"]
+    page = call(live_server, "GET", f"/api/clubs/{code}", bo).json()
+    lines = {r["name"]: r for r in page["period"]["ledger"]}
+    assert (lines["Ann"]["net"], lines["Bo"]["net"]) == (final[0], final[2])
+    assert lines["Ann"]["money"] == 10 * final[0] and lines["Ann"]["matches"] == 1
+    assert page["period"]["outside"] == 10 * (final[0] + final[2])  # what the bots' seats paid or won
+    clients = [live_server.ws(table) for _ in tokens]
+    for ws, token in zip(clients, tokens, strict=True):
+        ws.hello(token)
+        ws.send({"type": "rematch"})
+    new = clients[0].until("rematch")["code"]
+    for ws in clients:
+        ws.close()
+    assert new in [t["code"] for t in call(live_server, "GET", f"/api/clubs/{code}", ann).json()["tables"]]

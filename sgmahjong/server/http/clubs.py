@@ -62,6 +62,7 @@ class Member(_Body):
 
 class NewClubTable(_Body):
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)  # table options (timers, bots), as for any table
 
 
 class Empty(_Body):
@@ -268,7 +269,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = await body_of(request, NewClubTable)
             club = found[0]
-            table = server.create(CreateTable(name=body.name or club.name, preset=club.preset, private=True))
+            table = server.create(CreateTable(name=body.name or club.name, preset=club.preset, private=True,
+                                              options=body.options))
         except ProtocolError as exc:
             return error(STATUS.get(exc.code, 400), exc.message)
         store().add_club_table(club.id, table.id, time.time())
