@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .. import memory, metrics
+from ..analysis import Reviewer
 from ..cluster.ownership import TableElsewhere
 from ..matchmaking import matcher
 from ..settings import ServerSettings
@@ -25,6 +26,7 @@ from . import (
     accounts,
     avatars,
     clubs,
+    expert,
     health,
     pages,
     play,
@@ -58,6 +60,7 @@ def create_app(
     memory.bound_memos(settings.memo_limit)
     server = TableServer(database, test_hooks=test_hooks, settings=settings)
     new_tables = NewTables(settings)
+    reviewer = Reviewer(settings)  # its processes start on the first expert review
     assets = static_http.make_assets(settings)
 
     @contextlib.asynccontextmanager
@@ -77,6 +80,7 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
+            await asyncio.to_thread(reviewer.close)
             server.close()
 
     async def storage_down(request: Request, exc: Exception) -> Response:
@@ -97,6 +101,7 @@ def create_app(
             *tables.routes(server, new_tables),
             *play.routes(server, new_tables),
             *replay.routes(server),
+            *expert.routes(server, reviewer),
             *players.routes(server),
             *accounts.routes(server),
             *ranking.routes(server),
@@ -115,4 +120,5 @@ def create_app(
     app.state.settings = settings
     app.state.assets = assets
     app.state.server = server
+    app.state.reviewer = reviewer
     return app

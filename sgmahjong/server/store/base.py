@@ -16,6 +16,7 @@ from .accounts import AccountMethods
 from .clubs_sql import ClubMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
+from .reviews_sql import ReviewMethods
 
 
 class StoreError(Exception):
@@ -141,7 +142,7 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, abc.ABC):
+class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
