@@ -18,6 +18,7 @@ reasons come from the ``strong`` review (:mod:`.review`); the summary ranks mist
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +116,23 @@ class ExpertReview:
     def to_json(self) -> dict[str, Any]:
         return {"summary": self.summary(), "decisions": [d.to_json() for d in self.decisions],
                 "result": self.result}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], seat: int | None = None) -> ExpertReview:
+        """The review :meth:`to_json` wrote (as stored); keys it does not know are ignored."""
+        decisions = []
+        for d in data.get("decisions", []):
+            fields = _known(ExpertDecision, d)
+            fields["options"] = [OptionValue(**_known(OptionValue, o)) for o in d.get("options", [])]
+            decisions.append(ExpertDecision(**fields))
+        if seat is None:
+            seat = int(data.get("seat", data.get("summary", {}).get("seat", 0)))
+        return cls(seat=seat, decisions=decisions, result=data.get("result"))
+
+
+def _known(cls: Any, data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
 
 
 @dataclass(frozen=True, slots=True)

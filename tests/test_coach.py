@@ -53,7 +53,8 @@ def _check(review: ExpertReview) -> None:
     assert s["costly"] == sum(d.costly for d in review.decisions)
     assert s["expected_loss"] == pytest.approx(sum(d.cost for d in review.decisions if d.costly), abs=1e-3)
     assert len(s["biggest"]) == min(3, s["costly"])
-    json.dumps(review.to_json(), allow_nan=False)
+    data = json.loads(json.dumps(review.to_json(), allow_nan=False))
+    assert ExpertReview.from_json(data, review.seat).to_json() == data  # as stored, read back
     assert pickle.loads(pickle.dumps(review)) == review
 
 
