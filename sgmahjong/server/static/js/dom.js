@@ -27,6 +27,20 @@ export function button(label, action, onClick, cls = "") {
   return b;
 }
 
+const scrolls = new Map(); // element -> "end" | "top", scrolled in the next frame
+
+/** Scroll `el` to its end ("end") or its top ("top") in the next frame: reading or setting its scroll
+ * position now would lay the whole page out in the middle of a redraw (a long task on a phone). */
+export function scrollLater(el, where = "end") {
+  if (!scrolls.size) {
+    requestAnimationFrame(() => {
+      for (const [e, w] of scrolls) e.scrollTop = w === "end" ? e.scrollHeight : 0;
+      scrolls.clear();
+    });
+  }
+  scrolls.set(el, where);
+}
+
 /** A number with its sign: +4, -2, 0. */
 export function signed(n) {
   const x = Number(n) || 0;
