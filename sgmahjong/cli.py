@@ -13,7 +13,7 @@ from pathlib import Path
 COMMANDS: dict[str, str] = {
     "score": "score the tai and payments of a winning hand",
     "replay": "print a hand's event log as readable text",
-    "review": "compare a seat's decisions in a finished hand with the strong bot's",
+    "review": "a seat's decisions in a finished hand beside the strong bot's, or priced by the expert",
     "simulate": "play seeded hands between bots and report results",
     "serve": "start the web server",
     "build-static": "build the static files' hashed, compressed copies (the server does it when needed)",

@@ -160,6 +160,13 @@ class LiveServer(str):
         self._runner = None
         return self
 
+    def __enter__(self) -> LiveServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     @property
     def url(self) -> str:
         return str(self)
@@ -245,15 +252,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def serving(database: Path | str, **kwargs: Any) -> LiveServer:
+    """A test server on a free port for ``database`` (``with serving(...) as live:`` starts and stops
+    it); ``kwargs`` as :class:`LiveServer` takes them (``settings=``, ``test_hooks=``)."""
+    return LiveServer(free_port(), str(database), **kwargs)
+
+
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server on 127.0.0.1 (random free port) with a temporary SQLite file and test hooks on."""
-    server = LiveServer(free_port(), str(tmp_path / "test.sqlite3"))
-    server.start()
-    try:
+    with serving(tmp_path / "test.sqlite3") as server:
         yield server
-    finally:
-        server.stop()
 
 
 # -- the browser tests' Chromium (Debian's; never `playwright install`, it needs the internet) ------

@@ -19,7 +19,7 @@ import pytest
 
 from sgmahjong.server.http import sessions
 from sgmahjong.server.settings import ServerSettings
-from tests.conftest import FAST_OPTIONS, LiveServer, free_port
+from tests.conftest import FAST_OPTIONS, LiveServer, serving
 from tests.softkey import SoftKey
 from tests.test_server import wait_status
 
@@ -27,12 +27,8 @@ from tests.test_server import wait_status
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     settings = ServerSettings(link_code_seconds=2.0, sign_in_burst=6, link_guesses_per_minute=30)
-    live = LiveServer(free_port(), str(tmp_path / "accounts.sqlite3"), settings=settings)
-    live.start()
-    try:
+    with serving(tmp_path / "accounts.sqlite3", settings=settings) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def device(server: LiveServer) -> httpx.Client:

@@ -413,3 +413,42 @@ def test_the_overrule_statistics() -> None:
     assert not _ahead(0.0, 0.0, 8, 1.0)  # the same result on every deal
     assert _ahead(sum(xs), sum(x * x for x in xs), 4, 1.0)
     assert not _ahead(-8.0, 16.0, 4, 1.0)  # always 2 behind
+
+
+def test_the_experts_choices_are_pinned() -> None:
+    """The expert's choices and search statistics at every decision of three strong-bot hands (one
+    expert per seat, 40 fixed deals): pinned when the search loop became ``ExpertBot.search`` (shared
+    with the review), so a change to what ``decide`` chooses shows here. The overrules are listed;
+    the digest covers all 183 decisions."""
+    import hashlib
+
+    from sgmahjong.game import format_action
+
+    lines: list[str] = []
+    for seed in (350, 351, 352):
+        bots = [make_bot("strong", seed * 4 + i, RULES) for i in range(4)]
+        experts = [ExpertBot(9 + s, RULES, budget_ms=None, max_rounds=40) for s in range(4)]
+        state, _ = new_hand(RULES, seed=seed, dealer=seed % 4)
+        n = 0
+        while not state.ended:
+            seat = awaiting(state)[0]
+            legal = legal_actions(state, seat)
+            view = player_view(state, seat)
+            if len(legal) >= 2:
+                a = experts[seat].choose(view, legal)
+                s = experts[seat].stats
+                lines.append(repr((seed, n, format_action(a), s.rounds, s.playouts, s.overruled,
+                                   round(s.advantage, 9))))
+            state, _ = apply(state, bots[seat].choose(view, legal))
+            n += 1
+    assert [x for x in lines if "True" in x] == [
+        "(350, 1, 'discard 4s', 40, 84, True, 4.0)",
+        "(351, 9, 'discard 1s', 40, 120, True, 2.45)",
+        "(351, 14, 'discard 6s', 40, 120, True, 13.175)",
+        "(351, 29, 'discard 3m', 40, 120, True, 12.3)",
+        "(351, 62, 'discard 9s', 40, 120, True, 10.025)",
+        "(352, 29, 'discard 4s', 40, 120, True, 2.3)",
+    ]
+    assert len(lines) == 183
+    digest = hashlib.sha256("".join(x + "\n" for x in lines).encode()).hexdigest()
+    assert digest == "4ce441b1fd6ae41c0e436627b375f4c6c9658b186d21983241024adbd12531c2"

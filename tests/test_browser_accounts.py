@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from sgmahjong.server.settings import ServerSettings
-from tests.conftest import FAST_OPTIONS, LiveServer, free_port
+from tests.conftest import FAST_OPTIONS, LiveServer, serving
 from tests.test_server import wait_status
 
 expect.set_options(timeout=20_000)
@@ -24,13 +24,9 @@ CODE_SECONDS = 8.0
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(free_port(), str(tmp_path / "accounts.sqlite3"),
-                      settings=ServerSettings(link_code_seconds=CODE_SECONDS))
-    live.start()
-    try:
+    settings = ServerSettings(link_code_seconds=CODE_SECONDS)
+    with serving(tmp_path / "accounts.sqlite3", settings=settings) as live:
         yield live
-    finally:
-        live.stop()
 
 
 class Device:

@@ -16,7 +16,7 @@ import pytest
 from sgmahjong.server.ranking.record import RANKED_RULES
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store.queue import QueueEntry, groups_of_four
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, serving
 from tests.test_accounts import device, key_for, register
 
 
@@ -40,12 +40,8 @@ def test_groups_of_four_by_rating_with_a_window_that_widens() -> None:
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     settings = ServerSettings(sign_in_burst=50, queue_interval_seconds=0.2, queue_window=50,
                               queue_widen_per_second=40)
-    live = LiveServer(free_port(), str(tmp_path / "queue.sqlite3"), settings=settings)
-    live.start()
-    try:
+    with serving(tmp_path / "queue.sqlite3", settings=settings) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def wait_matched(client: httpx.Client, ticket: str, timeout: float = 60) -> dict[str, Any]:

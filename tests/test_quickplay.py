@@ -10,20 +10,16 @@ from pathlib import Path
 import pytest
 
 from sgmahjong.server.settings import ServerSettings
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, serving
 
 COUNTDOWN = 1.5
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(free_port(), str(tmp_path / "quick.sqlite3"),
-                      settings=ServerSettings(quick_countdown_seconds=COUNTDOWN))
-    live.start()
-    try:
+    settings = ServerSettings(quick_countdown_seconds=COUNTDOWN)
+    with serving(tmp_path / "quick.sqlite3", settings=settings) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def test_a_lone_player_is_playing_against_bots_within_the_countdown_plus_2_s(server: LiveServer) -> None:

@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 
 from sgmahjong.bots import Bot, make_bot
-from sgmahjong.bots.perception import perceive
-from sgmahjong.bots.tactics import hand_acceptance
 from sgmahjong.cli import main
-from sgmahjong.game import Action, HandState, player_view
+from sgmahjong.game import Action, HandState
 from sgmahjong.game.log import to_log
 from sgmahjong.game.testing import random_hand
 from sgmahjong.review import ReviewError, bot_hand_log, review_log
 from sgmahjong.rules import RuleSet
+from tests.broken_hand import broken_ready_hand
 
 RULES = RuleSet()
 
@@ -40,34 +39,10 @@ def test_a_seat_played_by_the_strong_bot_agrees_fully(seed: int) -> None:
     assert review.summary()["decisions"] == len(review.decisions)
 
 
-def _shanten_after(state: HandState, seat: int, tile: int) -> int:
-    p = perceive(player_view(state, seat))
-    p.hand[tile] -= 1
-    return hand_acceptance(p.hand, p.n_melds, [p.live(t) for t in range(34)])[0] - 1
-
-
 def test_a_discard_breaking_a_ready_hand_is_flagged() -> None:
-    broken: dict[str, int] = {}
-
-    def tamper(state: HandState, seat: int, legal: Sequence[Action], choice: Action) -> Action:
-        if seat != 0 or broken or choice.kind != "discard" or choice.tile is None:
-            return choice
-        if _shanten_after(state, seat, int(choice.tile)) != 0:
-            return choice
-        for a in legal:
-            if a.kind == "discard" and a.tile is not None and _shanten_after(state, seat, int(a.tile)) > 0:
-                broken["version"] = state.version + 1
-                return a
-        return choice
-
-    for seed in range(1, 40):
-        broken.clear()
-        log = bot_hand_log(RULES, _bots(["strong"] * 4, seed), seed=seed, tamper=tamper)
-        if broken:
-            break
-    assert broken, "some seeded hand gets seat E ready"
+    log, number = broken_ready_hand(RULES)
     review = review_log(log, 0)
-    bad = [d for d in review.decisions if d.number == broken["version"]]
+    bad = [d for d in review.decisions if d.number == number]
     assert len(bad) == 1
     d = bad[0]
     assert not d.agree and d.flagged and d.bot_shanten == 0 and d.player_shanten is not None

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sgmahjong.server.store import Store, open_store
-from sgmahjong.server.store.base import Write
+from sgmahjong.server.store.base import StorageUnavailable, Write
 from sgmahjong.server.store.committer import GroupCommit
 from sgmahjong.server.table.connections import Connection
 
@@ -275,3 +275,39 @@ def test_a_failed_write_is_never_acknowledged_after_its_table_left_the_server(tm
     conn = asyncio.run(main())
     assert conn.storage_down
     server.close()
+
+
+def test_a_table_loaded_again_after_a_failure_is_not_failed_by_another_tables_fault(tmp_path: Path) -> None:
+    """A failed table's stale writes are dropped; once it is loaded again its new writes are its own:
+    a later batch that fails for another table retries them and stores them. The bookkeeping of
+    failures empties once no stale write is queued (it is bounded)."""
+    store = GroupCommit(open_store(str(tmp_path / "db.sqlite3")))
+    revived, other = _tables(store, 2)
+    real = store.inner.write_batch
+    refuse: set[int] = set()
+
+    def write_batch(writes: list[Write]) -> None:
+        if any(int(w.args[0]) in refuse for w in writes):
+            raise StorageUnavailable("disk full")
+        real(writes)
+
+    store.inner.write_batch = write_batch  # type: ignore[method-assign]
+    failed: list[set[int]] = []
+    store.on_failed = failed.append
+
+    async def main() -> None:
+        refuse.add(revived)
+        store.add_action(*_action(revived, 0))
+        await store.wait(store.submitted)
+        assert failed == [{revived}] and store._failed == {}
+        refuse.clear()
+        refuse.add(other)  # the table was loaded again; now another table's write fails in its batch
+        store.add_action(*_action(revived, 0))
+        store.add_action(*_action(other, 0))
+        await store.wait(store.submitted)
+
+    asyncio.run(main())
+    assert failed == [{revived}, {other}]
+    assert [a.seq for a in store.actions(revived, 1)] == [0]
+    assert store._failed == {}
+    store.close()

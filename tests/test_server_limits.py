@@ -18,7 +18,7 @@ import pytest
 from sgmahjong.server.http.limits import AddressBuckets, TokenBucket
 from sgmahjong.server.http.middleware import json_depth_ok
 from sgmahjong.server.settings import ServerSettings, SettingsError
-from tests.conftest import FAST_OPTIONS, LiveServer, free_port
+from tests.conftest import FAST_OPTIONS, LiveServer, free_port, serving
 
 LIMITS = ServerSettings(
     header_timeout=1.0, hello_timeout=1.0, max_connections_per_address=8, message_rate=5, message_burst=20,
@@ -28,12 +28,8 @@ LIMITS = ServerSettings(
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(free_port(), str(tmp_path / "limits.sqlite3"), settings=LIMITS)
-    live.start()
-    try:
+    with serving(tmp_path / "limits.sqlite3", settings=LIMITS) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def raw(server: LiveServer) -> socket.socket:

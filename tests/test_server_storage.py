@@ -178,3 +178,29 @@ def test_bots_survive_a_storage_failure_and_play_on(tmp_path: Path) -> None:
             time.sleep(0.1)
     finally:
         live.stop()
+
+
+def test_a_join_whose_write_failed_is_not_answered_with_a_seat(tmp_path: Path) -> None:
+    """The HTTP answer waits for the join's write: when it fails, the answer is 503 (no seat, no token
+    for a seat the database never recorded), and a join once writes succeed again is seated."""
+    settings = ServerSettings(storage_retry_seconds=0.2)
+    live = LiveServer(free_port(), str(tmp_path / "join.sqlite3"), settings=settings)
+    live.start()
+    try:
+        server = _server_of(live)
+        failing = Failing(server.commits.inner if server.commits is not None else server.store)
+        code = live.create_table(seed=12, options=FAST_OPTIONS)["code"]
+        failing.on = True
+        r = live.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0})
+        assert r.status_code == 503 and "token" not in r.json(), r.text
+        failing.on = False
+        for _ in range(100):  # the table is loaded again from the database once writes succeed
+            r = live.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0})
+            if r.status_code != 503:
+                break
+            time.sleep(0.1)
+        assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+        seats = {s.seat: s.name for s in server.store.seats(server.tables[code].id)}
+        assert seats.get(0) == "Ann"
+    finally:
+        live.stop()

@@ -1,6 +1,6 @@
 """Screenshots of the pages as a player sees them (Debian's Chromium through Playwright).
 
-    .venv/bin/python tools/screenshots.py OUTDIR [--readme | --history]
+    .venv/bin/python tools/screenshots.py OUTDIR [--readme | --history | --coach]
 
 Starts a server on a free port with a temporary database, seats one player ("Ann") with three bots at
 a table with a fixed seed, and saves the lobby, the reference pages and the table (seating and in play)
@@ -9,7 +9,8 @@ at 1366x768 and at 360 px, in English and 中文. With --readme it saves only th
 With --history it saves the README's pictures of a player's history instead (docs/me.png, replay.png,
 review.png at 1366x768): Ann plays two hands of "Evening game" (a bot plays her seat), then her /me page,
 the replay of hand 1 from South's point of view at the last discard up to step 30, and South's review
-with a row chosen.
+with a row chosen. With --coach it saves the expert's review and analysis board in the replay
+(docs/coach-review-*.png, coach-board-*.png; see :func:`coach`).
 """
 
 from __future__ import annotations
@@ -62,17 +63,19 @@ def play_until_my_turn(page: Page) -> None:
 HISTORY_SECRET = "screenshots-history-" + "x" * 24
 
 
-def history(server: LiveServer, browser: Browser, out: Path) -> None:
-    """docs/me.png, replay.png and review.png: Ann's two hands at "Evening game", as she sees them."""
+def evening_game(server: LiveServer, messages: tuple[dict, ...], player: str | None = None) -> str:
+    """"Evening game" (greedy bots, seed 21): Ann joins at East (as ``player``, if given); for each of
+    ``messages`` she connects, sends it and leaves (a bot plays her seat) and the hand is played to its
+    end. The table's code."""
     import time
 
     code = server.create_table("Evening game", seed=21, options={
         "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
         "claim_pause": 0, "bot_level": "greedy"})["code"]
-    token = server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0, "player": HISTORY_SECRET}
-                        ).json()["token"]
-    for message in ({"type": "start"}, {"type": "next"}):
-        with server.ws(code) as ws:  # Ann starts the hand and leaves: a bot plays her seat
+    body = {"name": "Ann", "seat": 0, **({"player": player} if player else {})}
+    token = server.post(f"/api/tables/{code}/join", body).json()["token"]
+    for message in messages:
+        with server.ws(code) as ws:
             ws.hello(token)
             ws.send(message)
             ws.until("view", lambda m: m["status"] in ("playing", "finished"))
@@ -81,6 +84,12 @@ def history(server: LiveServer, browser: Browser, out: Path) -> None:
             if time.monotonic() > end:
                 raise TimeoutError("the hand never ended")
             time.sleep(0.1)
+    return code
+
+
+def history(server: LiveServer, browser: Browser, out: Path) -> None:
+    """docs/me.png, replay.png and review.png: Ann's two hands at "Evening game", as she sees them."""
+    code = evening_game(server, ({"type": "start"}, {"type": "next"}), HISTORY_SECRET)
     ctx = browser.new_context(**DESKTOP, locale="en-GB")
     ctx.add_init_script(f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{HISTORY_SECRET}', "
                         "name: 'Ann'}))")
@@ -111,6 +120,48 @@ def history(server: LiveServer, browser: Browser, out: Path) -> None:
         shrink(out / f"{name}.png")
 
 
+def coach(server: LiveServer, browser: Browser, out: Path) -> None:
+    """docs/coach-review-*.png and coach-board-*.png: a hand of greedy bots reviewed by the expert (at
+    its default budget, computed once and then served from the store) for the seat that lost the most
+    by its mistakes, the costliest decision chosen; then the analysis board at that step. Desktop
+    1366x768 and phone 360 px, en and zh."""
+    import time
+
+    code = evening_game(server, ({"type": "start"},))
+    losses = {}
+    for seat in range(4):  # each seat reviewed (computed once, stored): the picture shows the costliest
+        path = f"/api/tables/{code}/hands/1/expert?seat={seat}"
+        answer = server.post(path, {}).json()
+        while answer["status"] != "done":
+            time.sleep(0.5)
+            answer = server.get(path).json()
+        losses[seat] = answer["review"]["summary"]["expected_loss"]
+    seat = max(losses, key=lambda s: losses[s])
+    for lang in ("en", "zh"):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.goto(f"{server.url}/replay/{code}/1?seat={seat}&review=expert&lang={lang}")
+            page.wait_for_selector("#wall-check[data-match]")
+            page.select_option("#review-seat", str(seat))
+            page.click("#review-btn")
+            page.locator("#review-list .expert-table tr[data-step]").first.wait_for(timeout=600_000)
+            page.locator("#review-list .expert-table tr[data-step]").first.click()
+            # desktop: the step's priced options above the review; a phone: the review's top
+            top = "#step-panel" if label == "desktop" else "#review-panel"
+            page.eval_on_selector(top, "el => el.scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(out / f"coach-review-{label}-{lang}.png"))
+            page.select_option("#board-seat", str(seat))
+            page.click("#board-btn")
+            page.locator("#board-result .expert-options li").first.wait_for(timeout=600_000)
+            page.eval_on_selector("#board-panel", "el => el.scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(out / f"coach-board-{label}-{lang}.png"))
+            page.context.close()
+            for kind in ("review", "board"):
+                shrink(out / f"coach-{kind}-{label}-{lang}.png")
+
+
 def shrink(path: Path) -> None:
     """256 colours, no dithering: the pictures stay sharp and small (a README picture <= 300 KB)."""
     from PIL import Image
@@ -131,6 +182,9 @@ def main() -> None:
         try:
             if "--history" in sys.argv:
                 history(server, browser, out)
+                return
+            if "--coach" in sys.argv:
+                coach(server, browser, out)
                 return
             for lang in ("en", "zh"):
                 for label, size in (("desktop", DESKTOP), ("phone", PHONE)):

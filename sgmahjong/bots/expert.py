@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
 from .base import A, Bot, View
-from .determinise import InconsistentViewError, knowledge, sample_state, table
+from .determinise import InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
 from .lean import Sim, lean_playout, lean_quick_policy, sample_sim
@@ -68,6 +68,10 @@ class SearchStats:
     seconds: float = 0.0
     overruled: bool = False
     advantage: float = 0.0  # the chosen candidate's mean paired difference to strong's (0 if kept)
+
+
+def _never() -> bool:
+    return False
 
 
 class ExpertBot(Bot):
@@ -123,6 +127,24 @@ class ExpertBot(Bot):
             return out
         return [base, *(a for a in legal if a is not base)]
 
+    def review_candidates(self, view: View, legal: Sequence[A], chosen: A | None = None) -> list[A]:
+        """The options a review prices at a decision, ``strong``'s choice first: a win when one is
+        legal, then the search's own candidates (``strong``'s choice and next best discards and every
+        kong on a turn; every legal answer in a claim window), then ``chosen`` if not among them."""
+        rules = self.table_rules(view)
+        p = perceive(view)
+        out = [a for a in legal if a.kind == "win"]
+        rest = [a for a in legal if a.kind != "win"]
+        if rest:
+            base = self.strong.decide_perceived(p, rest, rules)
+            discards = [a for a in rest if a.kind == "discard"]
+            if base.kind != "discard" and discards:  # a kong: rank the discards too
+                self.strong.decide_perceived(p, discards, rules)
+            out.extend(self._candidates(base, rest))
+        if chosen is not None and chosen not in out:
+            out.append(chosen)
+        return out
+
     def decide(self, view: View, legal: Sequence[A]) -> A:
         clock = self.clock
         start = clock()
@@ -140,7 +162,6 @@ class ExpertBot(Bot):
             tb = table(knowledge(view), rules)
         except InconsistentViewError:
             return base
-        me = tb.k.seat
         deadline = math.inf if self.budget is None else start + self.budget
         last = [start]  # the clock's last reading (read once per check, never again after the end)
 
@@ -148,13 +169,36 @@ class ExpertBot(Bot):
             last[0] = now = clock()
             return now >= deadline
 
+        ev = self.search(tb, cands, spent=spent)
+        rounds = ev.rounds
+        stats.rounds = rounds
+        stats.playouts = ev.playouts
+        stats.seconds = last[0] - start
+        if rounds < max(2, MIN_ROUNDS):
+            return base
+        best, best_mean = 0, 0.0
+        for i in ev.alive[1:]:
+            mean, se = _mean_se(ev.sums[i], ev.squares[i], rounds)
+            if mean > best_mean and mean > self.z * se:
+                best, best_mean = i, mean
+        stats.overruled = best != 0
+        stats.advantage = best_mean
+        return cands[best]
+
+    def search(self, tb: Table, cands: Sequence[A], *, spent: Callable[[], bool] = _never,
+               eliminate: bool = True) -> Evaluation:
+        """Play every candidate out on the same sampled deals (common random numbers: the same deal,
+        the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
+        ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
+        ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``ELIMINATE_Z`` standard
+        errors (and the search ends with none left); without it every candidate is played out on
+        every deal (the review). The deals come from ``self.rng``."""
+        me = tb.k.seat
         policies = self._policies(me)
         lean = self.lean
         lean_policies = [lean_quick_policy] * 4
-        n = len(cands)
-        sums = [0.0] * n
-        squares = [0.0] * n
-        alive = list(range(n))  # strong's choice and the candidates not yet ruled out
+        ev = Evaluation.empty(len(cands))
+        sums, squares, alive = ev.sums, ev.squares, ev.alive
         rounds = tries = 0
         limit = math.inf if self.max_rounds is None else 2 * self.max_rounds + 8
         while (self.max_rounds is None or rounds < self.max_rounds) and tries < limit and not spent():
@@ -181,7 +225,7 @@ class ExpertBot(Bot):
                 act = mine.get((a.kind, a.tile))
                 if act is None:
                     break
-                stats.playouts += 1
+                ev.playouts += 1
                 ledger: Sequence[int]
                 if start_sim is not None:
                     sim = start_sim.copy()
@@ -203,29 +247,64 @@ class ExpertBot(Bot):
                 results[i] = float(ledger[me])
             else:
                 rounds += 1
+                ev.rounds = rounds
+                for i in alive:
+                    ev.results[i].append(results[i])
                 for i in alive[1:]:
                     d = results[i] - results[0]
                     sums[i] += d
                     squares[i] += d * d
-                if rounds >= ELIMINATE_AFTER:
-                    alive = [0, *(i for i in alive[1:] if _ahead(sums[i], squares[i], rounds, ELIMINATE_Z))]
+                if eliminate and rounds >= ELIMINATE_AFTER:
+                    alive[1:] = [i for i in alive[1:] if _ahead(sums[i], squares[i], rounds, ELIMINATE_Z)]
                     if len(alive) == 1:
                         break
                 continue
             if cut:
                 break
-        stats.rounds = rounds
-        stats.seconds = last[0] - start
-        if rounds < max(2, MIN_ROUNDS):
-            return base
-        best, best_mean = 0, 0.0
-        for i in alive[1:]:
-            mean, se = _mean_se(sums[i], squares[i], rounds)
-            if mean > best_mean and mean > self.z * se:
-                best, best_mean = i, mean
-        stats.overruled = best != 0
-        stats.advantage = best_mean
-        return cands[best]
+        return ev
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """What a search found: each candidate's result (the seat's net for the hand, in payment units) on
+    every complete deal it was played out on, in deal order (a dropped candidate's list stops early;
+    candidate 0 has one per deal), and the running paired differences to candidate 0."""
+
+    results: list[list[float]]
+    sums: list[float]  # sum of (result - candidate 0's result) over the deals, per candidate
+    squares: list[float]  # ... and of its square
+    alive: list[int]  # the candidates not dropped
+    rounds: int = 0  # complete deals
+    playouts: int = 0  # playouts started
+
+    @staticmethod
+    def empty(n: int) -> Evaluation:
+        """The evaluation of ``n`` candidates before any deal."""
+        return Evaluation([[] for _ in range(n)], [0.0] * n, [0.0] * n, list(range(n)))
+
+    def estimate(self, i: int) -> tuple[float, float, int]:
+        """(mean, standard error, deals) of candidate ``i``'s result (se 0 under two deals)."""
+        return _estimate(self.results[i])
+
+    def paired(self, i: int, j: int) -> tuple[float, float, int]:
+        """(mean, standard error, deals) of the paired difference ``i - j`` over the deals both were
+        played out on (common random numbers: far tighter than either estimate alone)."""
+        a, b = self.results[i], self.results[j]
+        n = min(len(a), len(b))
+        return _estimate([a[k] - b[k] for k in range(n)])
+
+
+def _estimate(xs: Sequence[float]) -> tuple[float, float, int]:
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0, 0
+    total = 0.0
+    squares = 0.0
+    for x in xs:
+        total += x
+        squares += x * x
+    mean, se = _mean_se(total, squares, n)
+    return mean, (se if n >= 2 else 0.0), n
 
 
 def _ahead(total: float, squares: float, n: int, z: float) -> bool:

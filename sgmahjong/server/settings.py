@@ -89,6 +89,12 @@ class ServerSettings:
     queue_widen_per_second: float = 10.0  # ... and the window widens by this much per second waited
     queue_stale_seconds: float = 30.0  # a queued player who has not asked for this long leaves the queue
     queue_max: int = 10000  # players waiting at most (the queue refuses more)
+    # -- the expert's reviews and analysis board (server/analysis; docs/playing.md) --------------------
+    analysis_workers: int = 1  # processes computing expert reviews and analyses (started on first use)
+    analysis_queue: int = 16  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
+    analysis_deals: int = 0  # deals per decision of an expert review or analysis (0: the expert's default)
+    analysis_cache: int = 256  # analyses of a replay step kept in memory (the oldest is dropped beyond)
+    analysis_wait_seconds: float = 8.0  # a request for an analysis waits this long before "still working"
     # -- the process (``sgmahjong serve``) --------------------------------------------------------------
     gc_interval_seconds: float = 600.0  # a full gc pass this often, none between (0: Python's automatic)
     # -- memory (the memos: see memory.bound_memos; glibc's allocator: 0 = glibc's own default) ---------
@@ -103,7 +109,7 @@ class ServerSettings:
                 raise SettingsError(f"server setting {f.name} must not be negative; got {value}")
         for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses",
-                     "static_builds_kept"):
+                     "static_builds_kept", "analysis_workers", "analysis_queue"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

@@ -24,7 +24,7 @@ from .options import TableOptions
 from .protocol import ProtocolError
 from .ranking import record as ranked
 from .settings import ServerSettings
-from .store import Store, check_url, open_store
+from .store import StorageUnavailable, Store, check_url, open_store
 from .store.committer import GroupCommit
 from .table import engine
 from .table import table as table_module
@@ -131,10 +131,23 @@ class TableServer:
                 except Exception as exc:  # reads fail too: try again later
                     log.warning("table %s: not resumed yet (%s)", code, exc)
 
-    async def committed(self) -> None:
-        """Wait until every write made so far is committed (before an HTTP answer tells of it)."""
+    def table_id(self, code: str) -> int | None:
+        """The id of the live table ``code`` here (None if it is not live in this worker)."""
+        table = self.tables.get(code)
+        return None if table is None else table.id
+
+    def commit_mark(self) -> int:
+        """How many writes are queued so far: taken before a change, given to :meth:`committed`."""
+        return self.commits.submitted if self.commits is not None else 0
+
+    async def committed(self, table_id: int | None = None, since: int = 0) -> None:
+        """Wait until every write made so far is committed (before an HTTP answer tells of it); raise
+        :class:`StorageUnavailable` if a write of ``table_id`` queued after ``since`` (a
+        :meth:`commit_mark` taken before the change) failed: the answer must not tell of it."""
         if self.commits is not None:
             await self.commits.wait(self.commits.submitted)
+            if table_id is not None and self.commits.lost_since(table_id, since):
+                raise StorageUnavailable("the change could not be stored")
 
     def start_tasks(self) -> None:
         for table in self.tables.values():

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .. import memory, metrics
+from ..analysis import Reviewer
 from ..cluster.ownership import TableElsewhere
 from ..matchmaking import matcher
 from ..settings import ServerSettings
@@ -24,6 +25,7 @@ from ..tables import TableServer
 from . import (
     accounts,
     avatars,
+    expert,
     health,
     pages,
     play,
@@ -57,6 +59,7 @@ def create_app(
     memory.bound_memos(settings.memo_limit)
     server = TableServer(database, test_hooks=test_hooks, settings=settings)
     new_tables = NewTables(settings)
+    reviewer = Reviewer(settings)  # its processes start on the first expert review
     assets = static_http.make_assets(settings)
 
     @contextlib.asynccontextmanager
@@ -76,6 +79,7 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
+            await asyncio.to_thread(reviewer.close)
             server.close()
 
     async def storage_down(request: Request, exc: Exception) -> Response:
@@ -96,6 +100,7 @@ def create_app(
             *tables.routes(server, new_tables),
             *play.routes(server, new_tables),
             *replay.routes(server),
+            *expert.routes(server, reviewer),
             *players.routes(server),
             *accounts.routes(server),
             *ranking.routes(server),
@@ -113,4 +118,5 @@ def create_app(
     app.state.settings = settings
     app.state.assets = assets
     app.state.server = server
+    app.state.reviewer = reviewer
     return app

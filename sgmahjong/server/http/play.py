@@ -23,6 +23,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = matchflow.PlayBots.model_validate(await json_body(request))
             server.allow_test_hooks(body.seed, body.wall)
+            mark = server.commit_mark()
             answer = await matchflow.play_vs_bots(server, body)
             players.link_answer(server, answer, body.player, players.signed_account(server, request))
         except ValidationError as exc:
@@ -31,7 +32,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refused(exc)
         except SgMahjongError as exc:
             return error(400, str(exc))
-        await server.committed()
+        await server.committed(server.table_id(answer["code"]), mark)
         return JSONResponse(answer, status_code=201)
 
     async def results(request: Request) -> Response:
@@ -45,13 +46,14 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refusal
         try:
             body = matchflow.QuickPlay.model_validate(await json_body(request))
+            mark = server.commit_mark()
             answer = await matchflow.quick_play(server, body)
             players.link_answer(server, answer, body.player, players.signed_account(server, request))
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return refused(exc)
-        await server.committed()
+        await server.committed(server.table_id(answer["code"]), mark)
         return JSONResponse(answer)
 
     return [

@@ -29,6 +29,7 @@ REPLAY_CHAT = 500  # chat messages of one hand served with its replay
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 NOT_ENDED = "the log of a hand is published when the hand ends"
+BAD_SEAT = "seat is E, S, W, N or 0-3"
 REVIEW_CACHE = 128  # reviews kept (a finished hand never changes); the oldest is dropped beyond this
 
 
@@ -70,6 +71,14 @@ def ended_hand_log(server: TableServer, code: str, number_text: str) -> tuple[Ta
     return table, number, "\n".join(lines) + "\n"
 
 
+def query_seat(request: Request) -> int | None:
+    """The ``seat`` query parameter (E, S, W, N or 0-3) as 0-3; None when it is not one."""
+    text = request.query_params.get("seat", "").strip().upper()
+    if len(text) == 1 and text in SEATS:
+        return SEATS.index(text)
+    return int(text) if text in ("0", "1", "2", "3") else None
+
+
 def _seats(store: Store, table_id: int) -> list[dict[str, Any]]:
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level}
             for s in store.seats(table_id)]
@@ -107,11 +116,9 @@ def routes(server: TableServer) -> list[Route]:
         return JSONResponse(data)
 
     async def hand_review(request: Request) -> Response:
-        seat_text = request.query_params.get("seat", "").strip().upper()
-        seat = SEATS.index(seat_text) if seat_text and seat_text in SEATS else (
-            int(seat_text) if seat_text.isdigit() and int(seat_text) < 4 else None)
+        seat = query_seat(request)
         if seat is None:
-            return _error(400, "seat is E, S, W, N or 0-3")
+            return _error(400, BAD_SEAT)
         try:
             table, number, text = ended_hand_log(server, request.path_params["code"],
                                                  request.path_params["number"])

@@ -70,6 +70,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = JoinTable.model_validate(await json_body(request))
             account = players.signed_account(server, request)
+            mark = server.commit_mark()
             async with table.lock:
                 seat, token = table.join(body.name, body.seat)
                 players.link_seat(server.store, table, seat, body.player, account)
@@ -77,7 +78,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
             return refused(exc)
-        await server.committed()
+        await server.committed(table.id, mark)
         return JSONResponse({"seat": seat, "token": token})
 
     return [

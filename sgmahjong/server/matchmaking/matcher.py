@@ -57,6 +57,7 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
     random.SystemRandom().shuffle(seats)  # the seats (and so the first dealer) by lot
     table = server.create(CreateTable(name=RANKED_NAME, preset=settings.ranked_preset,
                                       rules={"rounds": settings.ranked_rounds}))
+    mark = server.commit_mark()
     async with table.lock:
         standings = store.standings([e.account_id for e in seats])
         for seat, e in enumerate(seats):
@@ -68,7 +69,7 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
                                           "provisional": s.provisional}
         table.records.forget()
         table.begin()
-    await server.committed()
+    await server.committed(table.id, mark)
     for seat, e in enumerate(seats):
         store.seat_queue(e.id, table.code, seat)
     server.ownership.created(table)

@@ -15,6 +15,7 @@ from typing import Any
 from .accounts import AccountMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
+from .reviews_sql import ReviewMethods
 
 
 class StoreError(Exception):
@@ -140,7 +141,7 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(AccountMethods, RatingMethods, QueueMethods, abc.ABC):
+class Store(AccountMethods, RatingMethods, QueueMethods, ReviewMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -43,6 +44,8 @@ from .base import BATCHABLE, LeaseLost, StorageUnavailable, Write
 log = logging.getLogger("sgmahjong.server")
 
 MAX_BATCH = 5000  # writes in one transaction at most (the rest go in the next)
+LOST_KEEP = 10_000  # tables whose failed writes lost_since remembers (the oldest failure is forgotten first;
+# a table's connections are closed when it fails, so only a connection opened before a failure asks)
 LEASE_READS = frozenset({"owns", "owned"})
 
 
@@ -64,8 +67,11 @@ class GroupCommit:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._pool: ThreadPoolExecutor | None = None
-        self._failed: set[int] = set()
-        self._lost: dict[int, int] = {}  # table id -> position of its last write that failed
+        # table id -> how many writes were queued when its failure was handled (on_failed): its writes
+        # up to there are stale (skipped, not retried); dropped once those are all past
+        self._failed: dict[int, int] = {}
+        # table id -> position of its last write that failed, oldest failure first (at most LOST_KEEP)
+        self._lost: OrderedDict[int, int] = OrderedDict()
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None  # the event loop the releases run in
         self._thread: int | None = None  # ... and its thread
@@ -123,29 +129,42 @@ class GroupCommit:
 
     def _write(self) -> tuple[int, set[int]]:
         """Commit the next batch (in whichever thread calls it); returns how far it got and the tables
-        whose writes failed."""
+        whose writes failed. A table's writes queued before its earlier failure was handled are stale
+        (its live state was dropped with them): they are dropped, neither written nor reported again
+        (the table may have been loaded again from the database since, with writes of its own)."""
         with self._wlock:
             batch, upto = self._take()
             failed: set[int] = set()
             if batch:
+                with self._plock:
+                    marks = dict(self._failed)
+                if marks:
+                    batch = [w for position, w in enumerate(batch, start=upto - len(batch) + 1)
+                             if position > marks.get(int(w.args[0]), 0)]
                 try:
+                    if not batch:
+                        return upto, failed
                     self.inner.write_batch(batch)
                 except Exception:
                     failed = self._retry_by_table(batch)
+                    with self._plock:  # until on_failed has run, their writes queued so far are stale
+                        for table_id in failed:
+                            self._failed[table_id] = upto
                     for table_id in failed:  # before ``committed`` moves past them (see lost_since)
                         self._lost[table_id] = upto
+                        self._lost.move_to_end(table_id)
+                    while len(self._lost) > LOST_KEEP:
+                        self._lost.popitem(last=False)
                 self.batches += 1
             return upto, failed
 
     def _retry_by_table(self, batch: list[Write]) -> set[int]:
+        """Write ``batch`` table by table; the tables whose writes failed."""
         tables: dict[int, list[Write]] = {}
         for w in batch:
             tables.setdefault(int(w.args[0]), []).append(w)
         failed: set[int] = set()
         for table_id, writes in tables.items():
-            if table_id in self._failed:
-                failed.add(table_id)
-                continue
             try:
                 self.inner.write_batch(writes)
             except StorageUnavailable as exc:  # the database's fault (down, disk full): no traceback
@@ -154,7 +173,6 @@ class GroupCommit:
             except Exception:
                 log.exception("table id %s: its writes could not be stored; it is closed", table_id)
                 failed.add(table_id)
-        self._failed |= failed
         return failed
 
     def _done(self, upto: int, failed: set[int]) -> None:
@@ -168,6 +186,11 @@ class GroupCommit:
         if failed and self.on_failed is not None:
             self.on_failed(failed)
         self.committed = max(self.committed, upto)
+        with self._plock:
+            for table_id in failed:  # what it queued so far went with the live state that was dropped
+                self._failed[table_id] = self.submitted
+            for table_id in [t for t, mark in self._failed.items() if mark <= self.committed]:
+                del self._failed[table_id]  # bounded: only failures whose stale writes are still queued
         if self._waiters:
             keep = []
             for seq, release in self._waiters:

@@ -38,6 +38,7 @@ from .base import (
 from .players_sql import SqlPlayers
 from .queue import SqlQueue
 from .ratings import SqlRatings
+from .reviews_sql import SqlReviews
 from .talk_sql import TalkSql
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -74,7 +75,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, TalkSql, Store):
+class SqlStore(SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

@@ -22,8 +22,6 @@ from .steps import TableSteps
 
 log = logging.getLogger("sgmahjong.server")
 
-STORAGE_RETRY_SECONDS = 2.0  # set from the server settings (storage_retry_seconds)
-
 
 class BotTable(TableSteps, Protocol):
     """What the bot driver needs of its table beyond :class:`TableSteps`."""

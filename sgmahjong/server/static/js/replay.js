@@ -1,7 +1,8 @@
 // The replay viewer (/replay/CODE/N): a finished hand step by step, from any seat's point of view or
-// with every hand open, the end of the hand, the wall check and the review by the strong bot.
-// Everything comes from GET /api/tables/CODE/hands/N/replay (frames: the state after each step) and
-// .../review?seat=S; the page keeps no game logic.
+// with every hand open, the end of the hand, the wall check, the review by the strong bot (fast) or by
+// the expert and the analysis board (replay-expert.js). Everything comes from
+// GET /api/tables/CODE/hands/N/replay (frames: the state after each step), .../review?seat=S and the
+// expert's routes; the page keeps no game logic.
 import { getJSON, patternNames } from "./api.js";
 import { logItem } from "./tablelog.js";
 import { parseTiles } from "./notation.js";
@@ -13,6 +14,7 @@ import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 import { messageElement } from "./chat.js";
 import { scrollLater } from "./dom.js";
+import { boardStep, expertMark, loadExpert, setupExpert } from "./replay-expert.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN = "all";
@@ -28,7 +30,8 @@ const state = {
   data: null,
   step: 0,
   pov: query.get("seat") === OPEN ? OPEN : Number(query.get("seat") || 0) % 4 || 0,
-  review: null,
+  review: null,  // the strong bot's review (fast), or ...
+  expert: null,  // ... the expert's (priced decisions)
   patterns: new Map(),
 };
 
@@ -122,6 +125,7 @@ function render() {
     list.append(li);
   }
   renderReviewMark();
+  boardStep();
   renderChat();
   const end = $("end-panel");
   end.hidden = !v.result;
@@ -228,6 +232,13 @@ function fmt(a, b) {
 
 async function loadReview() {
   const seat = Number($("review-seat").value);
+  if ($("review-mode").value === "expert") {
+    await loadExpert(seat);
+    return;
+  }
+  state.expert = null;
+  $("match-btn").hidden = true;
+  $("match-summary").replaceChildren();
   $("review-btn").disabled = true;
   $("review-summary").textContent = t("replay.reviewing");
   try {
@@ -284,6 +295,8 @@ async function loadReview() {
 /** Under the step's title: the reviewed decision taken at this state, if any. */
 function renderReviewMark() {
   document.querySelectorAll(".review-mark").forEach((el) => el.remove());
+  const expert = expertMark();
+  if (expert) $("step-action").after(expert);
   if (!state.review) return;
   const d = state.review.decisions.find((x) => x.number - 1 === state.step);
   if (!d) return;
@@ -317,15 +330,19 @@ function windHeld(seat) {
 function fillSelects() {
   const pov = $("pov");
   const rev = $("review-seat");
+  const board = $("board-seat");
   for (let s = 0; s < 4; s += 1) {
     pov.append(new Option(t("replay.pov_seat", { wind: t(`wind.${windHeld(s)}`), name: seatName(s) }), String(s)));
     rev.append(new Option(seatName(s), String(s)));
+    board.append(new Option(seatName(s), String(s)));
   }
+  board.value = String(state.pov === OPEN ? 0 : state.pov);
   pov.append(new Option(t("replay.pov_open"), OPEN));
   pov.value = String(state.pov);
   rev.value = String(state.pov === OPEN ? 0 : state.pov);
   pov.addEventListener("change", () => {
     state.pov = pov.value === OPEN ? OPEN : Number(pov.value);
+    if (state.pov !== OPEN) board.value = String(state.pov);
     go(state.step);
   });
 }
@@ -353,6 +370,8 @@ async function main() {
   $("last").addEventListener("click", () => go(data.frames.length));
   $("slider").addEventListener("input", () => go(Number($("slider").value)));
   $("review-btn").addEventListener("click", loadReview);
+  setupExpert({ state, $, moveNode, seatName, reasonText, go, render, withNodes, MARKS });
+  if (query.get("review") === "expert") $("review-mode").value = "expert";
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
     if (e.target instanceof HTMLSelectElement) return;

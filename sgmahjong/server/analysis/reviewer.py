@@ -1,0 +1,165 @@
+"""The reviewer: expert reviews of finished hands, computed once and stored; analyses of a replay
+step, kept in a bounded memory. Both run in the :class:`~.pool.JobPool`.
+
+Answers are JSON-ready dicts with a ``status``: ``none`` (not asked for), ``queued``, ``running``
+(with ``done``/``total`` decisions), ``done`` (with the result) or ``failed`` (with ``error``; ``bad``
+is true when the input was at fault, e.g. a step where the seat had no choice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from ... import coach
+from ...errors import SgMahjongError
+from ..settings import ServerSettings, SettingsError
+from ..store import Store, StoreError
+from . import jobs
+from .pool import Job, JobPool, PoolBusy
+
+log = logging.getLogger("sgmahjong.server.analysis")
+
+MODE = "expert"  # the stored reviews' mode (the fast "strong" review is not stored: it is quick)
+FAILED = "the review could not be computed"
+
+
+def failure(job: Job) -> dict[str, Any]:
+    """A failed job's answer: the input's fault (``bad``: the message says what), or ours."""
+    exc = job.error()
+    if isinstance(exc, SgMahjongError):
+        return {"status": "failed", "error": str(exc), "bad": True}
+    return {"status": "failed", "error": FAILED, "bad": False}
+
+
+class Reviewer:
+    """One per server process (made by the app, closed with it). Not for the event loop's hot path:
+    the store calls are short reads and one write per computed review."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.pool = JobPool(settings.analysis_workers, settings.analysis_queue)
+        self.deals = settings.analysis_deals or coach.DEFAULT_DEALS
+        if not coach.MIN_DEALS <= self.deals <= coach.MAX_DEALS:
+            raise SettingsError(f"server setting analysis_deals must be 0 (the expert's default,"
+                                f" {coach.DEFAULT_DEALS}) or from {coach.MIN_DEALS} to {coach.MAX_DEALS}")
+        self.cache_size = settings.analysis_cache
+        self.wait_seconds = settings.analysis_wait_seconds
+        self._analyses: OrderedDict[tuple[int, int, int, int, int], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.pool.close()
+
+    # -- reviews of a hand -------------------------------------------------------------------------
+    def review(self, store: Store, table_id: int, hand: int, seat: int,
+               text: Callable[[], str] | None) -> dict[str, Any]:
+        """The expert review of ``seat`` in that finished hand: stored, being computed, or (with
+        ``text``, the hand's log) started now. Raises :class:`PoolBusy` when the pool is full."""
+        stored = store.review(table_id, hand, seat, MODE, self.deals)
+        if stored is not None:
+            return _done(stored)
+        key = ("review", table_id, hand, seat, self.deals)
+        job = self.pool.job(key)
+        if job is None and text is not None:
+            loop = asyncio.get_running_loop()
+            job = self.pool.submit(
+                key, jobs.expert_review, (text(), seat, self.deals), progress=True,
+                on_done=lambda j: _in_loop(loop, self._keep, store, table_id, hand, seat, j))
+        if job is None:
+            return {"status": "none"}
+        if job.status == "failed":
+            return failure(job)
+        if job.status == "done":
+            return _done(job.future.result())
+        return job.progress()
+
+    def _keep(self, store: Store, table_id: int, hand: int, seat: int, job: Job) -> None:
+        if job.status != "done":
+            return
+        try:
+            store.add_review(table_id, hand, seat, MODE, self.deals, job.future.result(), time.time())
+        except StoreError as exc:  # computed again on a later request; the poll still sees it
+            log.warning("expert review not stored: %s", exc)
+
+    def match(self, store: Store, table_id: int, seat: int,
+              text: Callable[[int], str] | None) -> dict[str, Any]:
+        """Every finished hand of the table reviewed for ``seat`` (with ``text``, the missing ones
+        queued, as many as the pool takes): each hand's status, and the match's summary once all are
+        done (``partial``: the summary of those done so far)."""
+        finished = [h.number for h in store.hands(table_id) if h.ended is not None]
+        stored = store.table_reviews(table_id, seat, MODE, self.deals)
+        hands: list[dict[str, Any]] = []
+        done: list[tuple[int, dict[str, Any]]] = []
+        busy = False
+        for number in finished:
+            if number in stored:
+                answer = _done(stored[number])
+            else:
+                try:
+                    answer = self.review(store, table_id, number, seat,
+                                         None if text is None or busy else _bind(text, number))
+                except PoolBusy:
+                    busy, answer = True, {"status": "none"}
+            if answer["status"] == "done":
+                done.append((number, answer["review"]))
+            hands.append({"hand": number, **{k: v for k, v in answer.items() if k != "review"},
+                          **({"summary": answer["review"].get("summary")} if "review" in answer else {})})
+        summary = jobs.match_summary([r for _, r in done]) if done else None
+        if summary is not None:
+            for big in summary.get("biggest", []):
+                big["hand_number"] = done[int(big["hand"])][0]
+        complete = len(done) == len(finished)
+        return {"seat": seat, "deals": self.deals, "hands": hands, "busy": busy, "complete": complete,
+                "summary": summary}
+
+    # -- the analysis board ------------------------------------------------------------------------
+    def analysis(self, table_id: int, hand: int, number: int, seat: int,
+                 text: Callable[[], str] | None) -> tuple[dict[str, Any], Job | None]:
+        """What the expert would do for ``seat`` after the first ``number`` actions of the hand:
+        (the answer, the job computing it if it is not done)."""
+        key = (table_id, hand, number, seat, self.deals)
+        with self._lock:
+            cached = self._analyses.get(key)
+            if cached is not None:
+                self._analyses.move_to_end(key)
+                return cached, None
+        job = self.pool.job(("analysis", *key))
+        if job is None and text is not None:
+            job = self.pool.submit(("analysis", *key), jobs.expert_analysis,
+                                   (text(), number, seat, self.deals),
+                                   on_done=lambda j: self._remember(key, j))
+        if job is None:
+            return {"status": "none"}, None
+        if job.status in ("done", "failed"):
+            return self._remember(key, job), None
+        return job.progress(), job
+
+    def _remember(self, key: tuple[int, int, int, int, int], job: Job) -> dict[str, Any]:
+        answer = {"status": "done", "analysis": job.future.result()} if job.status == "done" else failure(job)
+        if answer["status"] == "done" or answer.get("bad"):  # a failure of ours is tried again
+            with self._lock:
+                self._analyses[key] = answer
+                while len(self._analyses) > self.cache_size:
+                    self._analyses.popitem(last=False)
+        return answer
+
+
+def _done(review: dict[str, Any]) -> dict[str, Any]:
+    n = len(review.get("decisions", []))
+    return {"status": "done", "done": n, "total": n, "review": review}
+
+
+def _bind(text: Callable[[int], str], number: int) -> Callable[[], str]:
+    return lambda: text(number)
+
+
+def _in_loop(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
+    """Run ``fn(*args)`` in the event loop's thread (where the store is written), from a pool thread."""
+    with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+        loop.call_soon_threadsafe(fn, *args)
