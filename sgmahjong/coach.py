@@ -18,6 +18,7 @@ reasons come from the ``strong`` review (:mod:`.review`); the summary ranks mist
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,6 +117,23 @@ class ExpertReview:
         return {"summary": self.summary(), "decisions": [d.to_json() for d in self.decisions],
                 "result": self.result}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any], seat: int | None = None) -> ExpertReview:
+        """The review :meth:`to_json` wrote (as stored); keys it does not know are ignored."""
+        decisions = []
+        for d in data.get("decisions", []):
+            fields = _known(ExpertDecision, d)
+            fields["options"] = [OptionValue(**_known(OptionValue, o)) for o in d.get("options", [])]
+            decisions.append(ExpertDecision(**fields))
+        if seat is None:
+            seat = int(data.get("seat", data.get("summary", {}).get("seat", 0)))
+        return cls(seat=seat, decisions=decisions, result=data.get("result"))
+
+
+def _known(cls: Any, data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -169,7 +187,9 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
         ev = Evaluation.empty(len(cands))
     est = [ev.estimate(i) for i in range(len(cands))]
     me = cands.index(chosen) if chosen is not None else -1
-    best = _pick(ev, bot.z)
+    # a win is always the expert's pick, as it plays (ExpertBot.decide wins at once): the playouts'
+    # deals ignore what the opponents' discards say of their hands, so they overrate passing a win
+    best = 0 if cands and cands[0].kind == "win" else _pick(ev, bot.z)
     if me >= 0 and me != best and ev.rounds and ev.results[me] == ev.results[best]:
         best = me  # the same result on every deal: as good as the pick
     order = [best, *sorted((i for i in range(len(cands)) if i != best), key=lambda i: (-est[i][0], i))]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+from playwright.sync_api import expect
 
 from sgmahjong.server.http.avatars import AVATARS
 from sgmahjong.server.store import open_store
@@ -24,6 +27,7 @@ def test_store_keeps_a_players_avatar_and_the_tables(database_url: str) -> None:
         store.link_seat_player(tid, 2, pid)
         store.link_seat_player(tid, 3, store.ensure_player("h2", "Bo"))  # no avatar chosen
         assert store.table_avatars(tid) == {2: "plum"}
+        assert store.lobby_avatars([tid, 999]) == {tid: {2: "plum"}} and store.lobby_avatars([]) == {}
         assert store.set_avatar("h1", None) is True
         assert store.table_avatars(tid) == {}
     finally:
@@ -48,3 +52,22 @@ def test_avatar_routes(live_server: LiveServer) -> None:
     live_server.join(code, "Bo", 2)  # no identity: no avatar
     assert live_server.get(f"/api/tables/{code}/avatars").json() == {"seats": {"1": "orchid"}}
     assert live_server.get("/api/tables/nope1234/avatars").status_code == 404
+
+
+def test_the_lobby_lists_each_seats_avatar(live_server: LiveServer, open_page: Any) -> None:
+    """GET /api/tables gives each human seat's avatar (None: none chosen; bots: None, drawn by the
+    client); the lobby's list shows them beside the names."""
+    assert live_server.post("/api/players", {"secret": SECRET, "name": "Ann"}).status_code == 200
+    httpx.post(live_server.url + "/api/me/avatar", json={"avatar": "orchid"}, headers={"X-Player": SECRET})
+    code = live_server.create_table("Avatars")["code"]
+    r = live_server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0, "player": SECRET})
+    assert r.status_code == 200
+    assert live_server.post(f"/api/tables/{code}/join", {"name": "Bo", "seat": 2}).status_code == 200
+    listed = next(t for t in live_server.get("/api/tables").json()["tables"] if t["code"] == code)
+    assert [s["avatar"] for s in listed["seats"]] == ["orchid", None, None, None]
+    page = open_page({"viewport": {"width": 1280, "height": 900}}, "en")
+    page.goto(live_server.url + "/")
+    row = page.locator(f'#tables tr[data-code="{code}"]')
+    expect(row.locator('.avatar[data-avatar="orchid"]')).to_have_count(1)
+    expect(row.locator(".avatar")).to_have_count(1)  # Bo chose none; the empty seats have none
+    expect(row).to_contain_text("Ann")

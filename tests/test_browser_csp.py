@@ -27,11 +27,12 @@ def watched(browser: Browser) -> tuple[Page, list[str]]:
 
 def test_the_pages_work_under_the_csp(live_server: Any, browser: Browser) -> None:
     page, problems = watched(browser)
-    for path in ("/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard"):
+    pages = ("/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard", "/clubs", "/club/nosuchclub")
+    for path in pages:
         response = page.goto(live_server.url + path)
         assert response is not None
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
-        expect(page.locator("header.site-header nav a")).to_have_count(6)
+        expect(page.locator("header.site-header nav a")).to_have_count(7)
     # the lobby: a table is created through the page's own (same-origin, JSON) POST
     page.goto(live_server.url + "/")
     page.fill("#table-name", "CSP table")

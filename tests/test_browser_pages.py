@@ -45,13 +45,15 @@ def test_howto_shows_all_46_tile_faces_and_the_keys(live_server: Any, page: Page
     expect(page.locator("#options-table tbody tr")).to_have_count(len(RuleSet.describe()))
 
 
-@pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard"])
+@pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard",
+                                  "/clubs"])
 def test_every_page_has_the_site_header(live_server: Any, page: Page, path: str) -> None:
     page.goto(live_server.url + path)
     links = page.locator("header.site-header nav a")
-    expect(links).to_have_count(6)
-    assert [links.nth(i).get_attribute("href") for i in range(6)] == ["/", "/how-to-play", "/scoring",
-                                                                      "/calculator", "/me", "/leaderboard"]
+    expect(links).to_have_count(7)
+    assert [links.nth(i).get_attribute("href") for i in range(7)] == ["/", "/how-to-play", "/scoring",
+                                                                      "/calculator", "/me", "/leaderboard",
+                                                                      "/clubs"]
     expect(page.locator('header.site-header nav a[aria-current="page"]')).to_have_attribute("href", path)
     page.locator("header.site-header .brand").click()
     expect(page).to_have_url(live_server.url + "/")

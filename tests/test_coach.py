@@ -53,7 +53,8 @@ def _check(review: ExpertReview) -> None:
     assert s["costly"] == sum(d.costly for d in review.decisions)
     assert s["expected_loss"] == pytest.approx(sum(d.cost for d in review.decisions if d.costly), abs=1e-3)
     assert len(s["biggest"]) == min(3, s["costly"])
-    json.dumps(review.to_json(), allow_nan=False)
+    data = json.loads(json.dumps(review.to_json(), allow_nan=False))
+    assert ExpertReview.from_json(data, review.seat).to_json() == data  # as stored, read back
     assert pickle.loads(pickle.dumps(review)) == review
 
 
@@ -175,3 +176,17 @@ def test_cli_review_by_the_expert(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "--deals must be from 2" in capsys.readouterr().err
     assert main(["review", str(path), "--seat", "E"]) == 0  # the strong review stays the default
     assert "agreement with the strong bot" in capsys.readouterr().out
+
+
+def test_a_win_is_always_the_experts_pick() -> None:
+    """The expert wins whenever it may (as it plays); the search's deals, blind to what the opponents'
+    discards say, rate passing this discarded win (6 units) above taking it, yet the review neither
+    picks the pass nor prices the win as a mistake."""
+    bots = [make_bot("greedy", 2 * 4 + i, RULES) for i in range(4)]
+    text = bot_hand_log(RULES, bots, seed=2)
+    review = review_by_expert(text, 0, deals=30, seed=1)
+    _check(review)
+    wins = [d for d in review.decisions if any(o.action == "win" for o in d.options)]
+    assert wins and all(d.best == "win" and not d.costly for d in wins)
+    priced = {o.action: o.mean for o in wins[-1].options}
+    assert wins[-1].chosen == "win" and priced["pass"] > priced["win"]  # what the pick overrides

@@ -45,6 +45,7 @@ CONSTANTS = {
     "scoring.reference.PATTERNS", "scoring.reference.SPECIAL_WINS", "scoring.registry.BY_ID",
     "scoring.registry.PATTERNS", "scoring.scorer.PATTERNS", "scoring.special.SPECIAL_WINS",
     "server.cluster.ownership.MOVED", "server.http.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
+    "server.http.clubs.STATUS", "server.http.clubs.PRESETS", "server.clubs.view.PRESETS",
 }
 
 # memos over a small fixed domain: name -> most entries

@@ -146,6 +146,9 @@ def rematch_vote(server: TableServer, table: Table, conn: Connection) -> None:
     for seat, player_id in table.store.seat_players(table.id).items():  # their hands reach their /me
         if new.seats[seat].kind == "human":
             new.store.link_seat_player(new.id, seat, player_id)
+    club = table.store.table_club(table.id)
+    if club is not None:  # a club's rematch is the club's too (its ledger counts it)
+        table.store.add_club_table(club, new.id, time.time())
     new.begin()
     table.flow.rematch_code = new.code
     table.broadcast_table()

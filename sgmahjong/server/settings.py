@@ -89,6 +89,15 @@ class ServerSettings:
     queue_widen_per_second: float = 10.0  # ... and the window widens by this much per second waited
     queue_stale_seconds: float = 30.0  # a queued player who has not asked for this long leaves the queue
     queue_max: int = 10000  # players waiting at most (the queue refuses more)
+    # -- clubs (docs/clubs.md) ------------------------------------------------------------------------
+    club_name_max: int = 40  # characters of a club's name
+    clubs_per_player: int = 20  # clubs one player may own or belong to
+    club_members_max: int = 50  # members of one club
+    club_invites_max: int = 20  # usable invite links of one club at once
+    club_invite_days: float = 7.0  # an invite link expires this many days after it was made (0: never)
+    club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
+    club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
+    club_periods_listed: int = 20  # past settle-up periods shown on a club's page
     # -- the expert's reviews and analysis board (server/analysis; docs/playing.md) --------------------
     analysis_workers: int = 1  # processes computing expert reviews and analyses (started on first use)
     analysis_queue: int = 16  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
@@ -109,7 +118,8 @@ class ServerSettings:
                 raise SettingsError(f"server setting {f.name} must not be negative; got {value}")
         for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses",
-                     "static_builds_kept", "analysis_workers", "analysis_queue"):
+                     "static_builds_kept", "club_name_max", "club_members_max", "club_stake_max",
+                     "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

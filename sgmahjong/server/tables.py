@@ -225,13 +225,18 @@ class TableServer:
         """A page of the lobby's open public tables, from the database (so every worker lists the
         same tables): live here, the table's own summary; served elsewhere, one from its rows."""
         rows, total = self.store.open_tables(offset, limit)
+        avatars = self.store.lobby_avatars([row.id for row in rows])
         summaries = []
         for row in rows:
             table = self.tables.get(row.code)
             if table is None:
                 table = Table.from_rows(self.store, row, self.store.seats(row.id))
                 table.hand_number = len(self.store.hands(row.id))
-            summaries.append(table.summary())
+            summary = table.summary()
+            chosen = avatars.get(row.id, {})
+            for seat in summary["seats"]:  # a human seat's avatar (the list shows it beside the name)
+                seat["avatar"] = chosen.get(seat["seat"]) if seat["kind"] == "human" else None
+            summaries.append(summary)
         return lobby_page(summaries, total, offset, limit)
 
     async def archive(self, table: Table, status: str) -> None:

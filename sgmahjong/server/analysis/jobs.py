@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,21 +25,6 @@ def expert_analysis(text: str, number: int, seat: int, deals: int) -> dict[str, 
     return coach.analyse(text, number, seat, deals=deals).to_json()
 
 
-def _known(cls: Any, data: dict[str, Any]) -> dict[str, Any]:
-    names = {f.name for f in dataclasses.fields(cls)}
-    return {k: v for k, v in data.items() if k in names}
-
-
-def from_json(data: dict[str, Any]) -> coach.ExpertReview:
-    """A stored review (``expert_review``'s dict) as the coach's :class:`~sgmahjong.coach.ExpertReview`."""
-    decisions = []
-    for d in data.get("decisions", []):
-        fields = _known(coach.ExpertDecision, d)
-        fields["options"] = [coach.OptionValue(**_known(coach.OptionValue, o)) for o in d.get("options", [])]
-        decisions.append(coach.ExpertDecision(**fields))
-    return coach.ExpertReview(seat=int(data.get("seat", 0)), decisions=decisions, result=data.get("result"))
-
-
 def match_summary(reviews: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The coach's summary of a match's stored reviews of one seat (in hand order)."""
-    return coach.match_summary([from_json(r) for r in reviews])
+    return coach.match_summary([coach.ExpertReview.from_json(r) for r in reviews])

@@ -25,6 +25,7 @@ from ..tables import TableServer
 from . import (
     accounts,
     avatars,
+    clubs,
     expert,
     health,
     pages,
@@ -106,6 +107,7 @@ def create_app(
             *ranking.routes(server),
             *ranked.routes(server),
             *avatars.routes(server),
+            *clubs.routes(server, new_tables),
             *websocket.routes(server),
             *static_http.routes(),
         ],

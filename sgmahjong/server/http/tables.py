@@ -13,7 +13,7 @@ from ...errors import SgMahjongError
 from ..lobby import PAGE_MAX
 from ..protocol import ProtocolError, validation_message
 from ..tables import CreateTable, TableServer
-from . import players
+from . import clubs, players
 from .common import STATUS, NewTables, error, json_body, refused
 
 
@@ -69,6 +69,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, "no such table")
         try:
             body = JoinTable.model_validate(await json_body(request))
+            if not clubs.may_sit(server, request, table, body.player):
+                return error(403, "only the club's members may sit at a club's table", "club_only")
             account = players.signed_account(server, request)
             mark = server.commit_mark()
             async with table.lock:

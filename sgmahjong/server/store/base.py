@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .accounts import AccountMethods
+from .clubs_sql import ClubMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
 from .reviews_sql import ReviewMethods
@@ -141,7 +142,7 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(AccountMethods, RatingMethods, QueueMethods, ReviewMethods, abc.ABC):
+class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
@@ -301,6 +302,10 @@ class Store(AccountMethods, RatingMethods, QueueMethods, ReviewMethods, abc.ABC)
     @abc.abstractmethod
     def table_avatars(self, table_id: int) -> dict[int, str]:
         """seat -> avatar of the table's seats linked to a player who chose one."""
+
+    @abc.abstractmethod
+    def lobby_avatars(self, table_ids: list[int]) -> dict[int, dict[int, str]]:
+        """table id -> :meth:`table_avatars` of each of ``table_ids`` (one query, for the lobby)."""
 
     # -- group commit -------------------------------------------------------------------------------
     # -- players (browser-held identities) and their ended hands --------------------------------

@@ -83,8 +83,12 @@ class SqlPlayers(SqlHooks):
         keys = ("hands", "wins", "deal_ins", "win_tai", "net", "tables")
         return {k: int(v) for k, v in zip(keys, rows[0], strict=True)}
 
+    def _w_forget_club_member(self, player_id: int) -> None:
+        raise NotImplementedError  # store/clubs_sql.py
+
     def delete_player(self, player_id: int) -> None:
         with self._tx():
+            self._w_forget_club_member(player_id)
             self._run("DELETE FROM player_hands WHERE player_id = ?", (player_id,))
             self._run("DELETE FROM seat_players WHERE player_id = ?", (player_id,))
             self._run("DELETE FROM players WHERE id = ?", (player_id,))

@@ -35,6 +35,7 @@ from .base import (
     TableRow,
     Write,
 )
+from .clubs_sql import SqlClubs
 from .players_sql import SqlPlayers
 from .queue import SqlQueue
 from .ratings import SqlRatings
@@ -75,7 +76,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql, Store):
+class SqlStore(SqlClubs, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

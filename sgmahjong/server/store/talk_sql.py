@@ -63,6 +63,18 @@ class TalkSql:
             " WHERE s.table_id = ? AND p.avatar IS NOT NULL", (table_id,))
         return {int(r[0]): str(r[1]) for r in rows}
 
+    def lobby_avatars(self, table_ids: list[int]) -> dict[int, dict[int, str]]:
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" * len(table_ids))
+        rows = self._read(
+            "SELECT s.table_id, s.seat, p.avatar FROM seat_players s JOIN players p ON p.id = s.player_id"
+            f" WHERE s.table_id IN ({marks}) AND p.avatar IS NOT NULL", tuple(table_ids))
+        out: dict[int, dict[int, str]] = {}
+        for r in rows:
+            out.setdefault(int(r[0]), {})[int(r[1])] = str(r[2])
+        return out
+
 
 def _row(r: tuple[Any, ...]) -> ChatRow:
     return ChatRow(int(r[0]), int(r[1]), int(r[2]), None if r[3] is None else int(r[3]), str(r[4]),

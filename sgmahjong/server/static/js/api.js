@@ -17,7 +17,8 @@ export async function postJSON(url, body) {
   return decode(res);
 }
 
-async function decode(res) {
+/** The JSON of a fetch() answer; throws Error(reason) on an HTTP error (status, code, params set). */
+export async function decode(res) {
   let data = null;
   try {
     data = await res.json();

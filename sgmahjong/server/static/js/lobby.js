@@ -4,6 +4,7 @@ import "./site-header.js";
 import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
 import { t } from "./i18n.js";
 import { playerName } from "./names.js";
+import { avatarElement } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
 
 const $ = (id) => document.getElementById(id);
@@ -74,7 +75,8 @@ async function refreshTables() {
   el.innerHTML = `<div class="table-scroll"><table class="data cards-on-phone"><thead><tr><th>${t("lobby.col.table")}</th>` +
     `<th>${t("lobby.col.status")}</th><th>${t("lobby.col.players")}</th><th>${t("lobby.col.rules")}</th><th></th>` +
     `</tr></thead><tbody>${data.tables.map((tb) => {
-      const players = tb.seats.map((s, i) => (s.kind === "empty" ? "·" : esc(playerName(tb.seats, i)) + seatRank(s)))
+      const players = tb.seats.map((s, i) => (s.kind === "empty" ? "·"
+        : `<span class="lobby-seat">${seatAvatar(s, i)}${esc(playerName(tb.seats, i))}${seatRank(s)}</span>`))
         .join(", ");
       const changed = Object.entries(tb.changed_rules || {}).map(([k, v]) => `${esc(optionName(k))}=${esc(v)}`)
         .join(", ") || t("lobby.default_rules");
@@ -88,6 +90,12 @@ async function refreshTables() {
 }
 
 init();
+
+// -- avatars: a seat's picture beside the name (a bot's dragon; none for a player who chose none) ----------
+function seatAvatar(s, i) {
+  const id = s.kind === "bot" ? `bot:${i}` : s.avatar;
+  return id ? avatarElement(id).outerHTML : "";
+}
 
 // -- accounts: a signed-in player's rank beside the name ------------------------------------------------
 function seatRank(s) {

@@ -11,6 +11,7 @@ const LINKS = [
   ["/calculator", "nav.calculator"],
   ["/me", "nav.me"],
   ["/leaderboard", "nav.leaderboard"],
+  ["/clubs", "nav.clubs"],
 ];
 
 let headers = 0;

@@ -1,0 +1,304 @@
+"""Club routes (docs/clubs.md): create a club, invite links (made, listed, revoked; only the code's hash
+is stored and the code is shown once), join by link, leave or remove a member, open a club table,
+the club page's data, settle up (mark settled: a new period), start a season, the ledger as CSV.
+
+Who asks is the player /me shows: the signed-in account (every identity of it), else the browser's
+identity (the ``X-Player`` header). A member is a browser identity; an account's identities are one
+member. Everything of a club answers 404 "no such club" to anyone not a member, whether or not the
+club exists. State-changing routes are POSTs with a JSON body (the guard middleware's Origin and
+content-type checks stand in front of them: CSRF). Club tables are private (never in the lobby) and
+only members may sit at one (:func:`may_sit`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...rules import PRESETS
+from ..clubs.view import club_page, club_summary, ledger_csv
+from ..protocol import ProtocolError, validation_message
+from ..store import Store
+from ..store.clubs_sql import MEMBER, OWNER, ClubRow, MemberRow
+from ..table.seats import hash_token
+from ..table.table import Table
+from ..tables import CreateTable, TableServer
+from . import players
+from .common import STATUS, NewTables, error, json_body, refused
+from .pages import static_page
+
+NO_CLUB = "no such club"
+INVITE_BYTES = 18  # random bytes of an invite code (24 characters of URL-safe text)
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewClub(_Body):
+    name: Annotated[str, Field(min_length=1, max_length=200)]  # and at most club_name_max, checked after
+    stake: Annotated[int, Field(ge=1)] = 20  # cents a 1-tai hand costs each loser ("20c/40c")
+    preset: str = "default"
+
+
+class NewInvite(_Body):
+    days: Annotated[float, Field(ge=0, le=366)] | None = None  # None: the club_invite_days setting
+
+
+class Join(_Body):
+    invite: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class Member(_Body):
+    member: Annotated[str, Field(min_length=1, max_length=20)]
+
+
+class NewClubTable(_Body):
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)  # table options (timers, bots), as for any table
+
+
+class Empty(_Body):
+    pass
+
+
+def invite_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def acting_player(server: TableServer, request: Request) -> tuple[int | None, list[int]]:
+    """The player who acts (this browser's identity if it is theirs, else the account's first) and
+    every identity of theirs; (None, []) for a guest with no identity yet."""
+    owner = players.history_owner(server, request)
+    if owner is None or not owner.player_ids:
+        return None, []
+    browser = players.browser_player(request, server.store)
+    acting = browser.id if browser is not None and browser.id in owner.player_ids else owner.player_ids[0]
+    return acting, owner.player_ids
+
+
+def may_sit(server: TableServer, request: Request, table: Table, secret: str | None) -> bool:
+    """Whether whoever asks may take a seat at ``table``: anyone at a table of no club; at a club's
+    table, a member (by the browser identity sent with the seat, or the signed-in account)."""
+    club_id = server.store.table_club(table.id)
+    if club_id is None:
+        return True
+    owner = players.history_owner(server, request)
+    ids = list(owner.player_ids) if owner is not None else []
+    if players.valid_secret(secret):
+        player = server.store.player(hash_token(str(secret)))
+        if player is not None:
+            ids.append(player.id)
+    return server.store.membership(club_id, ids) is not None
+
+
+def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
+    settings = server.settings
+
+    def store() -> Store:
+        return server.store  # opened at start-up, after the routes are made
+
+    def me_in(request: Request) -> tuple[ClubRow, MemberRow] | None:
+        """The club of the path and the asker's member row, if the asker is a member."""
+        club = store().club(request.path_params["code"][:40])
+        if club is None:
+            return None
+        _acting, ids = acting_player(server, request)
+        member = store().membership(club.id, ids)
+        return None if member is None else (club, member)
+
+    async def body_of(request: Request, model: type[Any]) -> Any:
+        try:
+            return model.model_validate(await json_body(request))
+        except ValidationError as exc:
+            raise ProtocolError("invalid", validation_message(exc, whole="body", most=1)) from None
+
+    async def player_action(request: Request, model: type[Any]) -> tuple[int, list[int], Any] | Response:
+        """The acting player, their identities and the request's body; or the refusal."""
+        acting, ids = acting_player(server, request)
+        if acting is None:
+            return error(400, "choose a name on /me first: a club's members are players")
+        try:
+            return acting, ids, await body_of(request, model)
+        except ProtocolError as exc:
+            return refused(exc)
+
+    async def mine(request: Request) -> Response:
+        _acting, ids = acting_player(server, request)
+        clubs = [club_summary(c, role) for c, role in store().player_clubs(ids)] if ids else []
+        return JSONResponse({"clubs": clubs, "presets": list(PRESETS), "name_max": settings.club_name_max,
+                             "stake_max": settings.club_stake_max, "has_identity": bool(ids)})
+
+    async def create(request: Request) -> Response:
+        got = await player_action(request, NewClub)
+        if isinstance(got, Response):
+            return got
+        acting, ids, body = got
+        name = " ".join(body.name.split())
+        if not name or not name.isprintable() or len(name) > settings.club_name_max:
+            return error(400, f"a club's name is 1-{settings.club_name_max} characters of printable text")
+        if body.preset not in PRESETS:
+            return error(400, f"the house rules are one of {', '.join(PRESETS)}")
+        base = PRESETS[body.preset].base
+        if body.stake > settings.club_stake_max or body.stake % base:
+            return error(400, f"the stake is at most {settings.club_stake_max} cents and, with these house"
+                              f" rules (a tai is {base} points), a multiple of {base} cents")
+        if len(store().player_clubs(ids)) >= settings.clubs_per_player:
+            return error(409, f"you are in {settings.clubs_per_player} clubs already (the most)")
+        code = secrets.token_urlsafe(8)
+        store().create_club(code, name, body.stake // base, body.preset, acting, time.time())
+        club = store().club(code)
+        assert club is not None
+        return JSONResponse(club_summary(club, OWNER), status_code=201)
+
+    async def page(request: Request) -> Response:
+        found = me_in(request)
+        if found is None:
+            return error(404, NO_CLUB)
+        club, me = found
+        return JSONResponse(club_page(store(), club, me, now=time.time(),
+                                      tables_listed=settings.club_tables_listed,
+                                      periods_listed=settings.club_periods_listed))
+
+    async def export(request: Request) -> Response:
+        found = me_in(request)
+        if found is None:
+            return error(404, NO_CLUB)
+        scope = request.query_params.get("scope", "period")
+        if scope not in ("period", "season"):
+            return error(400, "scope is period or season")
+        club, me = found
+        data = club_page(store(), club, me, now=time.time(), tables_listed=0, periods_listed=0)
+        name = f"club-{club.code}-{scope}-{data[scope]['number']}.csv"
+        return PlainTextResponse(ledger_csv(data, scope), media_type="text/csv; charset=utf-8",
+                                 headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def owner_action(request: Request, model: type[Any]) -> tuple[ClubRow, MemberRow, Any] | Response:
+        found = me_in(request)
+        if found is None:
+            return error(404, NO_CLUB)
+        try:
+            body = await body_of(request, model)
+        except ProtocolError as exc:
+            return refused(exc)
+        if found[1].role != OWNER:
+            return error(403, "only the club's owner may do this")
+        return found[0], found[1], body
+
+    async def invite(request: Request) -> Response:
+        got = await owner_action(request, NewInvite)
+        if isinstance(got, Response):
+            return got
+        club, _me, body = got
+        now = time.time()
+        if len(store().invites(club.id, now)) >= settings.club_invites_max:
+            return error(409, f"the club has {settings.club_invites_max} invite links (the most): revoke one")
+        days = settings.club_invite_days if body.days is None else body.days
+        code = secrets.token_urlsafe(INVITE_BYTES)
+        invite_id = store().add_invite(club.id, invite_hash(code), now, now + days * 86400 if days else None)
+        return JSONResponse({"id": invite_id, "invite": code, "url": f"/clubs#invite={code}"},
+                            status_code=201)
+
+    async def revoke(request: Request) -> Response:
+        got = await owner_action(request, Empty)
+        if isinstance(got, Response):
+            return got
+        try:
+            invite_id = int(request.path_params["invite"])
+        except ValueError:
+            return error(404, "no such invite link")
+        if not store().revoke_invite(got[0].id, invite_id, time.time()):
+            return error(404, "no such invite link (or revoked already)")
+        return JSONResponse({"revoked": invite_id})
+
+    async def join(request: Request) -> Response:
+        got = await player_action(request, Join)
+        if isinstance(got, Response):
+            return got
+        acting, ids, body = got
+        club = store().invite_club(invite_hash(body.invite), time.time())
+        if club is None:
+            return error(404, "this invite link is not (or no longer) valid:"
+                              " ask the club's owner for a new one")
+        if store().membership(club.id, ids) is None:
+            if len(store().club_members(club.id)) >= settings.club_members_max:
+                return error(409, f"the club has {settings.club_members_max} members (the most)")
+            if len(store().player_clubs(ids)) >= settings.clubs_per_player:
+                return error(409, f"you are in {settings.clubs_per_player} clubs already (the most)")
+            store().add_member(club.id, acting, MEMBER, time.time())
+        return JSONResponse(club_summary(club, MEMBER))
+
+    async def leave(request: Request) -> Response:
+        found = me_in(request)
+        if found is None:
+            return error(404, NO_CLUB)
+        try:
+            await body_of(request, Empty)
+        except ProtocolError as exc:
+            return refused(exc)
+        club, me = found
+        if me.role == OWNER:
+            return error(409, "the owner cannot leave the club")
+        store().remove_member(club.id, me.player_id)
+        return JSONResponse({"left": club.code})
+
+    async def remove(request: Request) -> Response:
+        got = await owner_action(request, Member)
+        if isinstance(got, Response):
+            return got
+        club, me, body = got
+        if body.member == str(me.player_id):
+            return error(409, "the owner cannot remove themselves")
+        if not body.member.isdigit() or not store().remove_member(club.id, int(body.member)):
+            return error(404, "no such member")
+        return JSONResponse({"removed": body.member})
+
+    async def new_table(request: Request) -> Response:
+        found = me_in(request)
+        if found is None:
+            return error(404, NO_CLUB)
+        if (refusal := new_tables.refuse(request)) is not None:
+            return refusal
+        try:
+            body = await body_of(request, NewClubTable)
+            club = found[0]
+            table = server.create(CreateTable(name=body.name or club.name, preset=club.preset, private=True,
+                                              options=body.options))
+        except ProtocolError as exc:
+            return error(STATUS.get(exc.code, 400), exc.message)
+        store().add_club_table(club.id, table.id, time.time())
+        server.ownership.created(table)
+        return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)
+
+    async def next_period(request: Request) -> Response:
+        got = await owner_action(request, Empty)
+        if isinstance(got, Response):
+            return got
+        season = request.url.path.endswith("/season")
+        number = store().next_period(got[0].id, time.time(), settled=not season, new_season=season)
+        return JSONResponse({"period": number})
+
+    return [
+        Route("/clubs", static_page("clubs.html")),
+        Route("/club/{code}", static_page("club.html")),  # the same page for any code: it asks the API
+        Route("/api/clubs", mine, methods=["GET"]),
+        Route("/api/clubs", create, methods=["POST"]),
+        Route("/api/clubs/join", join, methods=["POST"]),
+        Route("/api/clubs/{code}", page, methods=["GET"]),
+        Route("/api/clubs/{code}/ledger.csv", export, methods=["GET"]),
+        Route("/api/clubs/{code}/invites", invite, methods=["POST"]),
+        Route("/api/clubs/{code}/invites/{invite}/revoke", revoke, methods=["POST"]),
+        Route("/api/clubs/{code}/leave", leave, methods=["POST"]),
+        Route("/api/clubs/{code}/remove", remove, methods=["POST"]),
+        Route("/api/clubs/{code}/tables", new_table, methods=["POST"]),
+        Route("/api/clubs/{code}/settle", next_period, methods=["POST"]),
+        Route("/api/clubs/{code}/season", next_period, methods=["POST"]),
+    ]
+

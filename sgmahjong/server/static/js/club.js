@@ -1,0 +1,209 @@
+// /club/CODE: a club's page for its members (GET /api/clubs/CODE; anyone else gets 404 and sees only
+// "no such club"): its open tables, the ledger of the current settle-up period and of the season, the
+// fewest transfers that settle up (copyable as a message in the page's language), recent matches,
+// members and invite links, past settle-ups. Every name is a player's text: set as textContent.
+import { presetName } from "./api.js";
+import { clubRequest, el, money, signedMoney, stakesLabel } from "./clubapi.js";
+import { lang, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const code = decodeURIComponent(location.pathname.split("/").pop() || "");
+const api = `/api/clubs/${encodeURIComponent(code)}`;
+let data = null;
+let scope = "period";
+
+function status(text, bad = false) {
+  $("club-status").textContent = text;
+  $("club-status").classList.toggle("bad", bad);
+}
+
+function date(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(lang() === "zh" ? "zh-CN" : "en-SG",
+    { day: "numeric", month: "short", year: "numeric" });
+}
+
+function act(label, cls, onClick) {
+  const b = el("button", label, cls);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+async function post(path, body = {}) {
+  try {
+    const answer = await clubRequest("POST", `${api}${path}`, body);
+    await load();
+    return answer;
+  } catch (err) {
+    status(err.message, true);
+    return null;
+  }
+}
+
+const COLUMNS = ["name", "matches", "wins", "biggest", "net", "money"];
+
+function renderLedger() {
+  const rows = data[scope].ledger;
+  for (const s of ["period", "season"]) {
+    $(`scope-${s}`).setAttribute("aria-pressed", String(s === scope));
+    $(`scope-${s}`).classList.toggle("secondary", s !== scope);
+  }
+  $("scope-season").textContent = t("club.season_n", { n: data.season.number });
+  const table = el("table", "", "data ledger cards-on-phone");
+  const head = el("tr");
+  for (const c of COLUMNS) head.append(el("th", t(`club.col.${c}`), c === "name" ? "" : "num"));
+  table.append(el("thead"), el("tbody"));
+  table.tHead.append(head);
+  for (const r of rows) {
+    const tr = el("tr");
+    tr.dataset.member = r.member;
+    if (r.member === data.me) tr.className = "mine";
+    const cells = [r.name, r.matches, r.wins, r.biggest, r.net > 0 ? `+${r.net}` : r.net, signedMoney(r.money)];
+    cells.forEach((v, i) => {
+      const td = el("td", String(v), i ? "num" : "card-wide");
+      td.dataset.label = t(`club.col.${COLUMNS[i]}`);
+      if (COLUMNS[i] === "money") td.classList.add(r.money > 0 ? "good" : r.money < 0 ? "bad" : "even");
+      tr.append(td);
+    });
+    table.tBodies[0].append(tr);
+  }
+  const wrap = el("div", "", "table-scroll");
+  wrap.append(table);
+  $("ledger").replaceChildren(wrap);
+  $("csv-link").href = `${api}/ledger.csv?scope=${scope}`;
+}
+
+function settleLines(transfers) {
+  return transfers.map((x) => t("club.pays", { from: x.from, to: x.to, amount: money(x.cents) }));
+}
+
+function renderSettle() {
+  const p = data.period;
+  const lines = settleLines(p.transfers);
+  $("transfers").replaceChildren(...(lines.length ? lines.map((l) => el("li", l)) : [el("li", t("club.all_square"), "muted")]));
+  $("outside").textContent = p.outside ? t(p.outside > 0 ? "club.outside_won" : "club.outside_lost",
+    { amount: money(Math.abs(p.outside)) }) : "";
+  const head = t("club.settle_head", { club: data.club.name, since: date(p.started) });
+  $("settle-text").value = [head, ...(lines.length ? lines : [t("club.all_square")])].join("\n");
+}
+
+function renderTables() {
+  const items = data.tables.map((x) => {
+    const li = el("li");
+    const a = el("a", x.name);
+    a.href = x.url;
+    li.append(a, el("span", ` · ${t(`club.status.${x.status}`)}`, "muted"));
+    return li;
+  });
+  $("club-tables").replaceChildren(...(items.length ? items : [el("li", t("club.no_tables"), "muted")]));
+  const recent = data.recent.map((m) => {
+    const li = el("li");
+    const a = el("a", m.name);
+    a.href = `/t/${m.code}`;
+    li.append(a, el("span", ` · ${date(m.played)} · ${t("club.hands_n", { n: m.hands })}`, "muted"));
+    li.append(el("div", m.nets.map((n) => `${n.name} ${signedMoney(n.money)}`).join(" · "), "recent-nets"));
+    return li;
+  });
+  $("recent").replaceChildren(...(recent.length ? recent : [el("li", t("club.no_matches"), "muted")]));
+}
+
+function renderMembers() {
+  const owner = data.club.role === "owner";
+  $("members").replaceChildren(...data.members.map((m) => {
+    const li = el("li", m.name);
+    li.dataset.member = m.member;
+    li.append(el("span", ` · ${t(`club.role.${m.role}`)} · ${t("club.joined", { date: date(m.joined) })}`, "muted"));
+    if (owner && m.role !== "owner") {
+      li.append(" ", act(t("club.remove"), "secondary small", () => {
+        if (confirm(t("club.remove_confirm", { name: m.name }))) post("/remove", { member: m.member });
+      }));
+    }
+    return li;
+  }));
+  $("invites").replaceChildren(...(data.invites || []).map((i) => {
+    const li = el("li", t(i.expires ? "club.invite_until" : "club.invite_open",
+      { made: date(i.created), until: i.expires ? date(i.expires) : "" }));
+    li.append(" ", act(t("club.revoke"), "secondary small", () => post(`/invites/${i.id}/revoke`)));
+    return li;
+  }));
+  document.querySelectorAll(".owner-only").forEach((e) => { e.hidden = !owner; });
+  document.querySelectorAll(".member-only").forEach((e) => { e.hidden = owner; });
+}
+
+function renderHistory() {
+  const items = data.history.map((p) => {
+    const li = el("li", t(p.settled ? "club.period_settled" : "club.period_closed",
+      { from: date(p.started), to: date(p.ended) }));
+    const lines = settleLines(p.transfers);
+    li.append(el("div", lines.length ? lines.join(" · ") : t("club.all_square"), "muted"));
+    return li;
+  });
+  $("history").replaceChildren(...(items.length ? items : [el("li", t("club.no_history"), "muted")]));
+}
+
+function render() {
+  $("club-title").textContent = data.club.name;
+  document.title = `${data.club.name} — sgmahjong`;
+  $("club-stakes").textContent = t("club.stakes", { stakes: stakesLabel(data.club.stake), rules: presetName(data.club.preset) });
+  $("club-body").hidden = false;
+  renderTables();
+  renderLedger();
+  renderSettle();
+  renderMembers();
+  renderHistory();
+}
+
+async function load() {
+  try {
+    data = await clubRequest("GET", api);
+    render();
+  } catch (err) {
+    $("club-body").hidden = true;
+    $("club-title").textContent = t("club.title");
+    status(err.status === 404 ? t("club.not_found") : err.message, true);
+  }
+}
+
+$("scope-period").addEventListener("click", () => { scope = "period"; renderLedger(); });
+$("scope-season").addEventListener("click", () => { scope = "season"; renderLedger(); });
+$("settle-copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("settle-text").value);
+    status(t("club.copied"));
+  } catch (_err) {
+    $("settle-text").select(); // no clipboard access: selected for the reader to copy
+  }
+});
+$("settle-mark").addEventListener("click", () => {
+  if (confirm(t("club.mark_confirm"))) post("/settle");
+});
+$("season-new").addEventListener("click", () => {
+  if (confirm(t("club.season_confirm"))) post("/season");
+});
+$("invite-new").addEventListener("click", async () => {
+  const made = await post("/invites");
+  if (made) {
+    $("invite-made").hidden = false;
+    $("invite-url").value = new URL(made.url, location.origin).toString();
+    $("invite-url").select();
+    status(t("club.invite_once"));
+  }
+});
+$("leave").addEventListener("click", async () => {
+  if (!confirm(t("club.leave_confirm"))) return;
+  try {
+    await clubRequest("POST", `${api}/leave`, {});
+    location.href = "/clubs";
+  } catch (err) {
+    status(err.message, true);
+  }
+});
+$("new-table").addEventListener("click", async () => {
+  try {
+    const table = await clubRequest("POST", `${api}/tables`, {});
+    location.href = table.url;
+  } catch (err) {
+    status(err.message, true);
+  }
+});
+load();

@@ -1,0 +1,43 @@
+// What the club pages share: requests carrying this browser's identity (X-Player), money and stakes
+// as text, and list items built from text (a name a player typed is always textContent).
+import { decode } from "./api.js";
+import { playerHeaders } from "./identity.js";
+
+/** A JSON request to the club API; throws Error(reason) on an HTTP error (err.status set). */
+export async function clubRequest(method, url, body = undefined) {
+  const headers = { Accept: "application/json", ...playerHeaders() };
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  return decode(await fetch(url, init));
+}
+
+/** Cents as money: $3.20, -$1.05. */
+export function money(cents) {
+  const c = Math.abs(Math.trunc(Number(cents) || 0));
+  return `${cents < 0 ? "-" : ""}$${Math.floor(c / 100)}.${String(c % 100).padStart(2, "0")}`;
+}
+
+/** Signed money: +$3.20, -$1.05, $0.00. */
+export function signedMoney(cents) {
+  return cents > 0 ? `+${money(cents)}` : money(cents);
+}
+
+function short(cents) {
+  return cents < 100 ? `${cents}c` : `$${cents % 100 ? (cents / 100).toFixed(2) : cents / 100}`;
+}
+
+/** A club's stakes as players say them: 20 -> "20c/40c", 50 -> "50c/$1". */
+export function stakesLabel(stake) {
+  return `${short(stake)}/${short(2 * stake)}`;
+}
+
+/** An element of `tag` with class `cls` and text `text` (never markup). */
+export function el(tag, text = "", cls = "") {
+  const e = document.createElement(tag);
+  if (text) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}

@@ -1,0 +1,68 @@
+// /clubs: my clubs (GET /api/clubs), start one (POST /api/clubs), and join by an invite link
+// (/clubs#invite=CODE: POST /api/clubs/join; the code stays in the fragment, never sent in a URL).
+import { presetName } from "./api.js";
+import { clubRequest, el, stakesLabel } from "./clubapi.js";
+import { t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const STAKES = [10, 20, 50, 100, 200];
+
+function status(text, bad = false) {
+  $("clubs-status").textContent = text;
+  $("clubs-status").classList.toggle("bad", bad);
+}
+
+function renderClubs(d) {
+  const list = $("my-clubs");
+  list.replaceChildren();
+  if (!d.clubs.length) list.append(el("li", t(d.has_identity ? "clubs.none" : "clubs.no_identity"), "muted"));
+  for (const c of d.clubs) {
+    const li = el("li");
+    const a = el("a", c.name);
+    a.href = c.url;
+    li.append(a, el("span", ` · ${stakesLabel(c.stake)} · ${presetName(c.preset)}`, "muted"));
+    if (c.role === "owner") li.append(el("span", ` · ${t("club.role.owner")}`, "muted"));
+    list.append(li);
+  }
+  const preset = $("club-preset");
+  if (!preset.options.length) {
+    for (const p of d.presets) preset.append(new Option(presetName(p), p));
+    for (const s of STAKES) $("club-stake").append(new Option(stakesLabel(s), String(s), s === 20, s === 20));
+  }
+  $("club-name").maxLength = d.name_max;
+}
+
+async function load() {
+  try {
+    renderClubs(await clubRequest("GET", "/api/clubs"));
+  } catch (err) {
+    status(err.message, true);
+  }
+}
+
+$("create-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  try {
+    const club = await clubRequest("POST", "/api/clubs", {
+      name: $("club-name").value, stake: Number($("club-stake").value), preset: $("club-preset").value,
+    });
+    location.href = club.url;
+  } catch (err) {
+    status(err.message, true);
+  }
+});
+
+const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+if (invite) {
+  $("invite-card").hidden = false;
+  $("join-btn").addEventListener("click", async () => {
+    try {
+      const club = await clubRequest("POST", "/api/clubs/join", { invite });
+      location.href = club.url;
+    } catch (err) {
+      status(err.message, true);
+    }
+  });
+}
+document.title = t("clubs.doc_title");
+load();

@@ -1,0 +1,76 @@
+"""Clubs in the browser (static/js/clubs.js, club.js): Ah Beng starts a club on /clubs and makes an
+invite link; Mei Ling (a second context, in 中文) joins by it; after recorded matches both see the
+ledger and the settle-up text in their language; a stranger sees only "no such club"."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.test_clubs import invited, player, record
+
+expect.set_options(timeout=15_000)
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def as_player(open_page: Any, secret: str, name: str, lang: str) -> Page:
+    page: Page = open_page(DESKTOP, lang)
+    identity = json.dumps({"secret": secret, "name": name})
+    page.context.add_init_script(f"localStorage.setItem('sgmj-player', {json.dumps(identity)})")
+    page.on("dialog", lambda d: d.accept())
+    return page
+
+
+def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> None:
+    beng_secret, mei_secret = player(live_server, "Ah Beng"), player(live_server, "Mei Ling")
+    beng = as_player(open_page, beng_secret, "Ah Beng", "en")
+    beng.goto(f"{live_server.url}/clubs")
+    expect(beng.locator("#my-clubs")).to_contain_text("no club")
+    beng.fill("#club-name", "<b>Thursday</b> kaki")  # typed text is shown as text, never markup
+    beng.select_option("#club-stake", "20")
+    beng.locator("#create-form button[type=submit]").click()
+    expect(beng.locator("#club-title")).to_have_text("<b>Thursday</b> kaki")
+    expect(beng.locator("#club-stakes")).to_contain_text("20c/40c")
+    code = beng.url.rsplit("/", 1)[1]
+    beng.locator("#invite-new").click()
+    expect(beng.locator("#invite-made")).to_be_visible()
+    link = beng.locator("#invite-url").input_value()
+    assert "#invite=" in link
+    # Mei Ling opens the link in her own browser, in 中文, and joins
+    mei = as_player(open_page, mei_secret, "Mei Ling", "zh")
+    mei.goto(link)
+    mei.locator("#join-btn").click()
+    expect(mei.locator("#club-title")).to_have_text("<b>Thursday</b> kaki")
+    expect(mei.locator("#members")).to_contain_text("Ah Beng")
+    expect(mei.locator("#settle-mark")).to_be_hidden()  # the owner's
+    # two more members (by the API), then two matches: Ah Beng wins 2 tai off Mei Ling (+8, -4, -2, -2
+    # points), then Mei Ling self-draws 1 tai (+6, -2 each): +6, +2, -4, -4 points, at 20c a point
+    huat, siew = player(live_server, "Ah Huat"), player(live_server, "Siew Mei")
+    invited(live_server, beng_secret, code, huat)
+    invited(live_server, beng_secret, code, siew)
+    started = time.time()
+    seats: list[str | None] = [beng_secret, mei_secret, huat, siew]
+    record(live_server, code, seats, [(0, 2, 1)], started)
+    record(live_server, code, seats, [(1, 1, None)], started + 0.01)
+    beng.reload()
+    expect(beng.locator("#ledger tbody tr")).to_have_count(4)
+    expect(beng.locator('#ledger tr[data-member] td:last-child')).to_have_text(
+        ["+$1.20", "+$0.40", "-$0.80", "-$0.80"])
+    expect(beng.locator("#transfers li")).to_have_count(3)
+    text = beng.locator("#settle-text").input_value()
+    assert text.startswith("<b>Thursday</b> kaki: settle up") and "Siew Mei pays Ah Beng $0.80" in text
+    mei.reload()
+    expect(mei.locator("#transfers li")).to_have_count(3)
+    assert "Siew Mei 付给 " in mei.locator("#settle-text").input_value()
+    # the owner marks it settled: the settle-up starts again, the history keeps it
+    beng.locator("#settle-mark").click()
+    expect(beng.locator("#transfers li")).to_have_text(["All square: nobody owes anything."])
+    expect(beng.locator("#history li")).to_have_count(1)
+    # a stranger sees only "no such club"
+    stranger = as_player(open_page, player(live_server, "Eve"), "Eve", "en")
+    stranger.goto(f"{live_server.url}/club/{code}")
+    expect(stranger.locator("#club-status")).to_have_text("No such club (or you are not a member of it).")
+    assert "Thursday" not in stranger.content()
