@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench lighthouse                     (``make bench`` runs it with the others)
     .venv/bin/python -m bench.bench_lighthouse --mode mobile --page scoring
+    .venv/bin/python -m bench.bench_lighthouse --runs 3     (each score the median of three rounds)
 
 Lighthouse 12.2.3 is pinned in tools/lighthouse (``npm ci`` there installs it; this does it when
 node_modules is missing) and drives Debian's Chromium (``CHROME_PATH``, default /usr/bin/chromium),
@@ -124,32 +125,46 @@ def table(rows: list[tuple[str, str, dict[str, int]]]) -> str:
     return "\n".join(lines)
 
 
+def median_scores(runs: list[dict[str, int]]) -> dict[str, int]:
+    """Each category's median over ``runs`` (the lower middle one of an even count)."""
+    return {c: sorted(r[c] for r in runs)[(len(runs) - 1) // 2] for c in CATEGORIES}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Lighthouse scores of the seven pages")
     parser.add_argument("--mode", choices=MODES, action="append", help="mobile or desktop (default both)")
     parser.add_argument("--page", action="append", help="a page name (default all seven)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="rounds over the pages; the table shows each score's median (default 1)")
     args = parser.parse_args(argv if argv is not None else [])
     ensure_lighthouse()
-    rows = []
+    got: dict[tuple[str, str], list[dict[str, int]]] = {}
     started = time.perf_counter()
+    loads = [os.getloadavg()[0]]
     bench_index = None
     with demo_site() as (base, pages):
-        for mode in args.mode or MODES:
-            for name, path in pages.items():
-                if args.page and name not in args.page:
-                    continue
-                report = lighthouse(base + path, mode)
-                bench_index = report["environment"].get("benchmarkIndex")
-                s = scores(report)
-                rows.append((name, mode, s))
-                low = [f"{c}: {', '.join(failed_audits(report, c))}" for c in CATEGORIES
-                       if s[c] < THRESHOLDS[c]]
-                print(f"   {name:12} {mode:7} " + "  ".join(f"{c} {s[c]:3}" for c in CATEGORIES)
-                      + (f"   <- {'; '.join(low)}" if low else ""), flush=True)
+        for _ in range(max(1, args.runs)):
+            for mode in args.mode or MODES:
+                for name, path in pages.items():
+                    if args.page and name not in args.page:
+                        continue
+                    report = lighthouse(base + path, mode)
+                    bench_index = report["environment"].get("benchmarkIndex")
+                    s = scores(report)
+                    got.setdefault((name, mode), []).append(s)
+                    loads.append(os.getloadavg()[0])
+                    low = [f"{c}: {', '.join(failed_audits(report, c))}" for c in CATEGORIES
+                           if s[c] < THRESHOLDS[c]]
+                    print(f"   {name:12} {mode:7} " + "  ".join(f"{c} {s[c]:3}" for c in CATEGORIES)
+                          + (f"   <- {'; '.join(low)}" if low else ""), flush=True)
+    rows = [(name, mode, median_scores(runs)) for (name, mode), runs in got.items()]
     print()
+    if args.runs > 1:
+        print(f"   median of {args.runs} runs")
     print(table(rows))
     took = time.perf_counter() - started
-    print(f"\n   Lighthouse 12.2.3, {CHROME}, benchmarkIndex {bench_index}, {took:.0f} s")
+    print(f"\n   Lighthouse 12.2.3, {CHROME}, benchmarkIndex {bench_index}, {took:.0f} s, "
+          f"load average (1 min) {min(loads):.1f}-{max(loads):.1f} over the runs")
 
 
 if __name__ == "__main__":

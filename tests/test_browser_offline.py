@@ -1,6 +1,7 @@
 """The installed web app without the network (issue 28; docs/delivery.md): the service worker installs,
 the browser goes offline (``context.set_offline(True)``), the calculator and How to play reload and work
-(a hand scored before gets its answer again; a new hand says that scoring needs the server), the table
+(a hand scored before gets its answer again; a new hand says that scoring needs the server, and is
+scored by itself once the network is back), the table
 shows "offline, reconnecting" and, back online, resumes. Debian's Chromium, never ``playwright install``."""
 
 from __future__ import annotations
@@ -57,8 +58,16 @@ def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, br
     score(page, HAND)  # scored before on this device: the same answer
     expect(page.locator("#calc-result h2")).to_have_text(f"{expected['tai']} tai")
     expect(page.locator("#calc-result tr[data-pattern]")).to_have_count(len(expected["patterns"]))
-    score(page, "23s55p [123m] [456m] [789p] +1s /1f1a")  # a new hand: it needs the server, the page says so
+    new_hand = "23s55p [123m] [456m] [789p] +1s /1f1a"
+    score(page, new_hand)  # a new hand: it needs the server, the page says so and keeps the hand
     expect(page.locator("#calc-error")).to_have_text(strings("en")["error.offline"])
+    expect(page.locator("#calc-error")).to_have_attribute("data-waiting", "")
+    context.set_offline(False)  # back online: the waiting hand is scored without another click
+    new_answer = live_server.post("/api/score", {**body, "hand": new_hand}).json()
+    expect(page.locator("#calc-result h2")).to_have_text(f"{new_answer['tai']} tai")
+    expect(page.locator("#calc-result tr[data-pattern]")).to_have_count(len(new_answer["patterns"]))
+    assert page.input_value("#hand") == new_hand
+    context.set_offline(True)
 
     page.goto(live_server.url + "/how-to-play")
     expect(page.locator("#gallery figure .tile")).to_have_count(len(ALL_TILES))

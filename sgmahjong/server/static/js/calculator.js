@@ -11,6 +11,12 @@ const $ = (id) => document.getElementById(id);
 let controls = null;
 let rules = null;
 let names = new Map();
+// Offline, the hand stays on the form and is scored once the server answers again: at the browser's
+// "online" event, and on a retry every RETRY_MS meanwhile (online without the server). A hand the
+// service worker kept an answer for is answered offline at once (sw.js).
+const RETRY_MS = 5000;
+let waiting = false;
+let retryTimer = null;
 
 /** The notation field's problem, if it has one (the picker shows the hand as tiles). */
 function preview() {
@@ -40,8 +46,8 @@ async function init() {
   names = await patternNames();
 }
 
-async function calculate(ev) {
-  ev.preventDefault();
+/** The form's hand and circumstances as the body of POST /api/score. */
+function formBody() {
   const body = {
     hand: $("hand").value,
     preset: $("preset").value || "default",
@@ -58,9 +64,28 @@ async function calculate(ev) {
   };
   if ($("shooter").value) body.shooter = $("shooter").value;
   if ($("bao").value) body.bao = $("bao").value;
+  return body;
+}
+
+async function calculate(ev) {
+  ev.preventDefault();
+  await score();
+}
+
+/** Whether `err` says the server cannot be reached (the service worker's 503 "offline", or no worker). */
+function unreachable(err) {
+  return err.code === "offline" || err instanceof TypeError;
+}
+
+/** Score the form's hand; `again`: a retry of the hand waiting for the server (its message stays
+ * until the answer comes). */
+async function score(again = false) {
+  const body = formBody();
+  waiting = false;
+  clearTimeout(retryTimer);
   const out = $("calc-result");
   out.hidden = false;
-  out.innerHTML = "";  // the last hand's result goes at once: never read as this one's
+  if (!again) out.innerHTML = "";  // the last hand's result goes at once: never read as this one's
   if (!body.hand.trim()) {
     out.innerHTML = `<p class="error" id="calc-error">${esc(t("pages.pick.empty"))}</p>`;
     return;
@@ -70,11 +95,26 @@ async function calculate(ev) {
     const res = await postJSON("/api/score", body);
     render(res);
   } catch (err) {
-    out.innerHTML = `<p class="error" id="calc-error">${esc(err.code ? errorText(err) : err.message)}</p>`;
+    const offline = unreachable(err);
+    if (offline) {
+      waiting = true;
+      retryTimer = setTimeout(retry, RETRY_MS);
+    }
+    if (!(offline && again)) {
+      const text = offline ? t("error.offline") : err.code ? errorText(err) : err.message;
+      out.innerHTML = `<p class="error" id="calc-error"${offline ? ' data-waiting=""' : ""}>${esc(text)}</p>`;
+    }
   } finally {
     out.removeAttribute("aria-busy");
   }
 }
+
+/** Score the waiting hand (back online, or the next retry). */
+function retry() {
+  if (waiting) score(true);
+}
+
+addEventListener("online", retry);
 
 /** Why the hand is not a win, in the page's language (the server's English text for a code we do not know). */
 export function reasonText(res) {

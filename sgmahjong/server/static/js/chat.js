@@ -4,6 +4,7 @@
 // everyone is the server's (chat_mute). Keys: T writes a message, J opens the emotes.
 import { t } from "./i18n.js";
 import { ANIMAL_SHAPES } from "./tiles.js";
+import { scrollLater } from "./dom.js";
 
 const MUTE_KEY = "sgmahjong:chat-mute:";
 const SHOWN_MAX = 100; // messages kept in the list
@@ -164,7 +165,7 @@ export function initChat(opts) {
   function renderList() {
     const list = q("#chat-list");
     list.replaceChildren(...state.log.filter((m) => !hidden(m)).map((m) => messageElement(m, nameOf(m))));
-    list.scrollTop = list.scrollHeight;
+    scrollLater(list);
   }
 
   function bubble(m) {

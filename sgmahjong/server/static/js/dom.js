@@ -1,5 +1,6 @@
-// Small DOM builders shared by the table's panels.
+// Small DOM builders shared by the pages, and when to run work (after the first paint, in the next frame).
 import { backElement, tileElement } from "./tiles.js";
+import { drawn } from "./i18n.js";
 
 /** A row of face-up tiles. */
 export function tilesRow(tiles, size, cls = "tiles") {
@@ -25,6 +26,29 @@ export function button(label, action, onClick, cls = "") {
   if (cls) b.className = cls;
   b.addEventListener("click", onClick);
   return b;
+}
+
+/** Run `fn` once the page is shown, when the browser is idle (within 1 s): building what the first
+ * screen does not show, in pieces, keeps each task short. Calls run in the order they were asked. */
+export function whenIdle(fn) {
+  drawn.then(() => {
+    if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 1000 });
+    else setTimeout(fn, 1);
+  });
+}
+
+const scrolls = new Map(); // element -> "end" | "top", scrolled in the next frame
+
+/** Scroll `el` to its end ("end") or its top ("top") in the next frame: reading or setting its scroll
+ * position now would lay the whole page out in the middle of a redraw (a long task on a phone). */
+export function scrollLater(el, where = "end") {
+  if (!scrolls.size) {
+    requestAnimationFrame(() => {
+      for (const [e, w] of scrolls) e.scrollTop = w === "end" ? e.scrollHeight : 0;
+      scrolls.clear();
+    });
+  }
+  scrolls.set(el, where);
 }
 
 /** A number with its sign: +4, -2, 0. */

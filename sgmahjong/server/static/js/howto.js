@@ -6,20 +6,27 @@ import { renderKeyHelp } from "./keys.js";
 import { getJSON, renderOptionsTable } from "./api.js";
 import { t } from "./i18n.js";
 import { renderWalkthrough } from "./walkthrough.js";
+import { whenIdle } from "./dom.js";
 
-renderWalkthrough(document.getElementById("walk-steps"));
+renderWalkthrough(document.getElementById("walk-steps"), whenIdle);
 renderKeyHelp(document.getElementById("keys-table"));
 
+// The gallery, far below the first screen, is built once the page is shown, nine faces at a time.
 const gallery = document.getElementById("gallery");
 gallery.className = "gallery";
-for (const face of ALL_FACES) {
-  const fig = document.createElement("figure");
-  const cap = document.createElement("figcaption");
-  const code = document.createElement("code");
-  code.textContent = face;
-  cap.append(code, document.createElement("br"), tileName(face));
-  fig.append(tileElement(face), cap);
-  gallery.append(fig);
+const GALLERY_PIECE = 9;
+for (let i = 0; i < ALL_FACES.length; i += GALLERY_PIECE) {
+  whenIdle(() => {
+    for (const face of ALL_FACES.slice(i, i + GALLERY_PIECE)) {
+      const fig = document.createElement("figure");
+      const cap = document.createElement("figcaption");
+      const code = document.createElement("code");
+      code.textContent = face;
+      cap.append(code, document.createElement("br"), tileName(face));
+      fig.append(tileElement(face), cap);
+      gallery.append(fig);
+    }
+  });
 }
 
 getJSON("/api/rules")

@@ -114,6 +114,11 @@ export function langSwitch() {
 
 applyI18n(document);
 const drawing = [];
+let markDrawn = null;
+/** Settles once the page is shown (html[data-drawn]). */
+export const drawn = new Promise((resolve) => {
+  markDrawn = resolve;
+});
 
 /** Keep the page hidden (app.css) until `promise` settles too: a page drawing data it fetches at start
  * is shown with that data (nothing moves when it comes), or after 3 s whatever happens. */
@@ -125,5 +130,8 @@ export function shownAfter(promise) {
 // The page is shown in the next frame (the modules importing this one draw it before then) once what
 // they passed to shownAfter has settled.
 requestAnimationFrame(() => Promise.allSettled(drawing).then(() => {
-  requestAnimationFrame(() => document.documentElement.setAttribute("data-drawn", ""));
+  requestAnimationFrame(() => {
+    document.documentElement.setAttribute("data-drawn", "");
+    markDrawn();
+  });
 }));

@@ -11,8 +11,7 @@ import { renderHints } from "./hints.js";
 import { arrange, autoMove, loadSettings, settingsPanel } from "./settings.js";
 import { saveToken } from "./protocol.js";
 import { esc, getJSON } from "./api.js";
-import { button } from "./dom.js";
-import { signed } from "./dom.js";
+import { button, scrollLater, signed } from "./dom.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -168,7 +167,7 @@ export function initFlow(api) {
     },
     /** A new result panel was filled: start it at its top; after the match, the results and rematch. */
     decorateResult(el) {
-      el.scrollTop = 0;
+      scrollLater(el, "top");
       if (state.status === "finished" || (state.view && state.view.standings)) {
         updateRematch();
         rematchBox(el);

@@ -13,6 +13,7 @@ import { playerName } from "./names.js";
 import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 import { messageElement } from "./chat.js";
+import { scrollLater } from "./dom.js";
 import { boardStep, expertMark, loadExpert, setupExpert } from "./replay-expert.js";
 
 const $ = (id) => document.getElementById(id);
@@ -148,7 +149,7 @@ function renderChat() {
   $("replay-chat-panel").hidden = !(state.data.chat || []).length;
   const list = $("replay-chat");
   list.replaceChildren(...said.map((m) => messageElement(m, m.seat === null ? t("chat.spectator") : seatName(m.seat))));
-  list.scrollTop = list.scrollHeight;
+  scrollLater(list);
 }
 
 function go(step) {

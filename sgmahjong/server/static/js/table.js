@@ -14,7 +14,7 @@ import { eventKind } from "./events.js";
 import { bonusRow, discardPool, highlightCopies } from "./felt.js";
 import { renderTracker } from "./tracker.js";
 import { playerName } from "./names.js";
-import { langSwitch, t } from "./i18n.js";
+import { langSwitch, shownAfter, t } from "./i18n.js";
 import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
 import { errorText } from "./errors.js";
@@ -701,6 +701,15 @@ function optionsLetGo() {
   });
 }
 
+// The page is shown (i18n.js) once it holds the table as it is: the first view, the seating card of a
+// table not started, or the connection's first failure (offline); nothing moves when the view comes.
+let firstDrawn = null;
+const FIRST_DRAW_MS = 2000; // at most this long hidden waiting for the server (app.css shows it at 3 s)
+shownAfter(new Promise((resolve) => {
+  firstDrawn = resolve;
+  setTimeout(resolve, FIRST_DRAW_MS);
+}));
+
 function start() {
   $("table-code").textContent = state.code;
   state.moveBar = $("move-bar");
@@ -754,6 +763,7 @@ function start() {
       c.textContent = ok ? t("table.connected") : t(navigator.onLine ? "table.reconnecting" : "table.offline_reconnecting");
       c.className = "conn " + (ok ? "ok" : "bad");
       document.body.dataset.connected = ok ? "true" : "false";
+      if (!ok) firstDrawn();
     },
     welcome(msg) {
       state.seat = typeof msg.seat === "number" ? msg.seat : null;
@@ -777,6 +787,7 @@ function start() {
       if (state.table.status !== "lobby") state.status = state.table.status;
       render();
       flow.onTable();
+      if (state.table.status === "lobby") firstDrawn();
     },
     view(msg) {
       const prevVersion = state.view ? state.view.version : null;
@@ -796,6 +807,7 @@ function start() {
       if (state.feel) state.feel.afterRender();
       flow.afterView();
       document.body.dataset.version = String(msg.view.version);
+      firstDrawn();
     },
     event: onEvent,
     chat: (msg) => state.chat.onChat(msg),
@@ -822,6 +834,7 @@ function start() {
 if (!state.code) {
   document.body.innerHTML = `<main class="page"><p class="error">${t("table.no_code")}</p>` +
     `<p><a href="/">${t("common.back_to_lobby")}</a></p></main>`;
+  firstDrawn();
 } else {
   start();
 }

@@ -4,6 +4,7 @@
 import { tileElement, tileName } from "./tiles.js";
 import { eventKind, eventText } from "./events.js";
 import { t } from "./i18n.js";
+import { scrollLater } from "./dom.js";
 
 const MAX_LINES = 300;
 
@@ -76,7 +77,7 @@ export function appendLog(ol, e, ctx) {
   if (!li) return null;
   ol.append(li);
   while (ol.children.length > MAX_LINES) ol.firstChild.remove();
-  ol.scrollTop = ol.scrollHeight;
+  scrollLater(ol);
   return li.querySelector(".log-text").textContent;
 }
 

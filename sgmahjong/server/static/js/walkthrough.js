@@ -19,6 +19,8 @@ const STEPS = [
   { key: "win", hand: "234m 99p 56s", sets: ["678p", "CCC"], bonus: "1f", pool: "N 9m 1s", win: "4s", mark: { "4s": "in" } },
 ];
 
+const FIRST_STEPS = 2; // drawn before the page is shown: the ones a first screen may reach
+
 function row(label, tiles, mark = {}, cls = "") {
   const wrap = document.createElement("div");
   wrap.className = `walk-row ${cls}`;
@@ -64,27 +66,39 @@ function setsRow(sets, mark) {
   return wrap;
 }
 
-export function renderWalkthrough(el) {
+/** Draw the walkthrough in `el`: its first FIRST_STEPS steps at once, each later one (and the scored
+ * hand) through `later` (dom.whenIdle on How to play: they are below the first screen). */
+export function renderWalkthrough(el, later = (fn) => fn()) {
   el.textContent = "";
   const list = document.createElement("ol");
   list.className = "walk";
-  for (const step of STEPS) {
-    const li = document.createElement("li");
-    li.dataset.step = step.key;
-    const h = document.createElement("h3");
-    h.textContent = t(`howto.walk.${step.key}.h`);
-    const p = document.createElement("p");
-    p.textContent = t(`howto.walk.${step.key}.p`);
-    li.append(h, p);
-    const hand = parseTiles(step.hand);
-    const shown = sortTiles(hand);
-    const handTiles = step.win ? [...shown, step.win] : shown;
-    li.append(row(t("howto.walk.hand"), handTiles, step.mark, "walk-hand"));
-    if (step.sets) li.append(setsRow(step.sets, step.mark));
-    if (step.bonus) li.append(row(t("howto.walk.bonus"), parseTiles(step.bonus), step.key === "deal" ? step.mark : {}));
-    if (step.pool) li.append(row(t("howto.walk.pool"), parseTiles(step.pool), step.mark));
-    list.append(li);
-  }
+  el.append(list);
+  STEPS.forEach((step, i) => {
+    if (i < FIRST_STEPS) list.append(stepItem(step));
+    else later(() => list.append(stepItem(step)));
+  });
+  later(() => list.append(taiItem()));
+}
+
+function stepItem(step) {
+  const li = document.createElement("li");
+  li.dataset.step = step.key;
+  const h = document.createElement("h3");
+  h.textContent = t(`howto.walk.${step.key}.h`);
+  const p = document.createElement("p");
+  p.textContent = t(`howto.walk.${step.key}.p`);
+  li.append(h, p);
+  const hand = parseTiles(step.hand);
+  const shown = sortTiles(hand);
+  const handTiles = step.win ? [...shown, step.win] : shown;
+  li.append(row(t("howto.walk.hand"), handTiles, step.mark, "walk-hand"));
+  if (step.sets) li.append(setsRow(step.sets, step.mark));
+  if (step.bonus) li.append(row(t("howto.walk.bonus"), parseTiles(step.bonus), step.key === "deal" ? step.mark : {}));
+  if (step.pool) li.append(row(t("howto.walk.pool"), parseTiles(step.pool), step.mark));
+  return li;
+}
+
+function taiItem() {
   const last = document.createElement("li");
   last.dataset.step = "tai";
   const h = document.createElement("h3");
@@ -95,9 +109,8 @@ export function renderWalkthrough(el) {
   out.id = "walk-score";
   out.textContent = t("common.loading");
   last.append(h, p, out);
-  list.append(last);
-  el.append(list);
   score(out);
+  return last;
 }
 
 async function score(out) {

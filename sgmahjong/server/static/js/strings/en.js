@@ -254,7 +254,7 @@ export default {
   "keys.short.tab": "move to a tile, discard it",
 
   "error.bad_json": "The server could not read a message from this page.",
-  "error.offline": "You are offline: scoring a new hand needs the server. The hands this device scored before still work; try again when you are back online.",
+  "error.offline": "You are offline: scoring a new hand needs the server. Your hand is kept and scored as soon as you are back online; the hands this device scored before still work offline.",
   "error.too_large": "A message was too large.",
   "error.invalid": "The server refused a message: {detail}",
   "error.unknown_type": "The server does not know that request.",

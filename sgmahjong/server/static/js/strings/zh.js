@@ -254,7 +254,7 @@ export default {
   "keys.short.tab": "选一张牌，把它打出",
 
   "error.bad_json": "服务器读不懂这个页面发来的消息。",
-  "error.offline": "你现在离线：计算新的一手牌需要连接服务器。这台设备之前算过的牌仍然可用；恢复网络后请再试。",
+  "error.offline": "你现在离线：计算新的一手牌需要连接服务器。你的牌已保留，恢复网络后会自动计算；这台设备之前算过的牌离线也能用。",
   "error.too_large": "消息太大。",
   "error.invalid": "服务器拒绝了一条消息。",
   "error.unknown_type": "服务器不认识这个请求。",
