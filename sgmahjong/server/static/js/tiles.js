@@ -278,8 +278,23 @@ export function tileElement(tile, opts = {}) {
   el.title = tileName(tile);
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", tileName(tile));
-  el.innerHTML = tileSVG(tile);
+  el.append(faceNode(tile));
   return el;
+}
+
+const NODES = new Map(); // tile -> its parsed <svg> (one per face), cloned for each tile drawn
+
+/** A new <svg> element of the face of `tile` (a clone: parsing markup for every tile of a table is
+ * most of the cost of drawing it on a phone). */
+function faceNode(tile) {
+  let node = NODES.get(tile);
+  if (!node) {
+    const holder = document.createElement("template");
+    holder.innerHTML = tileSVG(tile);
+    node = holder.content.firstChild;
+    NODES.set(tile, node);
+  }
+  return node.cloneNode(true);
 }
 
 /** A face-down tile. opts.size as tileElement; opts.side true for a tile seen from the side. */
