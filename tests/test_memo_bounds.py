@@ -46,6 +46,7 @@ CONSTANTS = {
     "scoring.registry.PATTERNS", "scoring.scorer.PATTERNS", "scoring.special.SPECIAL_WINS",
     "server.cluster.ownership.MOVED", "server.http.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
     "server.http.clubs.STATUS", "server.http.clubs.PRESETS", "server.clubs.view.PRESETS",
+    "bots.styles.STYLES", "bots.styles.CLAIM_ORDER", "bots.STYLES", "commands.simulate.STYLES",  # test styles
 }
 
 # memos over a small fixed domain: name -> most entries
