@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import sync_playwright
-
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
 from tests.test_clubs import call, invited, new_club, player, record
-from tools.screenshots import DESKTOP, PHONE, page_for, shrink
+from tools.screenshots import DESKTOP, PHONE, page_for, shooting, shrink
 
 NAMES = ["Ah Beng", "Mei Ling", "Ah Huat", "Siew Mei"]
 SETTLED = [[(0, 2, 1), (2, 1, 0), (1, 3, None)], [(3, 2, 0), (0, 1, 2)]]
@@ -31,39 +27,31 @@ PLAYED = [[(1, 4, 0), (2, 2, 3), (None, 0, None), (0, 1, 3)], [(3, 3, None), (1,
 
 def main() -> None:
     out = Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        server = LiveServer(free_port(), str(Path(tmp) / "shots.sqlite3"))
-        server.start()
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            people = {n: player(server, n) for n in NAMES}
-            owner = people["Ah Beng"]
-            code = new_club(server, owner, "Thursday kaki", stake=20)["code"]
-            for n in NAMES[1:]:
-                invited(server, owner, code, people[n])
-            seats = [people[n] for n in NAMES]
-            for hands in SETTLED:
-                record(server, code, list(seats), hands, time.time())
-            call(server, "POST", f"/api/clubs/{code}/settle", owner, {})
-            for i, hands in enumerate(PLAYED):
-                record(server, code, [*seats[i % 4:], *seats[:i % 4]], hands, time.time() + 0.01)
-            call(server, "POST", f"/api/clubs/{code}/tables", owner, {"name": "Thursday 8pm"})
-            identity = json.dumps({"secret": owner, "name": "Ah Beng"})
-            for lang in ("en", "zh"):
-                for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
-                    page = page_for(browser, size, lang)
-                    keep = f"localStorage.setItem('sgmj-player', {json.dumps(identity)})"
-                    page.context.add_init_script(keep)
-                    page.goto(f"{server.url}/club/{code}?lang={lang}")
-                    page.wait_for_selector("#ledger table")
-                    shot = out / f"club-{label}-{lang}.png"
-                    page.screenshot(path=str(shot), full_page=True)
-                    shrink(shot)
-                    page.context.close()
-        finally:
-            browser.close()
-            server.stop()
+    with shooting(out) as (server, browser):
+        people = {n: player(server, n) for n in NAMES}
+        owner = people["Ah Beng"]
+        code = new_club(server, owner, "Thursday kaki", stake=20)["code"]
+        for n in NAMES[1:]:
+            invited(server, owner, code, people[n])
+        seats = [people[n] for n in NAMES]
+        for hands in SETTLED:
+            record(server, code, list(seats), hands, time.time())
+        call(server, "POST", f"/api/clubs/{code}/settle", owner, {})
+        for i, hands in enumerate(PLAYED):
+            record(server, code, [*seats[i % 4:], *seats[:i % 4]], hands, time.time() + 0.01)
+        call(server, "POST", f"/api/clubs/{code}/tables", owner, {"name": "Thursday 8pm"})
+        identity = json.dumps({"secret": owner, "name": "Ah Beng"})
+        for lang in ("en", "zh"):
+            for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                page = page_for(browser, size, lang)
+                keep = f"localStorage.setItem('sgmj-player', {json.dumps(identity)})"
+                page.context.add_init_script(keep)
+                page.goto(f"{server.url}/club/{code}?lang={lang}")
+                page.wait_for_selector("#ledger table")
+                shot = out / f"club-{label}-{lang}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                shrink(shot)
+                page.context.close()
 
 
 if __name__ == "__main__":

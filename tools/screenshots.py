@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, serving
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True,
@@ -162,6 +164,20 @@ def coach(server: LiveServer, browser: Browser, out: Path) -> None:
                 shrink(out / f"coach-{kind}-{label}-{lang}.png")
 
 
+@contextmanager
+def shooting(out: Path) -> Iterator[tuple[LiveServer, Browser]]:
+    """For the screenshot tools: ``out`` made, a test server on a free port with a temporary database,
+    and Debian's Chromium; the browser is closed and the server stopped afterwards."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p, \
+            serving(Path(tmp) / "shots.sqlite3") as server:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield server, browser
+        finally:
+            browser.close()
+
+
 def shrink(path: Path) -> None:
     """256 colours, no dithering: the pictures stay sharp and small (a README picture <= 300 KB)."""
     from PIL import Image
@@ -173,48 +189,40 @@ def shrink(path: Path) -> None:
 
 def main() -> None:
     out = Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
     readme = "--readme" in sys.argv
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        server = LiveServer(free_port(), str(Path(tmp) / "shots.sqlite3"))
-        server.start()
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            if "--history" in sys.argv:
-                history(server, browser, out)
-                return
-            if "--coach" in sys.argv:
-                coach(server, browser, out)
-                return
-            for lang in ("en", "zh"):
-                for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
-                    page = page_for(browser, size, lang)
-                    if not readme:
-                        for path, name in (("/", "lobby"), ("/how-to-play", "howto"), ("/scoring", "scoring"),
-                                           ("/calculator", "calculator")):
-                            page.goto(f"{server.url}{path}?lang={lang}")
-                            page.wait_for_timeout(700)
-                            page.screenshot(path=str(out / f"{name}-{label}-{lang}.png"), full_page=True)
-                    seated_table(server, page, lang)
-                    if not readme:
-                        page.screenshot(path=str(out / f"seating-{label}-{lang}.png"), full_page=True)
-                    play_until_my_turn(page)
-                    page.evaluate("window.scrollTo(0, 0)")
-                    page.wait_for_timeout(200)
-                    shot = out / f"table-{label}-{lang}.png"
-                    page.screenshot(path=str(shot), full_page=not readme)
-                    if readme:
-                        shrink(shot)
-                    page.context.close()
-            if not readme:
-                page = page_for(browser, DESKTOP, "en", dark=True)
-                seated_table(server, page, "en")
+    with shooting(out) as (server, browser):
+        if "--history" in sys.argv:
+            history(server, browser, out)
+            return
+        if "--coach" in sys.argv:
+            coach(server, browser, out)
+            return
+        for lang in ("en", "zh"):
+            for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                page = page_for(browser, size, lang)
+                if not readme:
+                    for path, name in (("/", "lobby"), ("/how-to-play", "howto"), ("/scoring", "scoring"),
+                                       ("/calculator", "calculator")):
+                        page.goto(f"{server.url}{path}?lang={lang}")
+                        page.wait_for_timeout(700)
+                        page.screenshot(path=str(out / f"{name}-{label}-{lang}.png"), full_page=True)
+                seated_table(server, page, lang)
+                if not readme:
+                    page.screenshot(path=str(out / f"seating-{label}-{lang}.png"), full_page=True)
                 play_until_my_turn(page)
-                page.screenshot(path=str(out / "table-desktop-dark.png"))
+                page.evaluate("window.scrollTo(0, 0)")
+                page.wait_for_timeout(200)
+                shot = out / f"table-{label}-{lang}.png"
+                page.screenshot(path=str(shot), full_page=not readme)
+                if readme:
+                    shrink(shot)
                 page.context.close()
-        finally:
-            browser.close()
-            server.stop()
+        if not readme:
+            page = page_for(browser, DESKTOP, "en", dark=True)
+            seated_table(server, page, "en")
+            play_until_my_turn(page)
+            page.screenshot(path=str(out / "table-desktop-dark.png"))
+            page.context.close()
 
 
 if __name__ == "__main__":

@@ -11,16 +11,16 @@ With --docs it saves {me,leaderboard}-{desktop,phone}-{en,zh}.png reduced to 256
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, FAST_OPTIONS, LiveServer, free_port
+from tests.conftest import FAST_OPTIONS
+from tools.screenshots import shooting
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True,
@@ -91,52 +91,44 @@ def ranked_matches(database: str) -> None:
 
 
 def main(outdir: Path, docs: bool) -> None:
-    outdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        server = LiveServer(free_port(), str(Path(tmp) / "shots.sqlite3"))
-        server.start()
+    with shooting(outdir) as (server, browser):
         base = f"http://localhost:{server.port}"
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            ctx, page, cdp, auth = context(browser, DESKTOP, "en", None)
-            page.goto(base + "/me")
-            for seed in (3, 4, 5, 6):
-                page.evaluate("""async ([options, seed]) => {
-                    const me = JSON.parse(localStorage.getItem("sgmj-player"));
-                    await fetch("/api/play", {method: "POST", headers: {"Content-Type": "application/json"},
-                        body: JSON.stringify({name: "Ann", player: me.secret, seed, options})});
-                }""", [{**FAST_OPTIONS, "bot_level": "greedy"}, seed])
-            time.sleep(3)
-            page.goto(base + "/me")
-            page.fill("#claim-name", "Ann")
-            page.click("#claim-btn")
-            page.wait_for_selector("#account-name")
-            credential = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]
-            ctx.close()
-            server.stop()
-            ranked_matches(server.database)
-            server.start()
-            for lang in ("en", "zh"):
-                for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
-                    ctx, page, cdp, auth = context(browser, size, lang, credential)
-                    page.goto(base + "/me")
-                    page.click("#signin-btn")
-                    page.wait_for_selector("#account-name")
-                    # its signature count moved on (a copy left behind would look like a clone)
-                    credential = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]
-                    page.wait_for_selector("#hands tbody tr")
-                    page.wait_for_selector("#rating-chart svg")
-                    page.mouse.move(0, 0)
-                    if docs:  # the picture shows the rank, rating and its chart
-                        page.evaluate("document.getElementById('rating-card').scrollIntoView()")
-                    shoot(page, outdir / f"me-{label}-{lang}.png", docs)
-                    page.goto(base + "/leaderboard")
-                    page.wait_for_selector("#board tbody tr")
-                    shoot(page, outdir / f"leaderboard-{label}-{lang}.png", docs)
-                    ctx.close()
-        finally:
-            browser.close()
-            server.stop()
+        ctx, page, cdp, auth = context(browser, DESKTOP, "en", None)
+        page.goto(base + "/me")
+        for seed in (3, 4, 5, 6):
+            page.evaluate("""async ([options, seed]) => {
+                const me = JSON.parse(localStorage.getItem("sgmj-player"));
+                await fetch("/api/play", {method: "POST", headers: {"Content-Type": "application/json"},
+                    body: JSON.stringify({name: "Ann", player: me.secret, seed, options})});
+            }""", [{**FAST_OPTIONS, "bot_level": "greedy"}, seed])
+        time.sleep(3)
+        page.goto(base + "/me")
+        page.fill("#claim-name", "Ann")
+        page.click("#claim-btn")
+        page.wait_for_selector("#account-name")
+        credential = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]
+        ctx.close()
+        server.stop()
+        ranked_matches(server.database)
+        server.start()
+        for lang in ("en", "zh"):
+            for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                ctx, page, cdp, auth = context(browser, size, lang, credential)
+                page.goto(base + "/me")
+                page.click("#signin-btn")
+                page.wait_for_selector("#account-name")
+                # its signature count moved on (a copy left behind would look like a clone)
+                credential = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]
+                page.wait_for_selector("#hands tbody tr")
+                page.wait_for_selector("#rating-chart svg")
+                page.mouse.move(0, 0)
+                if docs:  # the picture shows the rank, rating and its chart
+                    page.evaluate("document.getElementById('rating-card').scrollIntoView()")
+                shoot(page, outdir / f"me-{label}-{lang}.png", docs)
+                page.goto(base + "/leaderboard")
+                page.wait_for_selector("#board tbody tr")
+                shoot(page, outdir / f"leaderboard-{label}-{lang}.png", docs)
+                ctx.close()
 
 
 if __name__ == "__main__":

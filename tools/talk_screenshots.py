@@ -11,73 +11,61 @@ chat being under the felt there), reduced to 256 colours.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import sync_playwright
-
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
-from tools.screenshots import DESKTOP, PHONE, page_for, shrink
+from tools.screenshots import DESKTOP, PHONE, page_for, shooting, shrink
 
 LINES = {"en": ("Evening all, 20c/40c ok?", "Steady lah"), "zh": ("大家好，开打！", "好牌！")}
 
 
 def main() -> None:
     out = Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        server = LiveServer(free_port(), str(Path(tmp) / "shots.sqlite3"))
-        server.start()
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            for lang in ("en", "zh"):
-                for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
-                    code = server.create_table("Friday kaki", seed=7, options={
-                        "bot_delay": 0.2, "turn_seconds": 0, "claim_seconds": 0,
-                        "next_hand_seconds": 0})["code"]
-                    pages = []
-                    for seat, name, avatar in ((0, "Ann", "orchid"), (1, "Bo", "rooster")):
-                        page = page_for(browser, size if seat == 0 else DESKTOP, lang)
-                        page.goto(f"{server.url}/me?lang={lang}")
-                        page.fill("#me-name", name)
-                        page.locator("#name-form button[type=submit]").click()
-                        page.locator(f'#avatar-picker button[data-avatar="{avatar}"]').click()
-                        chosen = f'#avatar-picker button[data-avatar="{avatar}"][aria-pressed="true"]'
-                        page.wait_for_selector(chosen)
-                        if seat == 0 and label == "desktop":
-                            page.screenshot(path=str(out / f"talk-me-avatar-{lang}.png"))
-                        page.goto(f"{server.url}/t/{code}?lang={lang}")
-                        page.fill("#join-name", name)
-                        page.locator(f'#seat-list [data-seat="{seat}"] [data-action="join"]').click()
-                        page.wait_for_selector("#seated-controls:not([hidden])")
-                        pages.append(page)
-                    ann, bo = pages
-                    watcher = page_for(browser, DESKTOP, lang)
-                    watcher.goto(f"{server.url}/t/{code}?lang={lang}")
-                    ann.locator("#start-btn").click()
-                    ann.wait_for_selector("#hand .slot.can-discard", timeout=30_000)
-                    ann.fill("#chat-input", LINES[lang][0])
-                    ann.press("#chat-input", "Enter")
-                    bo.wait_for_selector("#chat-phrases [data-phrase]")
-                    bo.locator('#chat-phrases [data-phrase="huat"]').click()
-                    watcher.fill("#chat-input", LINES[lang][1])
-                    watcher.press("#chat-input", "Enter")
-                    ann.wait_for_timeout(300)
-                    bo.locator("#chat-emote-btn").click()
-                    bo.locator('#chat-emotes button[data-emote="rooster"]').click()
-                    ann.locator("#chat-emote-btn").click()
-                    ann.wait_for_timeout(700)
-                    ann.evaluate("window.scrollTo(0, 0)")
-                    shot = out / f"talk-table-{label}-{lang}.png"
-                    ann.screenshot(path=str(shot), full_page=label == "phone")
-                    shrink(shot)
-                    for page in (ann, bo, watcher):
-                        page.context.close()
-        finally:
-            browser.close()
-            server.stop()
+    with shooting(out) as (server, browser):
+        for lang in ("en", "zh"):
+            for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                code = server.create_table("Friday kaki", seed=7, options={
+                    "bot_delay": 0.2, "turn_seconds": 0, "claim_seconds": 0,
+                    "next_hand_seconds": 0})["code"]
+                pages = []
+                for seat, name, avatar in ((0, "Ann", "orchid"), (1, "Bo", "rooster")):
+                    page = page_for(browser, size if seat == 0 else DESKTOP, lang)
+                    page.goto(f"{server.url}/me?lang={lang}")
+                    page.fill("#me-name", name)
+                    page.locator("#name-form button[type=submit]").click()
+                    page.locator(f'#avatar-picker button[data-avatar="{avatar}"]').click()
+                    chosen = f'#avatar-picker button[data-avatar="{avatar}"][aria-pressed="true"]'
+                    page.wait_for_selector(chosen)
+                    if seat == 0 and label == "desktop":
+                        page.screenshot(path=str(out / f"talk-me-avatar-{lang}.png"))
+                    page.goto(f"{server.url}/t/{code}?lang={lang}")
+                    page.fill("#join-name", name)
+                    page.locator(f'#seat-list [data-seat="{seat}"] [data-action="join"]').click()
+                    page.wait_for_selector("#seated-controls:not([hidden])")
+                    pages.append(page)
+                ann, bo = pages
+                watcher = page_for(browser, DESKTOP, lang)
+                watcher.goto(f"{server.url}/t/{code}?lang={lang}")
+                ann.locator("#start-btn").click()
+                ann.wait_for_selector("#hand .slot.can-discard", timeout=30_000)
+                ann.fill("#chat-input", LINES[lang][0])
+                ann.press("#chat-input", "Enter")
+                bo.wait_for_selector("#chat-phrases [data-phrase]")
+                bo.locator('#chat-phrases [data-phrase="huat"]').click()
+                watcher.fill("#chat-input", LINES[lang][1])
+                watcher.press("#chat-input", "Enter")
+                ann.wait_for_timeout(300)
+                bo.locator("#chat-emote-btn").click()
+                bo.locator('#chat-emotes button[data-emote="rooster"]').click()
+                ann.locator("#chat-emote-btn").click()
+                ann.wait_for_timeout(700)
+                ann.evaluate("window.scrollTo(0, 0)")
+                shot = out / f"talk-table-{label}-{lang}.png"
+                ann.screenshot(path=str(shot), full_page=label == "phone")
+                shrink(shot)
+                for page in (ann, bo, watcher):
+                    page.context.close()
 
 
 if __name__ == "__main__":
