@@ -56,9 +56,12 @@ def table_page(browser: Browser, live_server: LiveServer) -> Any:
 
 
 def box(page: Page, selector: str) -> Box:
-    b = page.locator(selector).first.bounding_box()
-    assert b is not None, selector
-    return b
+    """The first ``selector``'s box, measured in one step in the page: the table redraws its seats on
+    every message, so a handle found first and measured after may already be detached."""
+    b = page.evaluate("(s) => { const e = document.querySelector(s);"
+                      " return e ? e.getBoundingClientRect().toJSON() : null; }", selector)
+    assert b is not None and b["width"] > 0 and b["height"] > 0, (selector, b)
+    return {k: float(b[k]) for k in ("x", "y", "width", "height")}
 
 
 def meets(a: Box, b: Box) -> bool:
