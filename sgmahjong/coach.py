@@ -182,7 +182,7 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
     bot = ExpertBot(_state_seed(seed, number), rules, budget_ms=None, max_rounds=deals)
     cands = bot.review_candidates(view, legal, chosen)
     try:
-        ev = bot.search(table(knowledge(view), rules), cands, eliminate=False)
+        ev = bot.search(table(knowledge(view), rules), cands, eliminate=False, styles=bot.styles(view))
     except InconsistentViewError:  # pragma: no cover - a view from the engine always adds up
         ev = Evaluation.empty(len(cands))
     est = [ev.estimate(i) for i in range(len(cands))]

@@ -419,7 +419,9 @@ def test_the_experts_choices_are_pinned() -> None:
     """The expert's choices and search statistics at every decision of three strong-bot hands (one
     expert per seat, 40 fixed deals): pinned when the search loop became ``ExpertBot.search`` (shared
     with the review), so a change to what ``decide`` chooses shows here. The overrules are listed;
-    the digest covers all 183 decisions."""
+    the digest covers all 183 decisions. Without reading the opponents (``read=False``: every seat
+    played by the quick policy), so this also shows that the expert that does not read plays exactly
+    as before the reading was added."""
     import hashlib
 
     from sgmahjong.game import format_action
@@ -427,7 +429,7 @@ def test_the_experts_choices_are_pinned() -> None:
     lines: list[str] = []
     for seed in (350, 351, 352):
         bots = [make_bot("strong", seed * 4 + i, RULES) for i in range(4)]
-        experts = [ExpertBot(9 + s, RULES, budget_ms=None, max_rounds=40) for s in range(4)]
+        experts = [ExpertBot(9 + s, RULES, budget_ms=None, max_rounds=40, read=False) for s in range(4)]
         state, _ = new_hand(RULES, seed=seed, dealer=seed % 4)
         n = 0
         while not state.ended:

@@ -47,6 +47,7 @@ CONSTANTS = {
     "server.cluster.ownership.MOVED", "server.http.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
     "server.http.clubs.STATUS", "server.http.clubs.PRESETS", "server.clubs.view.PRESETS",
     "bots.styles.STYLES", "bots.styles.CLAIM_ORDER", "bots.STYLES", "commands.simulate.STYLES",  # test styles
+    "bots.forward._CLAIM_RANK",  # the eager rollout style: the order of the claims it takes
 }
 
 # memos over a small fixed domain: name -> most entries

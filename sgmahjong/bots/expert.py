@@ -40,8 +40,9 @@ from .base import A, Bot, View
 from .determinise import InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
-from .lean import Sim, lean_playout, lean_quick_policy, sample_sim
+from .lean import LeanPolicy, Sim, lean_playout, lean_style_policy, sample_sim
 from .perception import perceive
+from .reading import QUICK, read_styles
 from .strong import StrongBot
 
 BUDGET_MS = 100.0  # default time budget per decision
@@ -82,7 +83,7 @@ class ExpertBot(Bot):
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
-                 lean: bool = True) -> None:
+                 lean: bool = True, read: bool = True) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -98,6 +99,7 @@ class ExpertBot(Bot):
             raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
         self.rollout = rollout
         self.lean = lean and rollout == "quick"  # quick rollouts through the lean model (lean.py)
+        self.read = read  # play each opponent by the style it is read as (reading.py; lean rollouts only)
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
@@ -169,7 +171,7 @@ class ExpertBot(Bot):
             last[0] = now = clock()
             return now >= deadline
 
-        ev = self.search(tb, cands, spent=spent)
+        ev = self.search(tb, cands, spent=spent, styles=self.styles(view))
         rounds = ev.rounds
         stats.rounds = rounds
         stats.playouts = ev.playouts
@@ -185,18 +187,25 @@ class ExpertBot(Bot):
         stats.advantage = best_mean
         return cands[best]
 
+    def styles(self, view: View) -> tuple[int, ...]:
+        """The rollout style of each seat: as read from ``view`` (:func:`.reading.read_styles`), or
+        all quick when the bot does not read."""
+        return read_styles(view) if self.read else (QUICK,) * 4
+
     def search(self, tb: Table, cands: Sequence[A], *, spent: Callable[[], bool] = _never,
-               eliminate: bool = True) -> Evaluation:
+               eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
         ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``ELIMINATE_Z`` standard
         errors (and the search ends with none left); without it every candidate is played out on
-        every deal (the review). The deals come from ``self.rng``."""
+        every deal (the review). ``styles``: the style each opponent is played by in lean rollouts
+        (the seat itself plays the quick policy). The deals come from ``self.rng``."""
         me = tb.k.seat
         policies = self._policies(me)
         lean = self.lean
-        lean_policies = [lean_quick_policy] * 4
+        lean_policies: list[LeanPolicy] = [lean_style_policy(QUICK if s == me else styles[s])
+                                           for s in range(4)]
         ev = Evaluation.empty(len(cands))
         sums, squares, alive = ev.sums, ev.squares, ev.alive
         rounds = tries = 0

@@ -157,6 +157,16 @@ def fast_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
 QUICK_THREAT_SETS: Final = 3  # an opponent showing this many sets is treated as waiting
 QUICK_LATE_WALL: Final = 24  # ... or two sets once fewer tiles than this are left
 QUICK_FOLD_DIST: Final = 3  # the quick policy folds (discards safe tiles) when this far from winning
+# the styles an opponent may be read as (bots/reading.py), each a variant of the quick policy:
+STYLE_QUICK: Final = 0  # as above
+STYLE_CAUTIOUS: Final = 1  # folds unless ready against a seat showing CAUTIOUS_THREAT_SETS sets, or
+# against everyone once fewer than CAUTIOUS_LATE_WALL tiles are left; claims nothing but a win, no kong
+STYLE_EAGER: Final = 2  # claims every kong, pong or chow (the chow leaving the hand closest), declares
+# every kong, never folds
+CAUTIOUS_THREAT_SETS: Final = 2
+CAUTIOUS_LATE_WALL: Final = 30
+CAUTIOUS_FOLD_DIST: Final = 2
+_CLAIM_RANK: Final = {"kong": 0, "pong": 1, "chow": 2}
 
 
 def _threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> list[int]:
@@ -171,6 +181,34 @@ def _threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> list[int]:
         if n >= QUICK_THREAT_SETS or (late and n >= 2):
             out.append(i)
     return out
+
+
+def _cautious_threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> list[int]:
+    """The threats of the cautious style: a seat showing two sets, or every opponent late."""
+    late = wall_remaining < CAUTIOUS_LATE_WALL
+    return [i for i, st in enumerate(seats) if i != seat and (late or len(st.melds) >= CAUTIOUS_THREAT_SETS)]
+
+
+def _eager_claim(counts: list[int], n: int, tile: int, legal: Sequence[Action]) -> Action | None:
+    """The eager style's claim: a kong before a pong before a chow; of several chows the one leaving
+    the hand closest to winning (None: no claim offered)."""
+    best: Action | None = None
+    best_key = (9, 99)
+    for a in legal:
+        rank = _CLAIM_RANK.get(a.kind)
+        if rank is None or rank > best_key[0]:
+            continue
+        d = 0
+        if a.kind == "chow":
+            lo = int(a.tile) if a.tile is not None else tile
+            work = list(counts)
+            for x in (lo, lo + 1, lo + 2):
+                if x != tile:
+                    work[x] -= 1
+            d = ef.distance(work, n + 1) if min(work) >= 0 else 99
+        if (rank, d) < best_key:
+            best, best_key = a, (rank, d)
+    return best
 
 
 def _danger(seats: Sequence[Any], threats: Sequence[int], t: int, seen: Sequence[int]) -> int:
@@ -230,11 +268,12 @@ def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action
 
 def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequence[Any],
                  wall_remaining: int, seat: int, dealer: int, prevailing: int, legal: Sequence[Action],
-                 discards: Sequence[Action] | None = None) -> Action:
+                 discards: Sequence[Action] | None = None, style: int = STYLE_QUICK) -> Action:
     """The quick policy's choice from what it reads of a hand (the engine's state, or the lean
     model's: ``seats`` with ``melds`` and ``discards``): the seat's concealed ``counts`` and ``n`` sets,
     the tile of the claim window (None: none open). ``discards``: the seat's discard actions by tile,
-    if the caller has them (else the legal one is looked up)."""
+    if the caller has them (else the legal one is looked up). ``style``: the variant played
+    (:data:`STYLE_QUICK`, :data:`STYLE_CAUTIOUS` or :data:`STYLE_EAGER`)."""
     discard: Action | None = None
     passing: Action | None = None
     kongs: list[Action] = []  # in the order offered
@@ -250,9 +289,14 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         elif k == "kong":
             kongs.append(a)
     if discard is None:  # a claim window: claim if it brings the hand closer
-        if window_tile is None:
+        if window_tile is None or style == STYLE_CAUTIOUS:
             return passing if passing is not None else legal[0]
         tile = window_tile
+        if style == STYLE_EAGER:
+            claim = _eager_claim(counts, n, tile, legal)
+            if claim is not None:
+                return claim
+            return passing if passing is not None else legal[0]
         d0 = ef.distance(counts, n)
         best, best_d = passing, d0
         for a in legal:
@@ -294,7 +338,11 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
     best_d = ef.final(vs[0], r0, need)  # after the best discard: the 14-equivalent hand's
     if best_d < 1:  # distance (an unused tile goes), or 1 if it is complete (any discard breaks it)
         best_d = 1
+    if style == STYLE_EAGER and kongs:
+        return kongs[0]
     for a in kongs:
+        if style == STYLE_CAUTIOUS:
+            break
         if a.tile is not None:
             kt = int(a.tile)
             work = list(counts)
@@ -309,7 +357,12 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 continue
             if ef.distance(work, n + 1) <= best_d:
                 return a
-    threats = _threats(seats, wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
+    if style == STYLE_QUICK:
+        threats = _threats(seats, wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
+    elif style == STYLE_CAUTIOUS:
+        threats = _cautious_threats(seats, wall_remaining, seat) if best_d >= CAUTIOUS_FOLD_DIST else []
+    else:
+        threats = []
     if threats:
         dd = _distances(counts, n)
         seen = [0] * NUM_PLAYING

@@ -38,7 +38,7 @@ from ..game.scoring_bridge import score_special
 from ..game.state import CLAIM, ENDED, TURN, HandState, SetRec
 from ..game.wins import WinInfo, is_thirteen_wonders
 from .determinise import Table, deal_hidden
-from .forward import quick_choice
+from .forward import STYLE_CAUTIOUS, STYLE_EAGER, STYLE_QUICK, quick_choice
 from .lean_seat import (
     CHOW_KIND,
     DISCARD,
@@ -58,8 +58,9 @@ from .lean_seat import (
 )
 from .lean_state import SIM_FIELDS, SimState
 
-__all__ = ["SEAT_FIELDS", "SIM_FIELDS", "LSeat", "LeanPolicy", "Sim", "lean_playout", "lean_quick_policy",
-           "result_of", "sample_sim", "sim_of"]
+__all__ = ["SEAT_FIELDS", "SIM_FIELDS", "LSeat", "LeanPolicy", "Sim", "lean_cautious_policy",
+           "lean_eager_policy", "lean_playout", "lean_quick_policy", "lean_style_policy", "result_of",
+           "sample_sim", "sim_of"]
 
 
 class Sim(SimState):
@@ -483,3 +484,31 @@ def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     w = sim.w_kind
     return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
                         sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat])
+
+
+def lean_cautious_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
+    """The cautious variant of the quick policy (:data:`forward.STYLE_CAUTIOUS`): folds unless ready
+    against a seat showing two sets or against everyone late; claims nothing but a win."""
+    st = sim.seats[seat]
+    w = sim.w_kind
+    return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
+                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat], STYLE_CAUTIOUS)
+
+
+def lean_eager_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
+    """The eager variant of the quick policy (:data:`forward.STYLE_EAGER`): claims and declares every
+    set it may, never folds."""
+    st = sim.seats[seat]
+    w = sim.w_kind
+    return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
+                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat], STYLE_EAGER)
+
+
+def lean_style_policy(style: int) -> LeanPolicy:
+    """The rollout policy of a style read by :mod:`.reading` (``forward.STYLE_*``)."""
+    if style == STYLE_CAUTIOUS:
+        return lean_cautious_policy
+    if style == STYLE_EAGER:
+        return lean_eager_policy
+    assert style == STYLE_QUICK, style
+    return lean_quick_policy
