@@ -7,6 +7,11 @@ arguments and ``--json`` answer the server's ``/api/score`` uses too.
         [--replacement flower|kong|kong-on-kong] [--robbed-kong] [--last-tile]
         [--heavenly | --earthly | --humanly] [--bao SEAT] [--rule KEY=VALUE ...] [--json]
 
+:func:`score_request` answers the same for a JSON object (the body of the server's ``POST /api/score``,
+and the page's offline scorer running this module in the browser under Pyodide): it checks the body,
+spells it as these arguments and returns the ``--json`` object; :func:`score_answer` adds the HTTP
+status and the error object both give for a bad request.
+
 The winner sits at ``--seat`` (East by default); ``--wind`` is the prevailing wind (East). The win is
 on a discard unless ``--self-drawn`` (a replacement, the last tile and a heavenly hand are
 self-drawn by nature). Payments are shown when the payers are known: a self-drawn win, a shooter
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .cli import CliError
@@ -202,3 +208,158 @@ def run(args: argparse.Namespace) -> int:
     hand_text, ctx, result, rules, payments = evaluate(args)
     print(result_text(hand_text, ctx, result, rules, payments, args))
     return 0
+
+
+# -- a JSON request: POST /api/score, and the page's offline scorer ---------------------------------------
+
+HAND_MAX = 200
+"""The longest hand a request may spell (characters)."""
+PRESET_MAX = 40
+"""The longest preset name a request may give (characters)."""
+_SEATS = ("E", "S", "W", "N")
+_SEAT_WHY = ("literal['E','S','W','N']", "Input should be 'E', 'S', 'W' or 'N'")
+_FLAGS = ("self_drawn", "robbed_kong", "last_tile", "heavenly", "earthly", "humanly")
+
+
+class ScoreRequestError(SgMahjongError):
+    """A calculator request the command would refuse (the message says why; ``reason_code``, where set,
+    names it for the page)."""
+
+
+def _is_seat(value: Any) -> bool:
+    return (isinstance(value, str) and value in _SEATS) or (type(value) is int and 0 <= value <= 3)
+
+
+def _text_problem(limit: int, least: int = 0) -> Callable[[Any], tuple[str, str] | None]:
+    def problem(value: Any) -> tuple[str, str] | None:
+        if not isinstance(value, str):
+            return "", "Input should be a valid string"
+        if len(value) < least:
+            return "", f"String should have at least {least} character{'s' if least > 1 else ''}"
+        if len(value) > limit:
+            return "", f"String should have at most {limit} characters"
+        return None
+    return problem
+
+
+def _seat_problem(value: Any) -> tuple[str, str] | None:
+    return None if _is_seat(value) else _SEAT_WHY
+
+
+def _optional_seat_problem(value: Any) -> tuple[str, str] | None:
+    return None if value is None else _seat_problem(value)
+
+
+def _flag_problem(value: Any) -> tuple[str, str] | None:
+    return None if isinstance(value, bool) else ("", "Input should be a valid boolean")
+
+
+def _replacement_problem(value: Any) -> tuple[str, str] | None:
+    if value is None or (isinstance(value, str) and value in _REPLACEMENTS):
+        return None
+    return "", "Input should be 'flower', 'kong' or 'kong-on-kong'"
+
+
+def _rules_problem(value: Any) -> tuple[str, str] | None:
+    if not isinstance(value, dict):
+        return "", "Input should be a valid dictionary"
+    for key, v in value.items():
+        if not isinstance(v, bool | int | str):
+            return f"{key}.bool", "Input should be a valid boolean"
+    return None
+
+
+#: the body's fields in the order they are checked: (the check, the default; ``...``: required)
+_FIELDS: dict[str, tuple[Callable[[Any], tuple[str, str] | None], Any]] = {
+    "hand": (_text_problem(HAND_MAX, least=1), ...),
+    "seat": (_seat_problem, "E"), "wind": (_seat_problem, "E"),
+    "self_drawn": (_flag_problem, False), "shooter": (_optional_seat_problem, None),
+    "replacement": (_replacement_problem, None), "robbed_kong": (_flag_problem, False),
+    "last_tile": (_flag_problem, False), "heavenly": (_flag_problem, False),
+    "earthly": (_flag_problem, False), "humanly": (_flag_problem, False),
+    "bao": (_optional_seat_problem, None), "preset": (_text_problem(PRESET_MAX), "default"),
+    "rules": (_rules_problem, {}),
+}
+
+
+def _checked(body: Any) -> dict[str, Any]:
+    """The body's fields with their defaults, or :class:`ScoreRequestError` naming the first problem
+    ("missing field 'hand'", "unknown field 'x'", "field 'seat...': why"): the fields in order, then
+    any unknown one."""
+    if not isinstance(body, dict):
+        raise ScoreRequestError("the body is a JSON object with at least a 'hand'")
+    fields: dict[str, Any] = {}
+    for name, (problem, default) in _FIELDS.items():
+        if name not in body:
+            if default is ...:
+                raise ScoreRequestError(f"missing field {name!r}")
+            fields[name] = default
+            continue
+        found = problem(body[name])
+        if found is not None:
+            where = ".".join(p for p in (name, found[0]) if p)
+            raise ScoreRequestError(f"field {where!r}: {found[1]}")
+        fields[name] = body[name]
+    for name in body:
+        if name not in _FIELDS:
+            raise ScoreRequestError(f"unknown field {name!r}")
+    if sum((fields["heavenly"], fields["earthly"], fields["humanly"])) > 1:
+        raise ScoreRequestError("heavenly, earthly and humanly exclude each other")
+    return fields
+
+
+def _seat_text(seat: str | int) -> str:
+    return _SEATS[seat] if isinstance(seat, int) else seat
+
+
+def request_argv(fields: dict[str, Any]) -> list[str]:
+    """The ``sgmahjong score`` arguments that ask what a checked request asks."""
+    argv = [fields["hand"], "--seat", _seat_text(fields["seat"]), "--wind", _seat_text(fields["wind"]),
+            "--json"]
+    argv += ["--" + flag.replace("_", "-") for flag in _FLAGS if fields[flag]]
+    for name in ("shooter", "bao"):
+        if fields[name] is not None:
+            argv += [f"--{name}", _seat_text(fields[name])]
+    if fields["replacement"] is not None:
+        argv += ["--replacement", fields["replacement"]]
+    argv += ["--rule", f"preset={fields['preset']}"]
+    for key, value in fields["rules"].items():
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        argv += ["--rule", f"{key}={text}"]
+    return argv
+
+
+def score_request(body: Any) -> dict[str, Any]:
+    """What ``sgmahjong score --json`` prints for the inputs a JSON object spells (``{"hand": ...,
+    "seat": "E", "shooter": "S", "rules": {"limit": 10}, ...}``). Raises :class:`ScoreRequestError`
+    (or the notation's :class:`SgMahjongError`) for a request that cannot be scored."""
+    argv = request_argv(_checked(body))
+    parser = argparse.ArgumentParser(prog="sgmahjong score", exit_on_error=False, add_help=False)
+    add_arguments(parser)
+    try:
+        args = parser.parse_args(argv)
+    except argparse.ArgumentError as exc:
+        raise ScoreRequestError(str(exc)) from None
+    try:
+        return score_json(args)
+    except CliError as exc:
+        err = ScoreRequestError(str(exc))
+        err.reason_code = exc.reason_code
+        raise err from None
+
+
+def score_answer(body: Any) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and JSON answer to a calculator request: 200 and :func:`score_request`'s object,
+    or 400 and ``{"error": message}`` with the ``code`` (and its ``params``) the page says in its
+    language, where the error has one."""
+    try:
+        return 200, score_request(body)
+    except (SgMahjongError, ValueError, TypeError) as exc:
+        answer: dict[str, Any] = {"error": str(exc)}
+        code = getattr(exc, "reason_code", None)
+        if code is not None:
+            answer["code"] = code
+            params = getattr(exc, "params", None)
+            if params:
+                answer["params"] = params
+        return 400, answer
