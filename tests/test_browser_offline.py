@@ -2,15 +2,19 @@
 the browser goes offline (``context.set_offline(True)``), the calculator and How to play reload and work
 (a hand scored before gets its answer again; a new hand says that scoring needs the server, and is
 scored by itself once the network is back), the table
-shows "offline, reconnecting" and, back online, resumes. Debian's Chromium, never ``playwright install``."""
+shows "offline, reconnecting" and, back online, resumes. With the offline scorer kept (Pyodide running the
+server's own Python in the page), a new hand is scored offline as the server scores it, and a bad hand
+gets the same message. Debian's Chromium, never ``playwright install``."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
 from bench.bench_lighthouse import IN_PLAY
+from sgmahjong.server.http.offline_scorer import default_pyodide_dir, pyodide_version
 from sgmahjong.tiles import ALL_TILES
 from tests.conftest import LiveServer
 from tests.test_browser_look import strings
@@ -60,7 +64,11 @@ def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, br
     expect(page.locator("#calc-result tr[data-pattern]")).to_have_count(len(expected["patterns"]))
     new_hand = "23s55p [123m] [456m] [789p] +1s /1f1a"
     score(page, new_hand)  # a new hand: it needs the server, the page says so and keeps the hand
-    expect(page.locator("#calc-error")).to_have_text(strings("en")["error.offline"])
+    # not kept on this device (the server offers it when Pyodide is installed: `make pyodide`)
+    en = strings("en")
+    offered = pyodide_version(default_pyodide_dir()) is not None
+    expect(page.locator("#calc-error")).to_have_text(
+        f"{en['error.offline']} {en['calc.offline.not_kept']}" if offered else en["error.offline"])
     expect(page.locator("#calc-error")).to_have_attribute("data-waiting", "")
     context.set_offline(False)  # back online: the waiting hand is scored without another click
     new_answer = live_server.post("/api/score", {**body, "hand": new_hand}).json()
@@ -80,5 +88,63 @@ def test_pages_open_offline_and_the_table_reconnects(live_server: LiveServer, br
     context.set_offline(False)  # the connection's next try (at most 5 s on) finds the server
     expect(page.locator("#conn")).to_have_text(strings("en")["table.connected"])
     expect(page.locator("#play")).to_be_visible()
+    assert errors == []
+    context.close()
+
+
+def shown(page: Page) -> tuple[str, list[str], list[str]]:
+    """The calculator's result as the player reads it: the heading, the patterns' rows, the payments'."""
+    result = page.locator("#calc-result")
+    return (result.locator("h2").inner_text(), result.locator("tr[data-pattern]").all_inner_texts(),
+            result.locator("tr[data-seat]").all_inner_texts())
+
+
+def test_the_kept_offline_scorer_scores_a_new_hand_as_the_server(live_server: LiveServer,
+                                                                   browser: Browser) -> None:
+    assert pyodide_version(default_pyodide_dir()) is not None, "Pyodide is missing: run `make pyodide`"
+    en = strings("en")
+    context, page, errors = installed(browser, live_server.url + "/calculator")
+    page.reload()  # now under the worker: the control is offered
+    keep = page.locator("#offline-keep")
+    expect(keep).to_be_visible()
+    assert "MB" in keep.inner_text()
+    keep.click()
+    expect(page.locator("#offline-state")).to_have_text(en["calc.offline.ready"], timeout=60_000)
+    expect(keep).to_be_hidden()
+
+    # online: the server's answers, as the page shows them
+    new_hand = "234m 99p 56s [678p] [CCC] +4s /1f"  # never scored on this device before going offline
+    bad_hand = "23s55p [123m] [456m] [789p] x +4s"
+    not_a_win = "23s55p [123m] [456m] [789p] +9s /1f1a"
+    server = live_server.post("/api/score", {"hand": new_hand, "seat": "E", "wind": "E",
+                                             "self_drawn": True}).json()
+    assert server["valid"] and server["payments"]
+    score(page, bad_hand)
+    expect(page.locator("#calc-error")).to_be_visible()
+    online_error = page.locator("#calc-error").inner_text()
+    score(page, not_a_win)
+    expect(page.locator("#calc-result h2.error")).to_be_visible()
+    online_reason = page.locator("#calc-result h2.error").inner_text()
+
+    context.set_offline(True)
+    page.goto(live_server.url + "/calculator")
+    expect(page.locator("#picked .tile")).to_have_count(16)
+    expect(page.locator("#offline-state")).to_have_text(en["calc.offline.ready"])
+    started = time.monotonic()
+    score(page, new_hand)
+    expect(page.locator("#calc-result h2")).to_have_text(f"{server['tai']} tai", timeout=60_000)
+    cold = time.monotonic() - started
+    heading, patterns, payments = shown(page)
+    assert len(patterns) == len(server["patterns"])
+    assert [row.split()[-1] for row in payments] == [f"{v:+d}" if v > 0 else str(v)
+                                                     for v in server["payments"].values()]
+    started = time.monotonic()
+    score(page, not_a_win)  # the scorer is running: at once
+    expect(page.locator("#calc-result h2.error")).to_have_text(online_reason)
+    warm = time.monotonic() - started
+    score(page, bad_hand)  # the same message as online
+    expect(page.locator("#calc-error")).to_have_text(online_error)
+    expect(page.locator("#calc-error")).not_to_have_attribute("data-waiting", "")  # answered, not waiting
+    print(f"\noffline scorer: first score {cold:.2f} s (Pyodide starting), next {warm:.2f} s")
     assert errors == []
     context.close()

@@ -54,6 +54,7 @@ class ServerSettings:
     static_build_dir: str = ""  # their hashed, compressed build ("": build/static in a checkout, or ~/.cache)
     static_builds_kept: int = 3  # builds kept and served (an open page of an older release loads its own)
     static_check_seconds: float = 1.0  # a page request rebuilds if the sources changed, checked this often
+    pyodide_dir: str = ""  # Pyodide's npm package, for the calculator's offline scorer ("": tools/pyodide's)
     # -- tables ----------------------------------------------------------------------------------
     max_tables: int = 5000  # live tables in all (a new one is refused beyond)
     table_burst: int = 10  # tables one client address may create at once ...

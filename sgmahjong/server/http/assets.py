@@ -11,7 +11,11 @@ changed) writes, into a folder named after the hash of every source:
 * every ``/static/...`` path in the pages, stylesheets and modules rewritten to its built URL, and
   ``<link rel="modulepreload">`` tags for each page's imports (one round trip instead of one per level);
 * a brotli and a gzip copy of every file that compresses (served per ``Accept-Encoding``);
-* ``index.json``: each URL path's file, content type, encodings and ETag.
+* ``index.json``: each URL path's file, content type, encodings and ETag;
+* when Pyodide's npm package is there (``make pyodide``), the calculator's offline scorer: the scorer's
+  Python modules as one zip (``pyodide/core.<hash>.zip``, in the release) and Pyodide's files, built once
+  per Pyodide version into ``vendor/pyodide-<version>`` and served at ``/static/pyodide/<version>/<file>``
+  (offline_scorer.py).
 
 Built URLs are cached by browsers for a year (``immutable``); the pages, ``/sw.js`` and the sources'
 own paths (``/static/js/table.js``) are revalidated on each use (ETag). The last
@@ -31,6 +35,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +43,8 @@ from typing import Any
 import brotli  # type: ignore[import-untyped]
 
 import sgmahjong
+
+from .offline_scorer import CORE_ZIP, PYODIDE_FILES, core_inputs, core_zip, pyodide_version
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
 INDEX = "index.json"
@@ -48,6 +55,7 @@ TYPES = {
     ".css": "text/css; charset=utf-8", ".json": "application/json", ".txt": "text/plain; charset=utf-8",
     ".webmanifest": "application/manifest+json", ".svg": "image/svg+xml", ".png": "image/png",
     ".woff2": "font/woff2", ".wav": "audio/wav", ".md": "text/markdown; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".zip": "application/zip",
 }
 TEXT = {".html", ".js", ".css", ".webmanifest"}  # files whose /static/ paths are rewritten
 STATIC_PATH = re.compile(r"/static/([A-Za-z0-9_./-]+)")
@@ -63,7 +71,9 @@ SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "sco
                "/calculator": "calculator.html", "/me": "me.html", "/t/": "table.html",
                "/replay/": "replay.html", "/leaderboard": "leaderboard.html"}
 #: not precached by the service worker (fetched, then kept, when a page uses them)
-LAZY = re.compile(r"^(sounds/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$)")
+LAZY = re.compile(r"^(sounds/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$|pyodide/)")
+VENDOR = "vendor"  # the build root's folder of Pyodide's builds, one per version
+BIG = 2_000_000  # bytes from which a file is brotli-compressed at quality 9 (11 takes 20 s for the wasm)
 
 
 def default_build_root() -> Path:
@@ -79,9 +89,9 @@ def sources(source: Path) -> list[Path]:
     return sorted(p for p in source.rglob("*") if p.is_file() and not p.name.startswith("."))
 
 
-def source_hash(source: Path) -> str:
-    """The hash of every source file's path and bytes: the release's name."""
-    h = hashlib.sha256()
+def source_hash(source: Path, extra: bytes = b"") -> str:
+    """The hash of every source file's path and bytes (and of ``extra``): the release's name."""
+    h = hashlib.sha256(extra)
     for path in sources(source):
         h.update(path.relative_to(source).as_posix().encode() + b"\0")
         h.update(path.read_bytes() + b"\0")
@@ -113,19 +123,29 @@ def _module_closure(rel: str, texts: dict[str, str]) -> list[str]:
     return seen
 
 
-def build(source: Path, root: Path, *, quality: int = 11) -> Path:
-    """Build ``source`` into ``root/<release>`` (nothing to do when it exists); its folder."""
-    release = source_hash(source)
+def build(source: Path, root: Path, *, quality: int = 11, pyodide: Path | None = None) -> Path:
+    """Build ``source`` into ``root/<release>`` (nothing to do when it exists); its folder. With
+    Pyodide's package folder ``pyodide``, the offline scorer's files too."""
+    version = pyodide_version(pyodide)
+    extras = {CORE_ZIP: core_zip()} if version else {}
+    release = source_hash(source, f"pyodide {version}\0".encode() + b"".join(extras.values()))
     dest = root / release
     if (dest / INDEX).is_file():
         return dest
     root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{release}-", dir=root))
+    scorer = _scorer(pyodide, version, root, extras) if pyodide and version else None
+    return _built(root, release, lambda work: _write_build(source, work, release, quality, extras, scorer))
+
+
+def _built(root: Path, name: str, write: Callable[[Path], None]) -> Path:
+    """``root/name``, written by ``write`` into a temporary folder first (a half build is never served)."""
+    dest = root / name
+    work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
     try:
-        _write_build(source, work, release, quality)
+        write(work)
         try:
             work.rename(dest)
-        except OSError:  # another process built the same release meanwhile
+        except OSError:  # another process built the same meanwhile
             if not (dest / INDEX).is_file():
                 raise
     finally:
@@ -133,9 +153,48 @@ def build(source: Path, root: Path, *, quality: int = 11) -> Path:
     return dest
 
 
-def _write_build(source: Path, out: Path, release: str, quality: int) -> None:
+def vendor_build(pyodide: Path, version: str, root: Path) -> Path:
+    """Pyodide's files, compressed once per version: ``root/vendor/pyodide-<version>`` (its index's
+    keys are the URL paths ``pyodide/<version>/<file>``)."""
+    vendor = root / VENDOR
+    name = f"pyodide-{version}"
+    if (vendor / name / INDEX).is_file():
+        return vendor / name
+    vendor.mkdir(parents=True, exist_ok=True)
+
+    def write(out: Path) -> None:
+        files: dict[str, Any] = {}
+        for rel in PYODIDE_FILES:
+            data = (pyodide / rel).read_bytes()
+            entry = _store(out, rel, data, 11 if len(data) < BIG else 9)
+            files[f"pyodide/{version}/{rel}"] = {**entry, "immutable": True}
+        index = {"release": name, "files": files}
+        (out / INDEX).write_text(json.dumps(index, indent=0, sort_keys=True), encoding="utf-8")
+
+    return _built(vendor, name, write)
+
+
+def _scorer(pyodide: Path, version: str, root: Path, extras: dict[str, bytes]) -> dict[str, Any]:
+    """The service worker's facts of the offline scorer: Pyodide's folder URL, the files to keep
+    (the core zip's URL is filled in with the release's), and their bytes as sent (brotli)."""
+    folder = vendor_build(pyodide, version, root)
+    files = json.loads((folder / INDEX).read_text(encoding="utf-8"))["files"]
+    size = sum(_sent_size(folder, entry) for entry in files.values())
+    size += len(gzip.compress(extras[CORE_ZIP]))  # a zip: sent as it is, about this size
+    return {"version": version, "pyodide": f"/static/pyodide/{version}/",
+            "files": [f"/static/{url}" for url in sorted(files)], "bytes": size}
+
+
+def _sent_size(folder: Path, entry: dict[str, Any]) -> int:
+    best = "br" if "br" in entry["encodings"] else ""
+    return int((folder / (entry["file"] + (f".{best}" if best else ""))).stat().st_size)
+
+
+def _write_build(source: Path, out: Path, release: str, quality: int, extras: dict[str, bytes],
+                 scorer: dict[str, Any] | None) -> None:
     prefix = f"r/{release}/"
     files = {p.relative_to(source).as_posix(): p.read_bytes() for p in sources(source)}
+    files.update(extras)
     url_of = {rel: "/static/" + (prefix + rel if Path(rel).suffix in TEXT else _hashed_name(rel, data))
               for rel, data in files.items()}
     texts = {rel: data.decode("utf-8") for rel, data in files.items() if Path(rel).suffix in TEXT}
@@ -178,7 +237,11 @@ def _write_build(source: Path, out: Path, release: str, quality: int) -> None:
             precache.append(url_of[rel])
     shell = {url: f"/static/{prefix}{page}" for url, page in SHELL_PAGES.items() if page in built}
     if SW_SOURCE in texts:
-        sw = {"release": release, "precache": sorted({*precache, *shell.values()}), "shell": shell}
+        sw: dict[str, Any] = {"release": release, "precache": sorted({*precache, *shell.values()}),
+                              "shell": shell, "scorer": None}
+        if scorer is not None:
+            core = url_of[CORE_ZIP]
+            sw["scorer"] = {**scorer, "core": core, "files": [*scorer["files"], core]}
         text = SW_BUILD.sub(lambda _m: f"const BUILD = {json.dumps(sw)};", built[SW_SOURCE].decode())
         index["sw"] = _store(out, SW_SOURCE, text.encode("utf-8"), quality)
     (out / INDEX).write_text(json.dumps(index, indent=0, sort_keys=True), encoding="utf-8")
@@ -289,12 +352,15 @@ class Build:
 
 class Assets:
     """The current build of a static folder, rebuilt when its files change (checked at most every
-    ``check_seconds``, on a page request), and the previous builds still kept."""
+    ``check_seconds``, on a page request), and the previous builds still kept; with Pyodide's package
+    folder ``pyodide``, the offline scorer's files too."""
 
     def __init__(self, source: Path = STATIC_DIR, root: Path | None = None, *, kept: int = 3,
-                 check_seconds: float = 1.0) -> None:
+                 check_seconds: float = 1.0, pyodide: Path | None = None) -> None:
         self.source = source
         self.root = root or default_build_root()
+        self.pyodide = pyodide
+        self.vendor: Build | None = None  # Pyodide's files, when the build has the offline scorer
         self.kept = max(1, kept)
         self.check_seconds = check_seconds
         self._lock = threading.Lock()
@@ -304,7 +370,10 @@ class Assets:
         self.builds: dict[str, Build] = {}
 
     def _stat_signature(self) -> tuple[Any, ...]:
-        return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in sources(self.source))
+        watched = [*sources(self.source), *core_inputs()]
+        if self.pyodide is not None:
+            watched += [p for p in (self.pyodide / "package.json",) if p.is_file()]
+        return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in watched)
 
     def due(self) -> bool:
         """Whether a check for changed sources is due (cheap; call :meth:`refresh` when it is)."""
@@ -318,7 +387,14 @@ class Assets:
             signature = self._stat_signature()
             if self.current is not None and signature == self._signature:
                 return self.current
-            folder = build(self.source, self.root)
+            folder = build(self.source, self.root, pyodide=self.pyodide)
+            version = pyodide_version(self.pyodide)
+            if self.pyodide is not None and version is not None:
+                vendor = vendor_build(self.pyodide, version, self.root)
+                if self.vendor is None or self.vendor.folder != vendor:
+                    self.vendor = Build(vendor)
+            else:
+                self.vendor = None
             self._signature = signature
             if self.current is None or folder.name != self.current.release:
                 self.current = Build(folder)
@@ -347,6 +423,10 @@ class Assets:
     def file(self, path: str) -> Asset | None:
         """The asset of ``/static/<path>``: the current build's, else a kept build's (an older page)."""
         current = self.current or self.refresh()
+        if path.startswith("pyodide/") and self.vendor is not None:
+            found = self.vendor.file(path)
+            if found is not None:
+                return found
         asset = current.file(path)
         if asset is None and path.startswith("r/"):
             older = self.builds.get(path.split("/", 2)[1])

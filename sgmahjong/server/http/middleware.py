@@ -6,6 +6,7 @@ off at the limit)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,13 +19,21 @@ CSP = (
     "connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
-    (b"content-security-policy", CSP.encode()),
+OTHER_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
-]
+)
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [(b"content-security-policy", CSP.encode()), *OTHER_HEADERS]
+#: the calculator's offline scorer (js/score-worker.js, a Web Worker: its own response's policy is the
+#: worker's) compiles Pyodide's WebAssembly, which needs 'wasm-unsafe-eval' (not 'unsafe-eval': no
+#: string is run as JavaScript); no other response allows it
+WASM_SCRIPT = re.compile(r"^/static/(r/[0-9a-f]+/)?js/score-worker\.js$")
+WASM_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+WASM_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", WASM_CSP.encode()), *OTHER_HEADERS,
+)
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -92,9 +101,11 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
 
+        security = WASM_HEADERS if WASM_SCRIPT.match(scope["path"]) else tuple(SECURITY_HEADERS)
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", ()), *SECURITY_HEADERS]}
+                message = {**message, "headers": [*message.get("headers", ()), *security]}
             await send(message)
 
         if scope["method"] not in CHANGING:

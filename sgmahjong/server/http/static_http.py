@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from ..settings import ServerSettings
 from .assets import LANGS, STATIC_DIR, Asset, Assets, Build
+from .offline_scorer import default_pyodide_dir
 
 LANG_COOKIE = "sgmahjong_lang"  # set by js/i18n.js with the reader's choice of language
 
@@ -26,7 +27,9 @@ def make_assets(settings: ServerSettings) -> Assets:
     """The static build of ``settings`` (its folders, the builds kept, how often sources are checked)."""
     source = Path(settings.static_dir) if settings.static_dir else STATIC_DIR
     root = Path(settings.static_build_dir) if settings.static_build_dir else None
-    return Assets(source, root, kept=settings.static_builds_kept, check_seconds=settings.static_check_seconds)
+    pyodide = Path(settings.pyodide_dir) if settings.pyodide_dir else default_pyodide_dir()
+    return Assets(source, root, kept=settings.static_builds_kept, check_seconds=settings.static_check_seconds,
+                  pyodide=pyodide)
 
 
 async def current_build(assets: Assets) -> Build:

@@ -8,13 +8,21 @@
 //             other /static/ paths: the network, else the cache;
 //   GET /api/rules and /api/reference: the network, else the last answer;
 //   POST /api/score (the calculator): the network, else this device's answer to the same hand, else
-//             503 {"code": "offline"}: scoring a new hand needs the server's scorer.
+//             503 {"code": "offline"}: the page then scores it with the offline scorer if kept, or waits.
+// The offline scorer (BUILD.scorer, null when the server has no Pyodide): Pyodide's files and the core
+// zip, kept in the cache "sgmj-scorer" only when the calculator page asks (the player's "Keep the
+// calculator for offline use": about 5 MB), across releases; when a release brings other files (a new
+// core zip), they are fetched all together and only then the old ones dropped (the cache holds one set).
+//   /static/pyodide/...  the kept copy, else the network (not kept).
+// Messages (with a MessagePort for the answer): "scorer" -> {available, bytes, pyodide, core, kept};
+// "keep-scorer" -> {kept: true} or {error}.
 // A new release's worker takes over at once (skipWaiting): its URLs differ from the old release's, so
 // a page still open on the old release goes on loading the old release's files (the previous release's
 // cache is kept, and the server keeps serving its files), never a mix of both.
 const BUILD = { release: "dev", precache: [], shell: {} };
 const CACHE = `sgmj-r-${BUILD.release}`;
 const DATA = "sgmj-data";
+const SCORER = "sgmj-scorer";
 const DATA_LIMIT = 200; // answers kept in DATA (the oldest dropped beyond)
 const RELEASES_KEPT = 2; // release caches kept: this one and the one before
 const PAGE_WAIT = 4000; // ms a page waits for the network before the kept copy is shown
@@ -38,7 +46,9 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && url.pathname === "/api/score") {
+  if (request.method === "GET" && url.pathname.startsWith("/static/pyodide/")) {
+    event.respondWith(scorerFile(request));
+  } else if (request.method === "POST" && url.pathname === "/api/score") {
     event.respondWith(score(request));
   } else if (request.method !== "GET") {
     return;
@@ -115,4 +125,53 @@ async function score(request) {
     const answer = { error: "offline: scoring a new hand needs the server", code: "offline" };
     return new Response(JSON.stringify(answer), { status: 503, headers: { "Content-Type": "application/json" } });
   }
+}
+
+self.addEventListener("message", (event) => {
+  const port = event.ports && event.ports[0];
+  const type = event.data && event.data.type;
+  if (!port) return;
+  if (type === "scorer") {
+    event.waitUntil(scorerFacts().then((facts) => port.postMessage(facts)));
+  } else if (type === "keep-scorer") {
+    event.waitUntil(keepScorer().then(
+      () => port.postMessage({ kept: true }),
+      (err) => port.postMessage({ error: String(err && err.message ? err.message : err) }),
+    ));
+  }
+});
+
+async function scorerFile(request) {
+  return (await caches.match(request, { cacheName: SCORER })) || fetch(request);
+}
+
+async function keptScorerFiles() {
+  const cache = await caches.open(SCORER);
+  return (await cache.keys()).map((req) => new URL(req.url).pathname);
+}
+
+async function scorerFacts() {
+  const scorer = BUILD.scorer;
+  if (!scorer) return { available: false };
+  const kept = await keptScorerFiles();
+  const all = scorer.files.every((path) => kept.includes(path));
+  if (kept.length && !all) keepScorer().catch(() => {}); // kept before, another version now: update
+  return { available: true, bytes: scorer.bytes, pyodide: scorer.pyodide, core: scorer.core, kept: all };
+}
+
+let keeping = null;
+
+/** Keep this release's scorer files (all or none: Cache.addAll), then drop any other version's. */
+function keepScorer() {
+  if (!BUILD.scorer) return Promise.reject(new Error("this server has no offline scorer"));
+  keeping = keeping || (async () => {
+    const cache = await caches.open(SCORER);
+    await cache.addAll(BUILD.scorer.files);
+    for (const req of await cache.keys()) {
+      if (!BUILD.scorer.files.includes(new URL(req.url).pathname)) await cache.delete(req);
+    }
+  })().finally(() => {
+    keeping = null;
+  });
+  return keeping;
 }

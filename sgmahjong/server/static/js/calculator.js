@@ -1,19 +1,22 @@
 // The scoring calculator (/calculator): a hand (picked as tiles, or typed in notation) and the
 // circumstances of the win, scored by the server's own scorer (POST /api/score, the same function as `sgmahjong score --json`).
+// Offline, the same Python scores it in the page when the player kept the offline scorer (offline-scorer.js).
 import "./site-header.js";
-import { esc, getJSON, optionControls, patternNames, postJSON, presetName } from "./api.js";
+import { decode, esc, getJSON, optionControls, patternNames, postJSON, presetName } from "./api.js";
 import { has, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { parseHand } from "./notation.js";
+import { initKeepControl, scoreOffline, scorerInfo } from "./offline-scorer.js";
 import { initPicker } from "./picker.js";
 
 const $ = (id) => document.getElementById(id);
 let controls = null;
 let rules = null;
 let names = new Map();
-// Offline, the hand stays on the form and is scored once the server answers again: at the browser's
-// "online" event, and on a retry every RETRY_MS meanwhile (online without the server). A hand the
-// service worker kept an answer for is answered offline at once (sw.js).
+// Offline, the offline scorer answers when this device keeps it; else the hand stays on the form and is
+// scored once the server answers again: at the browser's "online" event, and on a retry every RETRY_MS
+// meanwhile (online without the server). A hand the service worker kept an answer for is answered
+// offline at once (sw.js).
 const RETRY_MS = 5000;
 let waiting = false;
 let retryTimer = null;
@@ -34,6 +37,7 @@ async function init() {
   $("hand").addEventListener("input", preview);
   initPicker($("picker"), $("hand"), preview);
   preview();
+  initKeepControl($("offline-scorer"));
   try {
     rules = await getJSON("/api/rules");
     for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
@@ -77,6 +81,34 @@ function unreachable(err) {
   return err.code === "offline" || err instanceof TypeError;
 }
 
+/** The server's answer to `body`; when the server cannot be reached, the offline scorer's (the same
+ * JSON) if this device keeps it. */
+async function answer(body, out) {
+  try {
+    return await postJSON("/api/score", body);
+  } catch (err) {
+    if (!unreachable(err)) throw err;
+    const loading = () => {
+      out.innerHTML = `<p class="muted" id="calc-loading">${esc(t("calc.offline.loading"))}</p>`;
+    };
+    let res = null;
+    try {
+      res = await scoreOffline(body, loading);
+    } catch (_failed) {
+      /* the scorer did not start (its files gone from the cache): as without it */
+    }
+    if (!res) throw err;
+    return decode(res);
+  }
+}
+
+/** The message of a hand waiting for the server: it says when the offline scorer is not kept here. */
+async function offlineText() {
+  const info = await scorerInfo().catch(() => null);
+  const missing = info && info.available && !info.kept;
+  return missing ? `${t("error.offline")} ${t("calc.offline.not_kept")}` : t("error.offline");
+}
+
 /** Score the form's hand; `again`: a retry of the hand waiting for the server (its message stays
  * until the answer comes). */
 async function score(again = false) {
@@ -92,7 +124,7 @@ async function score(again = false) {
   }
   out.setAttribute("aria-busy", "true");
   try {
-    const res = await postJSON("/api/score", body);
+    const res = await answer(body, out);
     render(res);
   } catch (err) {
     const offline = unreachable(err);
@@ -101,7 +133,7 @@ async function score(again = false) {
       retryTimer = setTimeout(retry, RETRY_MS);
     }
     if (!(offline && again)) {
-      const text = offline ? t("error.offline") : err.code ? errorText(err) : err.message;
+      const text = offline ? await offlineText() : err.code ? errorText(err) : err.message;
       out.innerHTML = `<p class="error" id="calc-error"${offline ? ' data-waiting=""' : ""}>${esc(text)}</p>`;
     }
   } finally {

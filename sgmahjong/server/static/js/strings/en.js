@@ -379,6 +379,12 @@ export default {
   "calc.not_a_win": "Not a win: {reason}",
   "calc.tai": "{tai} tai{limit}",
   "calc.payments": "Payments",
+  "calc.offline.keep": "Keep the calculator for offline use (about {size} MB)",
+  "calc.offline.keeping": "Downloading the offline scorer…",
+  "calc.offline.ready": "The calculator works offline on this device.",
+  "calc.offline.failed": "The offline scorer could not be downloaded: {reason}",
+  "calc.offline.loading": "Loading the offline scorer…",
+  "calc.offline.not_kept": "The offline scorer was not downloaded on this device.",
   "calc.bad_tile": "unknown tile character {ch}",
   "calc.no_suit": "digits {digits} have no suit letter",
 

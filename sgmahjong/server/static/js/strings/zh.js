@@ -379,6 +379,12 @@ export default {
   "calc.not_a_win": "不能胡：{reason}",
   "calc.tai": "{tai} 台{limit}",
   "calc.payments": "付款",
+  "calc.offline.keep": "保存计算器供离线使用（约 {size} MB）",
+  "calc.offline.keeping": "正在下载离线计分器…",
+  "calc.offline.ready": "本设备上的计算器可以离线使用。",
+  "calc.offline.failed": "离线计分器下载失败：{reason}",
+  "calc.offline.loading": "正在加载离线计分器…",
+  "calc.offline.not_kept": "本设备尚未下载离线计分器。",
   "calc.bad_tile": "不认识的牌字符 {ch}",
   "calc.no_suit": "数字 {digits} 缺少花色字母",
 
