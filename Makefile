@@ -15,7 +15,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse docs
+.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse pyodide docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,17 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 
 lighthouse: $(LIGHTHOUSE)
 
+# Pyodide (npm, pinned in tools/pyodide/package-lock.json): the calculator's offline scorer runs the server's
+# Python in the browser with it (docs/delivery.md). `make test` installs it (npm is needed there anyway);
+# `make serve` does not need it: without it the calculator simply does not offer the offline scorer.
+PYODIDE := tools/pyodide/node_modules/.package-lock.json
+$(PYODIDE): tools/pyodide/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: Pyodide needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
+	cd tools/pyodide && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+pyodide: $(PYODIDE)
+
 # a local cluster: PostgreSQL in ./data/cluster, WORKERS server processes, HAProxy on PORT (deploy/README.md)
 WORKERS ?= 2
 cluster: $(STAMP) $(NATIVE)
@@ -66,7 +77,7 @@ cluster: $(STAMP) $(NATIVE)
 cluster-stop: $(STAMP)
 	$(BIN)/sgmahjong cluster down --data data/cluster
 
-test: $(DEVSTAMP) $(NATIVE) chromium static $(LIGHTHOUSE)
+test: $(DEVSTAMP) $(NATIVE) chromium $(PYODIDE) static $(LIGHTHOUSE)
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's Chromium (never `playwright install`): installed here when missing
@@ -90,7 +101,7 @@ lint: $(DEVSTAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-bench: $(DEVSTAMP) $(NATIVE) static $(LIGHTHOUSE)
+bench: $(DEVSTAMP) $(NATIVE) $(PYODIDE) static $(LIGHTHOUSE)
 	$(BIN)/python -m bench
 
 # docs/settings.md is generated from ServerSettings, TableOptions and RuleSet (tests/test_docs.py checks it)

@@ -104,10 +104,13 @@ def test_the_kept_offline_scorer_scores_a_new_hand_as_the_server(live_server: Li
     assert pyodide_version(default_pyodide_dir()) is not None, "Pyodide is missing: run `make pyodide`"
     en = strings("en")
     context, page, errors = installed(browser, live_server.url + "/calculator")
+    fetched: list[str] = []
+    context.on("request", lambda r: fetched.append(r.url))
     page.reload()  # now under the worker: the control is offered
     keep = page.locator("#offline-keep")
     expect(keep).to_be_visible()
     assert "MB" in keep.inner_text()
+    assert not [url for url in fetched if "/pyodide/" in url]  # nothing of it before the player asks
     keep.click()
     expect(page.locator("#offline-state")).to_have_text(en["calc.offline.ready"], timeout=60_000)
     expect(keep).to_be_hidden()
@@ -135,7 +138,7 @@ def test_the_kept_offline_scorer_scores_a_new_hand_as_the_server(live_server: Li
     expect(page.locator("#calc-result h2")).to_have_text(f"{server['tai']} tai", timeout=60_000)
     cold = time.monotonic() - started
     heading, patterns, payments = shown(page)
-    assert len(patterns) == len(server["patterns"])
+    assert heading == f"{server['tai']} tai" and len(patterns) == len(server["patterns"])
     assert [row.split()[-1] for row in payments] == [f"{v:+d}" if v > 0 else str(v)
                                                      for v in server["payments"].values()]
     started = time.monotonic()
