@@ -8,15 +8,22 @@ gets the same message. Debian's Chromium, never ``playwright install``."""
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
 import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from bench.bench_lighthouse import IN_PLAY
+from sgmahjong.server.http.assets import STATIC_DIR
 from sgmahjong.server.http.offline_scorer import default_pyodide_dir, pyodide_version
+from sgmahjong.server.settings import ServerSettings
 from sgmahjong.tiles import ALL_TILES
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, free_port
 from tests.test_browser_look import strings
 
 expect.set_options(timeout=20_000)
@@ -151,3 +158,68 @@ def test_the_kept_offline_scorer_scores_a_new_hand_as_the_server(live_server: Li
     print(f"\noffline scorer: first score {cold:.2f} s (Pyodide starting), next {warm:.2f} s")
     assert errors == []
     context.close()
+
+
+KEPT = """async () => {
+  const cache = await caches.open("sgmj-scorer");
+  return (await cache.keys()).map((req) => new URL(req.url).pathname).sort();
+}"""
+
+
+def scorer_files(server: LiveServer) -> list[str]:
+    """The offline scorer's files of the server's current release (its service worker's list)."""
+    sw = httpx.get(server.url + "/sw.js", timeout=60).text
+    build = json.loads(re.search(r"^const BUILD = (.*);$", sw, re.M).group(1))  # type: ignore[union-attr]
+    return sorted(build["scorer"]["files"])
+
+
+def reopened_until(page: Page, url: str, files: list[str]) -> None:
+    """Open ``url`` again until the page says the scorer is kept and the cache holds exactly ``files``
+    (a new service worker takes over at a page load, then fetches the new files in the background)."""
+    for _ in range(120):
+        page.goto(url)
+        page.locator("#picked .tile").first.wait_for()
+        if page.evaluate(KEPT) == files and page.get_attribute("#offline-scorer", "data-kept") == "true":
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the kept files never became {files}: {page.evaluate(KEPT)}")
+
+
+def test_the_kept_scorer_survives_releases_and_follows_a_new_version(tmp_path: Path,
+                                                                    browser: Browser) -> None:
+    static, pyodide = tmp_path / "static", tmp_path / "pyodide"
+    shutil.copytree(STATIC_DIR, static)
+    shutil.copytree(default_pyodide_dir(), pyodide)
+    settings = ServerSettings(static_dir=str(static), static_build_dir=str(tmp_path / "build"),
+                              static_check_seconds=0.01, pyodide_dir=str(pyodide))
+    server = LiveServer(free_port(), str(tmp_path / "db.sqlite3"), settings=settings)
+    server.start()
+    try:
+        url = server.url + "/calculator"
+        context, page, errors = installed(browser, url)
+        page.reload()
+        page.locator("#offline-keep").click()
+        expect(page.locator("#offline-scorer")).to_have_attribute("data-kept", "true", timeout=60_000)
+        first = scorer_files(server)
+        assert page.evaluate(KEPT) == first
+
+        # a release that changes a page's module only: the kept files stay, nothing is fetched again
+        api = static / "js" / "api.js"
+        api.write_text(api.read_text(encoding="utf-8") + "\n// another release\n", encoding="utf-8")
+        assert scorer_files(server) == first
+        fetched: list[str] = []
+        context.on("request", lambda r: fetched.append(r.url))
+        reopened_until(page, url, first)
+        assert not [u for u in fetched if "/static/pyodide/" in u]
+
+        # another Pyodide (here: its version only): the new set is fetched, then the old one dropped
+        package = pyodide / "package.json"
+        package.write_text(package.read_text(encoding="utf-8").replace('"0.27.7"', '"0.27.7.1"', 1),
+                           encoding="utf-8")
+        second = scorer_files(server)
+        assert second != first and all("/0.27.7.1/" in f or "/core." in f for f in second)
+        reopened_until(page, url, second)
+        assert errors == []
+        context.close()
+    finally:
+        server.stop()

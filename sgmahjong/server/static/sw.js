@@ -14,7 +14,8 @@
 // calculator for offline use": about 5 MB), across releases; when a release brings other files (a new
 // core zip), they are fetched all together and only then the old ones dropped (the cache holds one set).
 //   /static/pyodide/...  the kept copy, else the network (not kept).
-// Messages (with a MessagePort for the answer): "scorer" -> {available, bytes, pyodide, core, kept};
+// Messages (with a MessagePort for the answer): "scorer" -> {available, bytes, pyodide, core, kept,
+// updating};
 // "keep-scorer" -> {kept: true} or {error}.
 // A new release's worker takes over at once (skipWaiting): its URLs differ from the old release's, so
 // a page still open on the old release goes on loading the old release's files (the previous release's
@@ -155,8 +156,9 @@ async function scorerFacts() {
   if (!scorer) return { available: false };
   const kept = await keptScorerFiles();
   const all = scorer.files.every((path) => kept.includes(path));
-  if (kept.length && !all) keepScorer().catch(() => {}); // kept before, another version now: update
-  return { available: true, bytes: scorer.bytes, pyodide: scorer.pyodide, core: scorer.core, kept: all };
+  const updating = kept.length > 0 && !all; // kept before, another version now: fetched anew
+  if (updating) keepScorer().catch(() => {});
+  return { available: true, bytes: scorer.bytes, pyodide: scorer.pyodide, core: scorer.core, kept: all, updating };
 }
 
 let keeping = null;

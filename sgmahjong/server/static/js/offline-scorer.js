@@ -22,7 +22,8 @@ function ask(type) {
   });
 }
 
-/** The offline scorer's facts: {available, bytes, pyodide, core, kept}, or null without a service worker. */
+/** The offline scorer's facts: {available, bytes, pyodide, core, kept, updating}, or null without a
+ * service worker. */
 export function scorerInfo() {
   return ask("scorer");
 }
@@ -82,21 +83,30 @@ export async function initKeepControl(box) {
     state.textContent = info.kept ? t("calc.offline.ready") : "";
     box.dataset.kept = info.kept ? "true" : "false";
   };
-  button.addEventListener("click", async () => {
+  const keep = async () => {
     button.disabled = true;
     state.textContent = t("calc.offline.keeping");
-    const answer = await ask("keep-scorer");
+    const answer = await ask("keep-scorer"); // joins a download under way (a new version's files)
     button.disabled = false;
     if (answer && answer.error) {
       state.textContent = t("calc.offline.failed", { reason: answer.error });
       return;
     }
     show(await scorerInfo());
-  });
+  };
+  const start = async () => {
+    const info = await scorerInfo();
+    show(info);
+    if (info && info.updating) {
+      button.hidden = true;
+      await keep();
+    }
+  };
+  button.addEventListener("click", keep);
   if (!navigator.serviceWorker) return;
   if (!navigator.serviceWorker.controller) {
-    navigator.serviceWorker.addEventListener("controllerchange", async () => show(await scorerInfo()), { once: true });
+    navigator.serviceWorker.addEventListener("controllerchange", start, { once: true });
     return;
   }
-  show(await scorerInfo());
+  await start();
 }
