@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sgmahjong.server.ranking.record import RANKED_RULES
+from sgmahjong.server.ranking.record import RankedPolicy
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store.queue import QueueEntry, groups_of_four
 from tests.conftest import LiveServer, serving
@@ -77,7 +77,8 @@ def test_eight_signed_in_players_are_seated_once_each_at_two_ranked_tables(serve
     for code in codes:
         summary = server.get(f"/api/tables/{code}").json()
         assert [s["kind"] for s in summary["seats"]] == ["human"] * 4  # humans only
-        assert summary["rules"] == RANKED_RULES and summary["status"] in ("playing", "between_hands")
+        assert summary["rules"] == RankedPolicy.of().rules
+        assert summary["status"] in ("playing", "between_hands")
     # the ticket is the seat's token
     first = seated[0]
     with server.ws(first["code"]) as ws:

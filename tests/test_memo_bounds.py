@@ -37,7 +37,6 @@ CONSTANTS = {
     "server.http.app.STORAGE_DOWN", "server.http.tables.STATUS",
     "server.http.middleware.SECURITY_HEADERS", "server.options.CHOICES", "server.table.bot_timing.PACES",
     "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
-    "server.ranking.record.RANKED_RULES",  # the ranked rules: replaced whole from the settings, never grown
     "calculator._FIELDS",  # a calculator request's fields, their checks and defaults
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",

@@ -118,11 +118,17 @@ def test_a_recorded_match_is_rated_once_even_when_its_record_is_replayed(databas
 
 @pytest.mark.parametrize("rounds", [1, 4])
 def test_only_the_ranked_preset_is_ranked(rounds: int) -> None:
-    from sgmahjong.server.ranking import record
+    from sgmahjong.server.ranking.record import RankedPolicy
 
-    record.configure("site", 1, 1)
-    assert record.is_ranked(RuleSet.preset("site").with_options(rounds=rounds)) is (rounds == 1)
-    assert not record.is_ranked(RuleSet.preset("default").with_options(rounds=1))
+    policy = RankedPolicy.of("site", 1, 1)
+    assert policy.is_ranked(RuleSet.preset("site").with_options(rounds=rounds)) is (rounds == 1)
+    assert not policy.is_ranked(RuleSet.preset("default").with_options(rounds=1))
+    # two servers' settings in one process do not overwrite each other
+    longer = RankedPolicy.of("site", 4, 3)
+    assert longer.is_ranked(RuleSet.preset("site").with_options(rounds=4)) and not policy.is_ranked(
+        RuleSet.preset("site").with_options(rounds=4))
+    may = 120 * 86_400.0  # 1970-05-01
+    assert policy.current_season(may) == "1970-05" and longer.current_season(may) == "1970-04"
 
 
 def test_a_ranked_match_of_four_accounts_rates_each_once_and_a_restart_does_not_rate_it_again(

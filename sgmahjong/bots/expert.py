@@ -11,7 +11,8 @@ At each decision with a real choice the bot
    discarded, so the risk of dealing in shows in the playouts; ``mixed`` = ``greedy`` for itself and
    the very cheap ``fast_policy`` (which rarely wins) for the others; ``fast`` or ``greedy`` for all
    four), every candidate on the same deal and with the same policy seeds (common random numbers: the
-   paired differences are far less noisy);
+   paired differences are far less noisy); in the quick rollouts each opponent plays the variant of
+   the quick policy its play so far reads as (:mod:`.reading`: quick, cautious or eager; ``read``);
 3. drops a candidate, from ``ELIMINATE_AFTER`` deals on, once its mean paired difference to
    ``strong``'s choice plus ``ELIMINATE_Z`` standard errors is not above 0 (the remaining deals go to
    the candidates still in doubt; with none left the search ends and ``strong``'s choice stands);

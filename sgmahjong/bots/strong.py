@@ -58,7 +58,10 @@ class StrongBot(Bot):
     """Value planning plus defence (see the module docstring)."""
 
     level = "strong"
-    last_scores: dict[int, float] = {}  # noqa: RUF012 - the last turn's discard scores (for expert)
+
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None) -> None:
+        super().__init__(seed, rules)
+        self.last_scores: dict[int, float] = {}  # the last turn's discard scores (for the expert)
 
     def decide(self, view: View, legal: Sequence[A]) -> A:
         for a in legal:

@@ -22,12 +22,11 @@ from .events import log_event, set_worker
 from .lobby import Upkeep, lobby_page
 from .options import TableOptions
 from .protocol import ProtocolError
-from .ranking import record as ranked
+from .ranking.record import RankedPolicy
 from .settings import ServerSettings
-from .store import StorageUnavailable, Store, check_url, open_store
+from .store import StorageUnavailable, Store, TableRow, check_url, open_store
 from .store.committer import GroupCommit
 from .table import engine
-from .table import table as table_module
 from .table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -65,9 +64,13 @@ class TableServer:
         self.quick_lock = asyncio.Lock()  # one quick-play pairing at a time
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
-        table_module.STORAGE_RETRY_SECONDS = self.settings.storage_retry_seconds
-        ranked.configure(self.settings.ranked_preset, self.settings.ranked_rounds,
-                         self.settings.season_months)
+        self.ranked = RankedPolicy.of(self.settings.ranked_preset, self.settings.ranked_rounds,
+                                      self.settings.season_months)
+
+    def table_of(self, store: Store, row: TableRow) -> Table:
+        """The table of ``row`` as stored, with its seats, made with this server's settings."""
+        return Table.from_rows(store, row, store.seats(row.id), ranked=self.ranked,
+                               retry_seconds=self.settings.storage_retry_seconds)
 
     @property
     def store(self) -> Store:
@@ -93,7 +96,7 @@ class TableServer:
         for row in store.live_tables():
             if not store.claim(row.id):
                 continue  # another worker owns it
-            table = Table.from_rows(store, row, store.seats(row.id))
+            table = self.table_of(store, row)
             try:
                 table.resume(row.match_seed)
             except Exception:
@@ -201,7 +204,7 @@ class TableServer:
             code, name, body.private, rules.to_dict(), options.model_dump(), wall, body.seed
         )
         row = self.store.tables(table_id)[0]
-        table = Table.from_rows(self.store, row, self.store.seats(table_id))
+        table = self.table_of(self.store, row)
         self.tables[code] = table
         return table
 
@@ -230,7 +233,7 @@ class TableServer:
         for row in rows:
             table = self.tables.get(row.code)
             if table is None:
-                table = Table.from_rows(self.store, row, self.store.seats(row.id))
+                table = self.table_of(self.store, row)
                 table.hand_number = len(self.store.hands(row.id))
             summary = table.summary()
             chosen = avatars.get(row.id, {})

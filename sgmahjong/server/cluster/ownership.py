@@ -51,6 +51,9 @@ class TableHost(Protocol):
     def store(self) -> Store:
         """The (group-committed) store."""
 
+    def table_of(self, store: Store, row: TableRow) -> Table:
+        """The table of ``row`` as stored, made with the server's settings."""
+
     def get(self, code: str) -> Table | None:
         """The live table of ``code``, loaded here on first use."""
 
@@ -79,7 +82,7 @@ class Ownership:
     def _open(self, row: TableRow) -> Table | None:
         store = self.server.store
         code = row.code
-        table = Table.from_rows(store, row, store.seats(row.id))
+        table = self.server.table_of(store, row)
         try:
             table.resume(row.match_seed)
         except Exception:

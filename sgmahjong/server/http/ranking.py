@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..ranking import record
 from ..ranking.ladder import PROVISIONAL, RANKS, Standing
+from ..ranking.record import RankedPolicy
 from ..store.ratings import ALL_TIME
 from . import sessions
 from .pages import static_page
@@ -24,22 +24,23 @@ SEASON_RE = re.compile(r"^\d{4}-\d{2}$")
 HISTORY_POINTS = 200  # matches on the chart of rating over time
 
 
-def ladder_json() -> dict[str, Any]:
+def ladder_json(policy: RankedPolicy) -> dict[str, Any]:
     return {
         "provisional": PROVISIONAL, "rating": "1500 + 40 × (μ − 3σ)",
         "ranks": [{"key": r.key, "zh": r.zh, "en": r.en, "target": r.target, "points": list(r.points)}
                   for r in RANKS],
-        "rounds": record.RANKED_RULES.get("rounds"),
+        "rounds": policy.rules.get("rounds"),
     }
 
 
 def routes(server: Any) -> list[Route]:
     """The ranking routes, for ``server`` (the app's TableServer)."""
+    policy: RankedPolicy = server.ranked
 
     def season_of(request: Request) -> str | None:
         text = request.query_params.get("season", "current")
         if text == "current":
-            return record.current_season()
+            return policy.current_season()
         if text == ALL_TIME or SEASON_RE.match(text):
             return text
         return None
@@ -61,9 +62,9 @@ def routes(server: Any) -> list[Route]:
                 mine = {"name": signed.account.name,
                         **standing_json(standing, store.board_position(signed.account.id, season))}
         return JSONResponse({
-            "season": season, "current": record.current_season(), "months": record.SEASON_MONTHS,
+            "season": season, "current": policy.current_season(), "months": policy.season_months,
             "rows": [{"name": r.name, **standing_json(r.standing, i)} for i, r in enumerate(rows, start=1)],
-            "me": mine, "signed_in": signed is not None, "ladder": ladder_json(),
+            "me": mine, "signed_in": signed is not None, "ladder": ladder_json(policy),
         })
 
     async def my_rating(request: Request) -> Response:

@@ -9,35 +9,38 @@ the hand's other writes, so group commit stores them in one transaction; the sto
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from ...rules import RuleSet
 from .ladder import season_of
 
-#: set by the server from its settings (server/http/app.py)
-RANKED_RULES: dict[str, Any] = RuleSet.preset("site").with_options(rounds=1).to_dict()
-SEASON_MONTHS = 1
 
+@dataclass(frozen=True, slots=True)
+class RankedPolicy:
+    """Which matches are ranked (``rules``: the ranked rule set as a dict) and how long a season is,
+    made once from the server's settings (``ranked_preset``, ``ranked_rounds``, ``season_months``) and
+    handed to the tables and routes that use it."""
 
-def configure(preset: str, rounds: int, season_months: int) -> None:
-    global RANKED_RULES, SEASON_MONTHS
-    RANKED_RULES = RuleSet.preset(preset).with_options(rounds=rounds).to_dict()
-    SEASON_MONTHS = season_months
+    rules: dict[str, Any]
+    season_months: int = 1
 
+    @classmethod
+    def of(cls, preset: str = "site", rounds: int = 1, season_months: int = 1) -> RankedPolicy:
+        return cls(RuleSet.preset(preset).with_options(rounds=rounds).to_dict(), season_months)
 
-def is_ranked(rules: RuleSet) -> bool:
-    return rules.to_dict() == RANKED_RULES
+    def is_ranked(self, rules: RuleSet) -> bool:
+        return rules.to_dict() == self.rules
 
+    def current_season(self, now: float | None = None) -> str:
+        return season_of(time.time() if now is None else now, self.season_months)
 
-def current_season(now: float | None = None) -> str:
-    return season_of(time.time() if now is None else now, SEASON_MONTHS)
-
-
-def match_over(table: Any, match: Any, kinds: list[str]) -> None:
-    """The match of ``table`` has finished: rate it if it is ranked. A player who is not at the table
-    when it ends (gone, their seat played on by a bot) left it, and is placed last."""
-    if not is_ranked(table.rules):
-        return
-    leavers = [seat for seat, kind in enumerate(kinds) if kind != "human" or not table.connected(seat)]
-    now = time.time()
-    table.store.rate_match(table.id, [int(x) for x in match.total_ledger], leavers, now, current_season(now))
+    def match_over(self, table: Any, match: Any, kinds: list[str]) -> None:
+        """The match of ``table`` has finished: rate it if it is ranked. A player who is not at the
+        table when it ends (gone, their seat played on by a bot) left it, and is placed last."""
+        if not self.is_ranked(table.rules):
+            return
+        leavers = [seat for seat, kind in enumerate(kinds) if kind != "human" or not table.connected(seat)]
+        now = time.time()
+        table.store.rate_match(table.id, [int(x) for x in match.total_ledger], leavers, now,
+                               self.current_season(now))

@@ -29,7 +29,7 @@ from ...game import Event
 from ...rules import RuleSet
 from ..options import TableOptions
 from ..protocol import PROTOCOL_VERSION, ProtocolError
-from ..ranking import record as ranking
+from ..ranking.record import RankedPolicy
 from ..store import SeatRow, Store, TableRow
 from . import engine
 from .bots import BotDriver
@@ -47,7 +47,6 @@ from .timers import Deadlines
 log = logging.getLogger("sgmahjong.server")
 
 LIVE = ("playing", "between_hands")
-STORAGE_RETRY_SECONDS = 2.0  # set from the server settings (storage_retry_seconds)
 
 
 @dataclass(eq=False)
@@ -74,6 +73,8 @@ class Table:
     seat_ranks: dict[int, dict[str, Any]] = field(default_factory=dict)  # signed-in seats: rank (players.py)
     starts_at: float | None = None  # a quick-play table starts then with bots (time.time(); matchflow.py)
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
+    ranked: RankedPolicy | None = None  # which matches are rated (None: none; the server's settings)
+    retry_seconds: float = 2.0  # a step that failed to store is tried again this long after
 
     def __post_init__(self) -> None:
         self._tasks = Tasks(self.code)
@@ -100,12 +101,12 @@ class Table:
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
-    def from_rows(cls, store: Store, row: TableRow, seats: list[SeatRow]) -> Table:
-        table = cls(
-            store=store, id=row.id, code=row.code, name=row.name, private=row.private,
-            rules=RuleSet.from_dict(row.rules), options=TableOptions.parse(row.options),
-            status=row.status, first_wall=row.first_wall, first_seed=row.first_seed,
-        )
+    def from_rows(cls, store: Store, row: TableRow, seats: list[SeatRow], *, ranked: RankedPolicy | None,
+                  retry_seconds: float) -> Table:
+        table = cls(store=store, id=row.id, code=row.code, name=row.name, private=row.private,
+                    rules=RuleSet.from_dict(row.rules), options=TableOptions.parse(row.options),
+                    status=row.status, first_wall=row.first_wall, first_seed=row.first_seed,
+                    ranked=ranked, retry_seconds=retry_seconds)
         for s in seats:
             table.seating.load(Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash))
         return table
@@ -244,8 +245,7 @@ class Table:
         return bool(humans) and all(s.ready for s in humans)
 
     def _hand_secret(self) -> str | None:
-        """A fresh OS secret for each hand (RULES.md §2); a table given a test seed derives its hands'
-        seeds from it instead (reproducible tests)."""
+        """A fresh OS secret for each hand (RULES.md §2); a test seed's table derives them from it."""
         return None if self.first_seed is not None else engine.fresh_secret()
 
     def next_hand(self) -> None:
@@ -278,12 +278,12 @@ class Table:
                           self.records.record_hand, self.hand_number, engine.hand_of(match), kinds)
         if self.status == "finished":
             if record:
-                self.store.add_events(
-                    self.id, self.hand_number, [engine.full_event(e) for e in extra], self.event_seq
-                )
+                self.store.add_events(self.id, self.hand_number, [engine.full_event(e) for e in extra],
+                                      self.event_seq)
                 self.event_seq += len(extra)
-                self._guarded("the match's rating", ("the end of the match", self.hand_number),
-                              ranking.match_over, self, peek, [s.kind for s in self.seats])
+                if self.ranked is not None:
+                    self._guarded("the match's rating", ("the end of the match", self.hand_number),
+                                  self.ranked.match_over, self, peek, [s.kind for s in self.seats])
             self.match = peek
             return extra
         return []
@@ -462,7 +462,7 @@ class Table:
     def retry_later(self) -> None:
         """Bots and timers go on after a failed step: the table is scheduled again a while later."""
         if not self.closed:
-            self.spawn(self._retry(STORAGE_RETRY_SECONDS))
+            self.spawn(self._retry(self.retry_seconds))
 
     async def _retry(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
