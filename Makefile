@@ -49,23 +49,18 @@ serve: $(STAMP) $(NATIVE) static
 static: $(STAMP)
 	$(BIN)/sgmahjong build-static --quiet
 
-# Lighthouse (npm, pinned in tools/lighthouse/package-lock.json) for tests/test_lighthouse.py and the bench
+# npm packages, pinned in tools/NAME/package-lock.json (`npm ci` there; node_modules is not committed):
+# Lighthouse for tests/test_lighthouse.py and the bench; Pyodide, with which the calculator's offline scorer
+# runs the server's Python in the browser (docs/delivery.md). `make test` and `make bench` install both;
+# `make serve` needs neither: without Pyodide the calculator simply does not offer the offline scorer.
 LIGHTHOUSE := tools/lighthouse/node_modules/.package-lock.json
-$(LIGHTHOUSE): tools/lighthouse/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "make: Lighthouse needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
-	cd tools/lighthouse && npm ci --no-audit --no-fund --loglevel=error
+PYODIDE := tools/pyodide/node_modules/.package-lock.json
+tools/%/node_modules/.package-lock.json: tools/%/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: tools/$* needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
+	cd tools/$* && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 lighthouse: $(LIGHTHOUSE)
-
-# Pyodide (npm, pinned in tools/pyodide/package-lock.json): the calculator's offline scorer runs the server's
-# Python in the browser with it (docs/delivery.md). `make test` installs it (npm is needed there anyway);
-# `make serve` does not need it: without it the calculator simply does not offer the offline scorer.
-PYODIDE := tools/pyodide/node_modules/.package-lock.json
-$(PYODIDE): tools/pyodide/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "make: Pyodide needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
-	cd tools/pyodide && npm ci --no-audit --no-fund --loglevel=error
-	touch $@
 
 pyodide: $(PYODIDE)
 
