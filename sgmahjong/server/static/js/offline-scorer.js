@@ -11,6 +11,8 @@ let started = null; // a promise: the worker has loaded Pyodide and the scorer
 let nextId = 0;
 const waiting = new Map(); // id -> resolve of a hand being scored
 
+const QUIET_MS = 3000; // a worker that does not answer "scorer" by then is an older one without it
+
 /** Ask the service worker (`type`: "scorer" for the facts, "keep-scorer" to keep the files). */
 function ask(type) {
   const sw = navigator.serviceWorker && navigator.serviceWorker.controller;
@@ -19,6 +21,7 @@ function ask(type) {
     const channel = new MessageChannel();
     channel.port1.onmessage = (event) => resolve(event.data);
     sw.postMessage({ type }, [channel.port2]);
+    if (type === "scorer") setTimeout(resolve, QUIET_MS, null);
   });
 }
 
