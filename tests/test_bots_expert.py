@@ -419,9 +419,9 @@ def test_the_experts_choices_are_pinned() -> None:
     """The expert's choices and search statistics at every decision of three strong-bot hands (one
     expert per seat, 40 fixed deals): pinned when the search loop became ``ExpertBot.search`` (shared
     with the review), so a change to what ``decide`` chooses shows here. The overrules are listed;
-    the digest covers all 183 decisions. Without reading the opponents (``read=False``: every seat
-    played by the quick policy), so this also shows that the expert that does not read plays exactly
-    as before the reading was added."""
+    the digest covers all 183 decisions. Without reading the opponents (``read=False``, the default:
+    every seat played by the quick policy), so this also shows that the expert that does not read
+    plays exactly as before the reading was added."""
     import hashlib
 
     from sgmahjong.game import format_action

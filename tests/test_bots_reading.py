@@ -121,8 +121,8 @@ def test_reading_any_view_of_a_played_hand_never_raises(seed: int) -> None:
         state, _ = apply(state, bots[s].choose(view, legal_actions(state, s)))
 
 
-def test_the_expert_plays_each_opponent_by_its_reading_unless_told_not_to() -> None:
+def test_the_expert_plays_each_opponent_by_its_reading_when_told_to() -> None:
     v = view([seat(0, []), seat(1, ["E"], [pong("1p", 0), pong("2p", 0), pong("3p", 0)]), seat(2, []),
               seat(3, [])], me=2)
-    assert ExpertBot(1, max_rounds=4, budget_ms=None).styles(v) == (QUICK, EAGER, QUICK, QUICK)
-    assert ExpertBot(1, max_rounds=4, budget_ms=None, read=False).styles(v) == (QUICK,) * 4
+    assert ExpertBot(1, max_rounds=4, budget_ms=None, read=True).styles(v) == (QUICK, EAGER, QUICK, QUICK)
+    assert ExpertBot(1, max_rounds=4, budget_ms=None).styles(v) == (QUICK,) * 4  # off by default

@@ -11,8 +11,8 @@ At each decision with a real choice the bot
    discarded, so the risk of dealing in shows in the playouts; ``mixed`` = ``greedy`` for itself and
    the very cheap ``fast_policy`` (which rarely wins) for the others; ``fast`` or ``greedy`` for all
    four), every candidate on the same deal and with the same policy seeds (common random numbers: the
-   paired differences are far less noisy); in the quick rollouts each opponent plays the variant of
-   the quick policy its play so far reads as (:mod:`.reading`: quick, cautious or eager; ``read``);
+   paired differences are far less noisy); with ``read`` (off by default) each opponent plays in the
+   quick rollouts the variant of the quick policy its play so far reads as (:mod:`.reading`);
 3. drops a candidate, from ``ELIMINATE_AFTER`` deals on, once its mean paired difference to
    ``strong``'s choice plus ``ELIMINATE_Z`` standard errors is not above 0 (the remaining deals go to
    the candidates still in doubt; with none left the search ends and ``strong``'s choice stands);
@@ -84,7 +84,7 @@ class ExpertBot(Bot):
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
-                 lean: bool = True, read: bool = True) -> None:
+                 lean: bool = True, read: bool = False) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -100,7 +100,9 @@ class ExpertBot(Bot):
             raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
         self.rollout = rollout
         self.lean = lean and rollout == "quick"  # quick rollouts through the lean model (lean.py)
-        self.read = read  # play each opponent by the style it is read as (reading.py; lean rollouts only)
+        # play each opponent by the style it is read as (reading.py; lean rollouts only): off by default,
+        # its duplicate runs showed no gain (docs/bots.md, reading the opponents)
+        self.read = read
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
