@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from typing import Any
 
 from sgmahjong.bots import make_bot
+from sgmahjong.bots.arena import Watch, play_hand
 from sgmahjong.bots.reading import STYLE_NAMES, read_styles
-from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game import Action, HandState
 from sgmahjong.rules import RuleSet
 
 OPPONENTS = ("strong", "greedy", "beginner", "defensive", "reckless")
@@ -27,22 +29,28 @@ def tally(level: str, hands: int, seed: int) -> dict[str, Counter[str]]:
     """stage -> Counter of style names read for the opponents of ``level``."""
     rules = RuleSet()
     out: dict[str, Counter[str]] = {name: Counter() for name, _, _ in STAGES}
+    count = _counter(out)
     for h in range(hands):
         bots = [make_bot("strong", seed * 1000 + h * 4, rules),
                 *(make_bot(level, seed * 1000 + h * 4 + s, rules) for s in (1, 2, 3))]
-        state, _ = new_hand(rules, seed=seed * 100_000 + h, dealer=h % 4)
-        while not state.ended:
-            seat = awaiting(state)[0]
-            legal = legal_actions(state, seat)
-            view = player_view(state, seat)
-            if seat == 0 and len(legal) > 1:
-                styles = read_styles(view)
-                left = int(view.get("wall_remaining") or 0)
-                stage = next(name for name, lo, hi in STAGES if lo < left <= hi)
-                for s in (1, 2, 3):
-                    out[stage][STYLE_NAMES[styles[s]]] += 1
-            state, _ = apply(state, bots[seat].choose(view, legal))
+        play_hand(rules, bots, seed=seed * 100_000 + h, dealer=h % 4, watch=count)
     return out
+
+
+def _counter(out: dict[str, Counter[str]]) -> Watch:
+    """A watch for :func:`play_hand` that counts, at each of seat 0's decisions with a choice, the
+    style each opponent is read as, by stage of the hand, into ``out``."""
+
+    def count(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        if seat != 0 or len(legal) < 2:
+            return
+        styles = read_styles(view)
+        left = int(view.get("wall_remaining") or 0)
+        stage = next(name for name, lo, hi in STAGES if lo < left <= hi)
+        for s in (1, 2, 3):
+            out[stage][STYLE_NAMES[styles[s]]] += 1
+
+    return count
 
 
 def main(argv: list[str] | None = None) -> None:

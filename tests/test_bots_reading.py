@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgmahjong.bots import make_bot
+from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.lean import lean_cautious_policy, lean_eager_policy, lean_quick_policy, sim_of
 from sgmahjong.bots.reading import CAUTIOUS, EAGER, QUICK, _pile, read_styles
-from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game import Action, HandState
 from sgmahjong.game.state import CLAIM
 from sgmahjong.rules import RuleSet
 
@@ -70,14 +71,13 @@ def _claim_states(seed: int) -> list[Any]:
     """Engine states with an open discard window, from a hand played by ``greedy`` bots."""
     rules = RuleSet()
     bots = [make_bot("greedy", seed * 4 + s, rules) for s in range(4)]
-    state, _ = new_hand(rules, seed=seed)
     out = []
-    while not state.ended:
-        s = awaiting(state)[0]
-        legal = legal_actions(state, s)
+
+    def keep(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
         if state.phase == CLAIM and state.window is not None and state.window.kind == "discard":
             out.append(state)
-        state, _ = apply(state, bots[s].choose(player_view(state, s), legal))
+
+    play_hand(rules, bots, seed=seed, watch=keep)
     return out
 
 
@@ -112,13 +112,12 @@ def test_reading_any_view_of_a_played_hand_never_raises(seed: int) -> None:
     rng = random.Random(seed)
     levels = [rng.choice(["beginner", "greedy", "reckless", "defensive"]) for _ in range(4)]
     bots = [make_bot(levels[s], seed * 4 + s, rules) for s in range(4)]
-    state, _ = new_hand(rules, seed=seed)
-    while not state.ended:
-        s = awaiting(state)[0]
-        view = player_view(state, s)
+
+    def read(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
         styles = read_styles(view)
-        assert len(styles) == 4 and styles[s] == QUICK and set(styles) <= {QUICK, CAUTIOUS, EAGER}
-        state, _ = apply(state, bots[s].choose(view, legal_actions(state, s)))
+        assert len(styles) == 4 and styles[seat] == QUICK and set(styles) <= {QUICK, CAUTIOUS, EAGER}
+
+    play_hand(rules, bots, seed=seed, watch=read)
 
 
 def test_the_expert_plays_each_opponent_by_its_reading_when_told_to() -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..game import apply, awaiting, legal_actions, new_hand, player_view
+from ..game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from ..rules import RuleSet
 from .base import Bot
 
@@ -29,9 +30,15 @@ class HandRecord:
     decision_times: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
 
 
+Watch = Callable[[HandState, int, dict[str, Any], list[Action]], object]
+
+
 def play_hand(rules: RuleSet, bots: Sequence[Bot], *, seed: int, dealer: int = 0, prevailing: int = 0,
-              clock: Callable[[], float] | None = None, max_steps: int = 2000) -> HandRecord:
-    """Play one hand between four bots (``bots[seat]``) to its end and return its record."""
+              clock: Callable[[], float] | None = None, max_steps: int = 2000,
+              watch: Watch | None = None) -> HandRecord:
+    """Play one hand between four bots (``bots[seat]``) to its end and return its record. ``watch``,
+    if given, sees each decision (the state, the seat, its view and legal actions) before the bot
+    answers it (for measuring what the bots see: tests and benchmarks)."""
     state, _ = new_hand(rules, seed=seed, dealer=dealer, prevailing=prevailing)
     decisions = 0
     times: list[list[float]] = [[], [], [], []]
@@ -46,6 +53,8 @@ def play_hand(rules: RuleSet, bots: Sequence[Bot], *, seed: int, dealer: int = 0
         seat = seats[0]
         legal = legal_actions(state, seat)
         view = player_view(state, seat)
+        if watch is not None:
+            watch(state, seat, view, legal)
         if clock is not None:
             t0 = clock()
             action = bots[seat].choose(view, legal)
