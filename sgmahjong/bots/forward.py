@@ -189,6 +189,21 @@ def _cautious_threats(seats: Sequence[Any], wall_remaining: int, seat: int) -> l
     return [i for i, st in enumerate(seats) if i != seat and (late or len(st.melds) >= CAUTIOUS_THREAT_SETS)]
 
 
+def _after_claim(counts: list[int], a: Action, tile: int) -> list[int] | None:
+    """The concealed counts after pong or chow ``a`` of ``tile`` takes its two tiles from the hand
+    (None: the hand lacks them)."""
+    remove: tuple[int, ...]
+    if a.kind == "pong":
+        remove = (tile, tile)
+    else:
+        lo = int(a.tile) if a.tile is not None else tile
+        remove = tuple(x for x in (lo, lo + 1, lo + 2) if x != tile)
+    work = list(counts)
+    for x in remove:
+        work[x] -= 1
+    return None if min(work) < 0 else work
+
+
 def _eager_claim(counts: list[int], n: int, tile: int, legal: Sequence[Action]) -> Action | None:
     """The eager style's claim: a kong before a pong before a chow; of several chows the one leaving
     the hand closest to winning (None: no claim offered)."""
@@ -200,12 +215,8 @@ def _eager_claim(counts: list[int], n: int, tile: int, legal: Sequence[Action]) 
             continue
         d = 0
         if a.kind == "chow":
-            lo = int(a.tile) if a.tile is not None else tile
-            work = list(counts)
-            for x in (lo, lo + 1, lo + 2):
-                if x != tile:
-                    work[x] -= 1
-            d = ef.distance(work, n + 1) if min(work) >= 0 else 99
+            work = _after_claim(counts, a, tile)
+            d = 99 if work is None else ef.distance(work, n + 1)
         if (rank, d) < best_key:
             best, best_key = a, (rank, d)
     return best
@@ -306,20 +317,12 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 if work[tile] >= 0 and ef.distance(work, n + 1) <= d0:
                     return a
             elif a.kind in ("pong", "chow"):
-                remove: tuple[int, ...]
-                if a.kind == "pong":
-                    remove = (tile, tile)
-                else:
-                    lo = int(a.tile) if a.tile is not None else tile
-                    remove = tuple(x for x in (lo, lo + 1, lo + 2) if x != tile)
-                work = list(counts)
-                for x in remove:
-                    work[x] -= 1
-                if min(work) < 0:
+                rest = _after_claim(counts, a, tile)
+                if rest is None:
                     continue
                 # the distance after the claim and the best discard: the 14-equivalent hand's (an
                 # unused tile goes), or 1 if it is complete (any discard breaks it)
-                d = ef.distance(work, n + 1)
+                d = ef.distance(rest, n + 1)
                 if d < 1:
                     d = 1
                 if d < best_d:

@@ -480,28 +480,27 @@ def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     checks; both are :func:`forward.quick_choice`): always win; discard to the lowest distance (ties by
     copies and neighbours), folding to tiles a shown threat discarded when far from winning; kong when
     it keeps the distance; pong or chow when it brings the hand closer."""
+    return _lean_choice(sim, seat, legal, STYLE_QUICK)
+
+
+def _lean_choice(sim: Sim, seat: int, legal: Sequence[Action], style: int) -> Action:
+    """:func:`forward.quick_choice` in ``style`` for ``seat`` of ``sim``."""
     st = sim.seats[seat]
     w = sim.w_kind
     return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
-                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat])
+                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat], style)
 
 
 def lean_cautious_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     """The cautious variant of the quick policy (:data:`forward.STYLE_CAUTIOUS`): folds unless ready
     against a seat showing two sets or against everyone late; claims nothing but a win."""
-    st = sim.seats[seat]
-    w = sim.w_kind
-    return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
-                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat], STYLE_CAUTIOUS)
+    return _lean_choice(sim, seat, legal, STYLE_CAUTIOUS)
 
 
 def lean_eager_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     """The eager variant of the quick policy (:data:`forward.STYLE_EAGER`): claims and declares every
     set it may, never folds."""
-    st = sim.seats[seat]
-    w = sim.w_kind
-    return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
-                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat], STYLE_EAGER)
+    return _lean_choice(sim, seat, legal, STYLE_EAGER)
 
 
 def lean_style_policy(style: int) -> LeanPolicy:
