@@ -35,7 +35,7 @@ CONSTANTS = {
     "server.http.websocket.MOVED", "server.http.reference.BOT_LEVEL_INFO", "server.http.pages.PAGES",
     "server.http.common.STORAGE_DOWN", "server.http.common.STATUS", "server.http.websocket.STORAGE_DOWN",
     "server.http.app.STORAGE_DOWN", "server.http.tables.STATUS",
-    "server.http.middleware.SECURITY_HEADERS", "server.options.CHOICES", "server.table.bot_timing.PACES",
+    "server.options.CHOICES", "server.table.bot_timing.PACES",
     "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
     "calculator._FIELDS",  # a calculator request's fields, their checks and defaults
     # the same objects imported under other names

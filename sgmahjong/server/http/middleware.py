@@ -25,7 +25,9 @@ OTHER_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 )
-SECURITY_HEADERS: list[tuple[bytes, bytes]] = [(b"content-security-policy", CSP.encode()), *OTHER_HEADERS]
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CSP.encode()), *OTHER_HEADERS,
+)
 #: the calculator's offline scorer (js/score-worker.js, a Web Worker: its own response's policy is the
 #: worker's) compiles Pyodide's WebAssembly, which needs 'wasm-unsafe-eval' (not 'unsafe-eval': no
 #: string is run as JavaScript); no other response allows it
@@ -101,7 +103,7 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
 
-        security = WASM_HEADERS if WASM_SCRIPT.match(scope["path"]) else tuple(SECURITY_HEADERS)
+        security = WASM_HEADERS if WASM_SCRIPT.match(scope["path"]) else SECURITY_HEADERS
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
