@@ -40,26 +40,16 @@ CAUTIOUS_SHARE: Final = 0.67  # the share of them that looked safe
 HONOUR_BASE: Final = 27  # tiles from here on are honours (winds, dragons)
 
 
-def _pile(seat: Mapping[str, Any]) -> list[tuple[int, int]]:
-    """A seat's whole discard pile in order as (place, tile): its pool with its claimed tiles put back
-    at their places."""
-    pool = [tile_of(x) for x in seat.get("discards") or ()]
-    taken = sorted((int(t[0]), tile_of(t[1])) for t in seat.get("taken") or ())
-    out: list[tuple[int, int]] = []
-    it = iter(pool)
-    place = 0
-    for where, tile in taken:
-        while place < where:
-            nxt = next(it, None)
-            if nxt is None:
-                break
-            out.append((place, int(nxt)))
-            place += 1
-        out.append((place, int(tile)))
-        place += 1
-    for t in it:
-        out.append((place, int(t)))
-        place += 1
+def _pile(seat: Mapping[str, Any]) -> list[int]:
+    """A seat's whole discard pile in order (a tile's index is its place): its pool with its claimed
+    tiles put back at their places."""
+    pool = (int(tile_of(x)) for x in seat.get("discards") or ())
+    out: list[int] = []
+    for where, tile in sorted((int(t[0]), int(tile_of(t[1]))) for t in seat.get("taken") or ()):
+        while len(out) < where and (nxt := next(pool, None)) is not None:
+            out.append(nxt)
+        out.append(tile)
+    out.extend(pool)
     return out
 
 
@@ -68,14 +58,15 @@ def read_styles(view: Mapping[str, Any]) -> tuple[int, ...]:
     me = int(view.get("seat") or 0)
     dealer = int(view.get("dealer") or 0)
     seats: Sequence[Mapping[str, Any]] = view.get("seats") or ()
-    piles: dict[int, list[tuple[int, int]]] = {}
+    piles: dict[int, list[int]] = {}
     claimed: dict[int, int] = {}
     for s in seats:
         i = int(s["seat"])
         piles[i] = _pile(s)
         claimed[i] = sum(1 for m in s.get("melds") or () if m.get("from") is not None)
     # every discard's approximate time: the round of its place, then the seat's order from the dealer
-    timeline = sorted((place * 4 + (i - dealer) % 4, i, t) for i, pile in piles.items() for place, t in pile)
+    timeline = sorted((place * 4 + (i - dealer) % 4, i, t) for i, pile in piles.items()
+                      for place, t in enumerate(pile))
     first_seen: dict[tuple[int, int], int] = {}  # (tile, seat) -> time a seat first discarded it
     honour_seen: dict[int, int] = {}  # honour -> time its first copy was discarded
     for when, i, t in timeline:
@@ -93,7 +84,7 @@ def read_styles(view: Mapping[str, Any]) -> tuple[int, ...]:
         if n_claimed > 1:
             continue
         safe = counted = 0
-        for place, t in pile:
+        for place, t in enumerate(pile):
             if place < OPENING:
                 continue
             counted += 1
