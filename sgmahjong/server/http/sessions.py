@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from ..settings import ServerSettings
@@ -72,7 +72,7 @@ class Signed:
     session: SessionRow
 
 
-def current(request: Request, store: Any, settings: ServerSettings) -> Signed | None:
+def current(request: HTTPConnection, store: Any, settings: ServerSettings) -> Signed | None:
     """The request's signed-in account (its session renewed when half of it has passed), or None."""
     token = request.cookies.get(COOKIE)
     if token is None or not SESSION_RE.match(token):
