@@ -111,6 +111,16 @@ class ServerSettings:
     memo_limit: int = 5000  # entries each analysis and bot memo keeps (0: the library's, 5,000-50,000)
     malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
     malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
+    # -- one identity for every visitor, and the ranked ladder (docs/security.md) ----------------------
+    guest_session_days: float = 365.0  # a guest's session lasts this long (renewed when half has passed)
+    identity_burst: int = 20  # new players (guest sessions) one address may make at once ...
+    identities_per_hour: float = 60.0  # ... and then at this rate
+    seat_sockets: int = 8  # sockets one seated player may hold open at their table (their tabs)
+    spectators_per_table: int = 48  # spectator sockets one table admits in all ...
+    spectators_per_address: int = 4  # ... and from one address (a seated player is always admitted)
+    alt_window_days: float = 30.0  # the ranked queue keeps apart accounts seen from one address within this
+    leave_points: int = 20  # rank points a player who abandons a ranked match loses at least (any rank)
+    admin_token_sha256: str = ""  # SHA-256 (hex) of the operator's bearer token; empty: no operator routes
 
     def __post_init__(self) -> None:
         for f in fields(self):

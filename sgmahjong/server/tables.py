@@ -26,7 +26,7 @@ from .ranking.record import RankedPolicy
 from .settings import ServerSettings
 from .store import StorageUnavailable, Store, TableRow, check_url, open_store
 from .store.committer import GroupCommit
-from .table import engine
+from .table import departures, engine
 from .table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
@@ -241,6 +241,15 @@ class TableServer:
                 seat["avatar"] = chosen.get(seat["seat"]) if seat["kind"] == "human" else None
             summaries.append(summary)
         return lobby_page(summaries, total, offset, limit)
+
+    async def players_gone(self, player_ids: list[int]) -> None:
+        """Players about to be deleted: their seats at this worker's live tables pass to bots (the
+        tables play on; at another worker's, nobody can open their seats any more)."""
+        for table in list(self.tables.values()):
+            if table.closed:
+                continue
+            async with table.lock:
+                departures.players_gone(table, player_ids)
 
     async def archive(self, table: Table, status: str) -> None:
         """Take ``table`` out of the live set: finished, or closed (its humans left)."""

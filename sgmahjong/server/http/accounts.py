@@ -23,9 +23,8 @@ from ..protocol import ProtocolError
 from ..settings import ServerSettings
 from ..store.accounts import FlowRow
 from ..table.seats import clean_name
-from . import passkeys, sessions
+from . import identity, passkeys, sessions
 from .limits import AddressBuckets, TokenBucket
-from .players import claim_browser
 from .sessions import Signed
 
 SIGN_IN_FAILED = "sign-in failed: that passkey or code is not (or no longer) valid"
@@ -111,7 +110,7 @@ def routes(server: Any) -> list[Route]:
                              "code": "rate_limited"}, status_code=429, headers={"Retry-After": str(wait)})
 
     def signed_in(request: Request) -> Signed | None:
-        return sessions.current(request, server.store, settings)
+        return sessions.current(server, request)
 
     def new_flow(flow: FlowRow) -> str:
         flow_id = secrets.token_urlsafe(32)
@@ -119,11 +118,26 @@ def routes(server: Any) -> list[Route]:
         return flow_id
 
     def signed_in_answer(request: Request, account_id: int, **extra: Any) -> Response:
-        fresh = not claim_browser(request, server.store, account_id)
-        account = server.store.account(account_id)
-        response = JSONResponse({"signed_in": True, "name": account.name, "fresh_identity": fresh, **extra})
-        sessions.start(request, response, server.store, settings, account_id)
-        return response
+        """Sign this device in to ``account_id``: a guest's player (and its history) becomes the
+        account's; a device signed in to another account gets a new player. The session is replaced
+        (its device lineage kept)."""
+        store = server.store
+        who = identity.visitor(server, request)
+        player = None
+        if who is not None and (who.account.id == account_id if who.account is not None
+                                else store.claim_player(who.player_id, account_id)):
+            player = who.player_id
+        account = store.account(account_id)
+        if player is None:
+            player = store.new_guest(account.name)
+            store.claim_player(player, account_id)
+        identity.replace(server, request, player, account_id)
+        return JSONResponse({"signed_in": True, "name": account.name, **extra})
+
+    def signed_out(request: Request, **extra: Any) -> Response:
+        """This device is a new guest now (the same device: its lineage is kept)."""
+        identity.replace(server, request, server.store.new_guest(), None)
+        return JSONResponse({"signed_in": False, **extra})
 
     async def state(request: Request) -> Response:
         signed = signed_in(request)
@@ -169,7 +183,7 @@ def routes(server: Any) -> list[Route]:
             new = passkeys.check_registration(party, flow.challenge, body.credential)
         except passkeys.PasskeyRefused:
             return _error(400, "the passkey could not be checked; try again")
-        label = sessions.device_label(request)
+        label = identity.device_label(request)
         if flow.account_id is not None:  # another passkey of the signed-in account
             signed = signed_in(request)
             if signed is None or signed.account.id != flow.account_id:
@@ -229,12 +243,9 @@ def routes(server: Any) -> list[Route]:
 
     async def signout(request: Request) -> Response:
         await read_body(request, Empty)
-        signed = signed_in(request)
-        if signed is not None:
-            server.store.end_sessions(signed.account.id, signed.session.id_hash)
-        response = JSONResponse({"signed_in": False})
-        sessions.clear(request, response)
-        return response
+        if signed_in(request) is None:
+            return JSONResponse({"signed_in": False})
+        return signed_out(request)
 
     async def signout_all(request: Request) -> Response:
         await read_body(request, Empty)
@@ -242,9 +253,7 @@ def routes(server: Any) -> list[Route]:
         if signed is None:
             return _error(401, "sign in first")
         ended = server.store.end_sessions(signed.account.id)
-        response = JSONResponse({"signed_in": False, "ended": ended})
-        sessions.clear(request, response)
-        return response
+        return signed_out(request, ended=ended)
 
     async def remove_device(request: Request) -> Response:
         signed = signed_in(request)
@@ -255,12 +264,10 @@ def routes(server: Any) -> list[Route]:
         found = [s for s in store.sessions(signed.account.id, time.time()) if sessions.device_ref(s) == ref]
         if not found:
             return _error(404, "no such device")
+        if found[0].id_hash == signed.session.id_hash:
+            return signed_out(request)
         store.end_sessions(signed.account.id, found[0].id_hash)
-        if found[0].id_hash != signed.session.id_hash:
-            return JSONResponse(_account_json(store, signed))
-        response = JSONResponse({"signed_in": False})
-        sessions.clear(request, response)
-        return response
+        return JSONResponse(_account_json(store, signed))
 
     async def remove_passkey(request: Request) -> Response:
         signed = signed_in(request)

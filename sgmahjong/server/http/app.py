@@ -28,6 +28,7 @@ from . import (
     clubs,
     expert,
     health,
+    identity,
     pages,
     play,
     players,
@@ -115,10 +116,12 @@ def create_app(
         exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
         middleware=[Middleware(ForwardedMiddleware, settings=settings),
                     Middleware(GuardMiddleware, settings=settings),
-                    Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)],
+                    Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes),
+                    Middleware(identity.SessionCookies)],
     )
     app.state.settings = settings
     app.state.assets = assets
     app.state.server = server
     app.state.reviewer = reviewer
+    app.state.new_visitors = identity.NewVisitors(settings)
     return app

@@ -177,12 +177,27 @@ class Table:
             raise ProtocolError("wrong_status", message or f"not possible while the table is {self.status}",
                                 ref)
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a seat (lobby only): the seat number and its secret token."""
+    def join(self, name: str, seat: int | None, player_id: int | None = None) -> tuple[int, str]:
+        """Take a seat (lobby only) for ``player_id`` (the seat is theirs: :meth:`hello` admits them by
+        their session): the seat number and its secret token. A player has one seat at a table."""
         self.require_status("lobby", None, "the match has started; seats can no longer be taken")
+        if player_id is not None and self.seat_of_players([player_id]) is not None:
+            raise ProtocolError("already_seated", "you already have a seat at this table")
         taken = self.seating.join(name, seat)
+        if player_id is not None:
+            self.store.link_seat_player(self.id, taken[0], player_id)
+            self.records.forget()
         self.broadcast_table()
         return taken
+
+    def seat_of_players(self, player_ids: list[int] | tuple[int, ...]) -> int | None:
+        """The human seat taken by one of ``player_ids`` (one person's players), if any."""
+        if not player_ids:
+            return None
+        for seat, pid in self.records.seat_links().items():
+            if pid in player_ids and self.seats[seat].kind == "human":
+                return seat
+        return None
 
     def _in_lobby(self, conn: Connection, ref: str) -> int:  # a seated player's seat, in the lobby
         seat = self.require_seated(conn, ref)
@@ -367,12 +382,17 @@ class Table:
             self.hints.push(self.match, self.status, self.hand_number, seats, self.fanout.push_seat)
 
     # -- connections ----------------------------------------------------------------------------------
-    def hello(self, conn: Connection, token: str | None) -> None:
-        seat = None
+    def hello(self, conn: Connection, token: str | None, player_ids: tuple[int, ...] = ()) -> None:
+        """A socket says who it is: the seat of its player (``player_ids``: its session's), else a
+        spectator. A seat token opens only a seat that is no other player's."""
+        seat = self.seat_of_players(player_ids)
         if token is not None:
             seat = self.seating.seat_of_token(token)
             if seat is None:
                 raise ProtocolError("bad_token", "this token does not open any seat of this table", "hello")
+            owner = self.records.seat_links().get(seat)
+            if owner is not None and owner not in player_ids:
+                raise ProtocolError("bad_token", "this seat is another player's", "hello")
         conn.seat = seat
         conn.hello = True
         conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
