@@ -65,7 +65,7 @@ class TableServer:
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
         self.ranked = RankedPolicy.of(self.settings.ranked_preset, self.settings.ranked_rounds,
-                                      self.settings.season_months)
+                                      self.settings.season_months, self.settings.leave_points)
 
     def table_of(self, store: Store, row: TableRow) -> Table:
         """The table of ``row`` as stored, with its seats, made with this server's settings."""

@@ -24,6 +24,7 @@ from ..store import StorageUnavailable
 from ..tables import TableServer
 from . import (
     accounts,
+    admin,
     avatars,
     clubs,
     expert,
@@ -105,6 +106,7 @@ def create_app(
             *expert.routes(server, reviewer),
             *players.routes(server),
             *accounts.routes(server),
+            *admin.routes(server),
             *ranking.routes(server),
             *ranked.routes(server),
             *avatars.routes(server),

@@ -236,6 +236,7 @@ def handle(table: Table, conn: Connection, message: Message) -> None:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators cannot play", "action")
         table.act(conn.seat, message.action, message.version, "human")
+        table.flow.played.add(conn.seat)
     elif isinstance(message, AddBot):
         table.add_bot(conn, message.seat, message.level)
     elif isinstance(message, RemoveBot):

@@ -43,7 +43,7 @@ async def match_once(server: Any) -> int:
     if store is None:
         return 0
     groups = store.match_queue(time.time(), settings.queue_window, settings.queue_widen_per_second,
-                               settings.queue_stale_seconds, store.worker)
+                               settings.queue_stale_seconds, store.worker, settings.alt_window_days * 86400)
     for group in groups:
         await open_table(server, group)
     return len(groups)
@@ -68,6 +68,7 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
                 table.seat_ranks[seat] = {"rank": RANKS[s.rank].key, "rating": s.rating,
                                           "provisional": s.provisional}
         table.records.forget()
+        store.mark_ranked(table.id, [e.account_id for e in seats])  # only the queue's matches are rated
         table.begin()
     await server.committed(table.id, mark)
     for seat, e in enumerate(seats):

@@ -317,6 +317,10 @@ class Store(ClubMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMe
         """Whose seat this is (``None``: nobody's, e.g. a player without a browser identity)."""
 
     @abc.abstractmethod
+    def seats_that_played(self, table_id: int) -> set[int]:
+        """The seats of the table with an action of a human (not a bot's, a timer's or the table's)."""
+
+    @abc.abstractmethod
     def seat_players(self, table_id: int) -> dict[int, int]:
         """seat -> player id of the table's seats that are a player's."""
 

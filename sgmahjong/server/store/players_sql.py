@@ -21,6 +21,11 @@ class SqlPlayers(SqlHooks):
                 self._run("INSERT INTO seat_players (table_id, seat, player_id) VALUES (?, ?, ?)",
                           (table_id, seat, player_id))
 
+    def seats_that_played(self, table_id: int) -> set[int]:
+        rows = self._read("SELECT DISTINCT seat FROM actions WHERE table_id = ? AND source = 'human'",
+                          (table_id,))
+        return {int(r[0]) for r in rows}
+
     def seat_players(self, table_id: int) -> dict[int, int]:
         rows = self._read("SELECT seat, player_id FROM seat_players WHERE table_id = ?", (table_id,))
         return {int(r[0]): int(r[1]) for r in rows}

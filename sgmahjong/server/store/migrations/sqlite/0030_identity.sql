@@ -38,9 +38,10 @@ CREATE TABLE account_sightings (
     PRIMARY KEY (account_id, kind, value)
 );
 CREATE INDEX account_sightings_by_value ON account_sightings (kind, value, last_seen);
--- only the matches of the tables the ranked queue opened are rated
+-- only the matches of the tables the ranked queue opened are rated (accounts: JSON, each seat's)
 CREATE TABLE ranked_tables (
     table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    accounts TEXT NOT NULL,
     created REAL NOT NULL
 );
 -- what a rated match was rated from (JSON: each seat's account, place and whether it left), so every
