@@ -14,7 +14,8 @@ from ..settings import ServerSettings
 from .limits import AddressBuckets
 from .middleware import json_depth_ok
 
-STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403, "server_full": 503}
+STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403, "server_full": 503,
+          "already_seated": 409, "rate_limited": 429}
 STORAGE_DOWN = {"type": "error", "code": "storage", "ref": None,
                 "message": "storage unavailable, try again"}
 

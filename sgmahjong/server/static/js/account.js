@@ -3,7 +3,7 @@
 // devices and passkeys, show a link code for a new device, sign out (here or everywhere).
 // Data: /api/account/*; the session is an HttpOnly cookie the page never sees.
 import { esc } from "./api.js";
-import { forgetIdentity, playerHeaders } from "./identity.js";
+import { identityReady } from "./identity.js";
 import { has, t } from "./i18n.js";
 import { showRating } from "./rating.js";
 
@@ -12,9 +12,10 @@ let changed = () => {};
 let codeTimer = null;
 
 async function send(method, url, body = {}) {
+  await identityReady;
   const res = await fetch(url, {
     method,
-    headers: { "Content-Type": "application/json", Accept: "application/json", ...playerHeaders() },
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
   });
   let data = null;
@@ -72,7 +73,6 @@ function say(text) {
 }
 
 async function signedIn(answer) {
-  if (answer.fresh_identity) forgetIdentity(); // this browser's identity was another account's
   await refresh();
   changed();
   showRating().catch(() => {});
@@ -179,7 +179,7 @@ async function showCode() {
 }
 
 async function signOutHere() {
-  forgetIdentity(); // the identity's history is the account's: this browser starts a fresh guest
+  // the server made this device a new guest: the account's hands, seats and clubs stay the account's
   await refresh();
   changed();
   showRating().catch(() => {});

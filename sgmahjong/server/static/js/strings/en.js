@@ -270,6 +270,13 @@ export default {
   "error.no_table": "There is no table with this code.",
   "error.server": "The server had an unexpected problem.",
   "error.name_taken": "Another player at this table already has that name.",
+  "error.already_seated": "You already have a seat at this table.",
+  "error.player_deleted": "This player was deleted: a bot plays the seat now.",
+  "error.rate_limited": "Too many requests from your address or account: wait a little and try again.",
+  "error.has_history": "This browser already has a history of its own.",
+  "error.no_history": "This browser has no history yet.",
+  "error.no_player": "This player was deleted.",
+  "error.operator_only": "Only the site's operator may do this.",
   "error.http": "The server answered: {detail}",
 
   "howto.title": "How to play — sgmahjong",

@@ -270,6 +270,13 @@ export default {
   "error.no_table": "没有这个桌号的桌子。",
   "error.server": "服务器出了意外问题。",
   "error.name_taken": "这张桌子已经有玩家用了这个昵称。",
+  "error.already_seated": "你在这张桌子已经有座位了。",
+  "error.player_deleted": "该玩家已删除：现在由机器人代打这个座位。",
+  "error.rate_limited": "来自你的地址或账号的请求太多：请稍候再试。",
+  "error.has_history": "这个浏览器已经有自己的记录了。",
+  "error.no_history": "这个浏览器还没有记录。",
+  "error.no_player": "该玩家已删除。",
+  "error.operator_only": "只有本站管理员可以这样做。",
   "error.http": "服务器回答：{detail}",
 
   "howto.title": "玩法 — sgmahjong",
