@@ -266,7 +266,8 @@ class LiveServer(str):
         assert r.status_code == 201, r.text
         return r.json()  # type: ignore[no-any-return]
 
-    def join(self, code: str, name: str, seat: int | None = None, cookie: str | None = None) -> dict[str, Any]:
+    def join(self, code: str, name: str, seat: int | None = None,
+             cookie: str | None = None) -> dict[str, Any]:
         """Take a seat as a new visitor (or the session ``cookie``): ``seat``, ``token`` and ``cookie``
         (the player's session)."""
         body: dict[str, Any] = {"name": name}

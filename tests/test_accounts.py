@@ -30,9 +30,17 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def device(server: LiveServer) -> httpx.Client:
-    """A browser: its own cookie jar (its session: a guest from its first request that needs one)."""
-    return httpx.Client(base_url=server.url, timeout=10)
+def device(server: LiveServer, address: str | None = None) -> httpx.Client:
+    """A browser: its own cookie jar (its session: a guest from its first request that needs one);
+    ``address``: the client address a trusted proxy names (``X-Forwarded-For``; the server must trust
+    127.0.0.1 as a proxy)."""
+    headers = {"X-Forwarded-For": address} if address else None
+    return httpx.Client(base_url=server.url, timeout=10, headers=headers)
+
+
+def cookie_of(client: httpx.Client) -> str:
+    """The ``Cookie`` header value of a device's session."""
+    return f"sg_session={client.cookies['sg_session']}"
 
 
 def key_for(server: LiveServer) -> SoftKey:
@@ -145,7 +153,8 @@ def test_export_and_delete_cover_the_account(server: LiveServer) -> None:
     for table in ("passkeys", "sessions", "link_codes", "player_hands", "ratings"):
         assert db.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,), table
     # the rows stay (the table's record holds), anonymised: nothing of the name or its key is left
-    assert db.execute("SELECT name, deleted IS NOT NULL FROM accounts").fetchall() == [("a deleted player", 1)]
+    rows = db.execute("SELECT name, deleted IS NOT NULL FROM accounts").fetchall()
+    assert rows == [("a deleted player", 1)]
     assert {r[0] for r in db.execute("SELECT name FROM players")} == {"a deleted player"}
     assert db.execute("SELECT COUNT(*) FROM seats WHERE name = 'Di'").fetchone() == (0,)
     assert register(a, key_for(server), "Di").status_code == 200  # the name is free again

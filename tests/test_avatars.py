@@ -12,7 +12,6 @@ from sgmahjong.server.store import open_store
 from tests.conftest import LiveServer
 
 
-
 def test_store_keeps_a_players_avatar_and_the_tables(database_url: str) -> None:
     store = open_store(database_url)
     try:

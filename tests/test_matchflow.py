@@ -3,7 +3,6 @@ table log sent at hello and each seat's hints (docs/protocol.md)."""
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from typing import Any
 
@@ -74,9 +73,8 @@ def play_to_the_end(live_server: LiveServer, code: str, tokens: list[str]) -> No
 
 def test_rematch_when_both_humans_agree(live_server: LiveServer) -> None:
     code = live_server.create_table(seed=5, rules={"rounds": 1})["code"]
-    secret = secrets.token_urlsafe(32)  # Ann's browser identity: her hands are hers (/me)
-    ann_token = live_server.post(f"/api/tables/{code}/join",
-                                 {"name": "Ann", "seat": 0, "player": secret}).json()["token"]
+    joined = live_server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0})
+    ann_token = joined.json()["token"]  # her seat is her session's player's: her hands are hers (/me)
     ann = live_server.ws(code)
     assert ann.hello(ann_token)["seat"] == 0
     bo, bo_token = seated(live_server, code, "Bo", 2)

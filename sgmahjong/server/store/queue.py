@@ -105,7 +105,14 @@ def groups_of_four(waiting: list[QueueEntry], now: float, window: float,
         starts = [i for i in range(max(0, at - 3), min(at, len(ranked) - 4) + 1) if fits(ranked[i:i + 4])]
         best_start = min(starts, key=lambda i: (ranked[i + 3].rating - ranked[i].rating, i % 4 != 0),
                          default=None)
-        best = None if best_start is None else ranked[best_start:best_start + 4]
+        if best_start is not None:
+            best: list[QueueEntry] | None = ranked[best_start:best_start + 4]
+        else:  # every run holds a pair kept apart: the nearest in rating that may all sit together
+            best = [head]
+            for e in sorted(ranked, key=lambda e: abs(e.rating - head.rating)):
+                if e is not head and len(best) < 4 and fits([*best, e]):
+                    best.append(e)
+            best = sorted(best, key=lambda e: e.rating) if len(best) == 4 else None
         if best is not None and best[-1].rating - best[0].rating <= reach:
             out.append([head, *(e for e in best if e is not head)])
             left = [e for e in left if e not in best]
