@@ -25,7 +25,7 @@ from tests.test_server import wait_status
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    settings = ServerSettings(link_code_seconds=2.0, sign_in_burst=6, link_guesses_per_minute=30)
+    settings = ServerSettings(link_code_seconds=2.0, sign_in_burst=6, link_guess_burst=6)
     with serving(tmp_path / "accounts.sqlite3", settings=settings) as live:
         yield live
 

@@ -74,9 +74,8 @@ class ServerSettings:
     sessions_per_account: int = 20  # signed-in devices of one account (the oldest is signed out beyond)
     passkeys_per_account: int = 10  # passkeys of one account
     link_code_seconds: float = 600.0  # a device link code is valid this long (and once)
-    sign_ins_per_hour: float = 30.0  # sign-in attempts (passkey, link code, new account) per address ...
+    sign_ins_per_hour: float = 30.0  # passkey sign-ins and new account names tried per person ...
     sign_in_burst: int = 10  # ... after a burst of this many
-    link_guesses_per_minute: float = 60.0  # link codes tried per minute by everyone together (guessing)
     auth_flow_seconds: float = 300.0  # a passkey ceremony must finish within this
     webauthn_rp_id: str = ""  # the passkeys' relying party (a domain); empty: the request's host name
     webauthn_origins: tuple[str, ...] = ()  # origins a passkey may be used from; empty: the request's own
@@ -121,6 +120,15 @@ class ServerSettings:
     alt_window_days: float = 30.0  # the ranked queue keeps apart accounts seen from one address within this
     leave_points: int = 20  # rank points a player who abandons a ranked match loses at least (any rank)
     admin_token_sha256: str = ""  # SHA-256 (hex) of the operator's bearer token; empty: no operator routes
+    # -- sign-in limits (docs/accounts.md, "Limits") --------------------------------------------------
+    ceremonies_per_hour: float = 60.0  # passkey ceremonies begun, link codes made, per person ...
+    ceremony_burst: int = 10  # ... after a burst of this many
+    ceremonies_per_address: int = 3  # live passkey ceremonies of one address (a new one drops its oldest)
+    ceremonies_max: int = 10000  # live passkey ceremonies in all (a new one drops the oldest)
+    link_codes_per_account: int = 3  # live link codes of one account (a new one revokes the oldest)
+    link_guesses_per_hour: float = 2.0  # link codes tried per person (address and identity) ...
+    link_guess_burst: int = 5  # ... after a burst of this many
+    limit_slots: int = 1 << 20  # buckets shared by hash beyond tracked_addresses (8 bytes each)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -130,7 +138,9 @@ class ServerSettings:
         for name in ("max_connections", "max_connections_per_address", "message_burst", "max_body",
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses",
                      "static_builds_kept", "club_name_max", "club_members_max", "club_stake_max",
-                     "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue"):
+                     "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
+                     "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
+                     "link_codes_per_account", "link_guess_burst", "limit_slots"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):
@@ -140,6 +150,9 @@ class ServerSettings:
                 except ValueError:
                     raise SettingsError(f"server setting {name}: {entry!r} is not an IP address or network"
                                         " (e.g. 10.0.0.5 or 10.0.0.0/24)") from None
+        for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
+            if getattr(self, name) <= 0:
+                raise SettingsError(f"server setting {name} must be more than 0")
         if self.queue_interval_seconds <= 0:
             raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)

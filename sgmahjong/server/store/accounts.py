@@ -89,15 +89,22 @@ class AccountMethods(abc.ABC):
     def delete_passkey(self, account_id: int, passkey_id: int) -> bool: ...
 
     @abc.abstractmethod
-    def add_link_code(self, code_hash: str, account_id: int, expires: float) -> None: ...
+    def add_link_code(self, code_hash: str, account_id: int, expires: float, keep: int) -> None:
+        """A link code of the account; its oldest live codes beyond ``keep`` are revoked."""
 
     @abc.abstractmethod
     def use_link_code(self, code_hash: str, now: float) -> int | None:
         """Spend a link code: its account if it was unused and unexpired (then never again)."""
 
     @abc.abstractmethod
-    def add_flow(self, id_hash: str, flow: FlowRow, now: float) -> None:
-        """Keep a passkey ceremony (and forget the expired ones)."""
+    def add_flow(self, id_hash: str, flow: FlowRow, now: float, owner: str, per_owner: int,
+                 most: int) -> None:
+        """Keep a passkey ceremony begun by ``owner`` (a hashed address): the expired ones are forgotten,
+        and the oldest beyond ``per_owner`` of that owner's and beyond ``most`` in all are dropped."""
+
+    @abc.abstractmethod
+    def flow_count(self) -> int:
+        """Passkey ceremonies kept (live or not yet purged)."""
 
     @abc.abstractmethod
     def take_flow(self, id_hash: str, now: float) -> FlowRow | None:
@@ -160,12 +167,15 @@ class SqlAccounts(SqlHooks, AccountMethods):
                              (account_id, passkey_id))
         return bool(rows)
 
-    def add_link_code(self, code_hash: str, account_id: int, expires: float) -> None:
+    def add_link_code(self, code_hash: str, account_id: int, expires: float, keep: int) -> None:
         now = time.time()
         with self._tx():
             self._run("DELETE FROM link_codes WHERE expires <= ? OR used IS NOT NULL", (now,))
             self._run("INSERT INTO link_codes (code_hash, account_id, created, expires) VALUES (?, ?, ?, ?)",
                       (code_hash, account_id, now, expires))
+            self._run("DELETE FROM link_codes WHERE account_id = ? AND code_hash NOT IN (SELECT code_hash"
+                      " FROM link_codes WHERE account_id = ? ORDER BY created DESC, code_hash LIMIT ?)",
+                      (account_id, account_id, keep))
 
     def use_link_code(self, code_hash: str, now: float) -> int | None:
         with self._tx():  # one statement: two workers spending the same code at once, one succeeds
@@ -173,13 +183,24 @@ class SqlAccounts(SqlHooks, AccountMethods):
                              " AND expires > ? RETURNING account_id", (now, code_hash, now))
         return int(rows[0][0]) if rows else None
 
-    def add_flow(self, id_hash: str, flow: FlowRow, now: float) -> None:
+    def add_flow(self, id_hash: str, flow: FlowRow, now: float, owner: str, per_owner: int,
+                 most: int) -> None:
         with self._tx():
             self._run("DELETE FROM auth_flows WHERE expires <= ?", (now,))
-            self._run("INSERT INTO auth_flows (id_hash, kind, challenge, account_id, name, handle, expires)"
-                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self._run("INSERT INTO auth_flows (id_hash, kind, challenge, account_id, name, handle, expires,"
+                      " owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                       (id_hash, flow.kind, flow.challenge, flow.account_id, flow.name, flow.handle,
-                       flow.expires))
+                       flow.expires, owner))
+            self._run("DELETE FROM auth_flows WHERE owner = ? AND id_hash NOT IN (SELECT id_hash FROM"
+                      " auth_flows WHERE owner = ? ORDER BY expires DESC, id_hash LIMIT ?)",
+                      (owner, owner, per_owner))
+            over = int(self._run("SELECT COUNT(*) FROM auth_flows")[0][0]) - most
+            if over > 0:
+                self._run("DELETE FROM auth_flows WHERE id_hash IN (SELECT id_hash FROM auth_flows"
+                          " ORDER BY expires, id_hash LIMIT ?)", (over,))
+
+    def flow_count(self) -> int:
+        return int(self._read("SELECT COUNT(*) FROM auth_flows")[0][0])
 
     def take_flow(self, id_hash: str, now: float) -> FlowRow | None:
         with self._tx():

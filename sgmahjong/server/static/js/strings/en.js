@@ -948,6 +948,7 @@ export default {
   "account.confirm_delete": "Delete your account? Every hand of every device, your passkeys and signed-in devices are removed, and this cannot be undone.",
   "account.error.sign_in_failed": "Sign-in failed: that passkey or code is not (or no longer) valid.",
   "account.error.rate_limited": "Too many attempts; wait a while and try again.",
+  "account.error.passkeys_off": "Passkeys are not set up on this server: sign in with a device link code shown on a signed-in device.",
   "account.error.name_taken": "An account already has that name; choose another.",
   "nav.leaderboard": "Leaderboard",
   "rank.novice": "Novice 新手",

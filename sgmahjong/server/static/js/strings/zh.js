@@ -948,6 +948,7 @@ export default {
   "account.confirm_delete": "删除账号？所有设备的牌局、你的通行密钥和已登录设备都会被移除，且无法恢复。",
   "account.error.sign_in_failed": "登录失败：该通行密钥或代码无效（或已失效）。",
   "account.error.rate_limited": "尝试次数过多，请稍后再试。",
+  "account.error.passkeys_off": "此服务器尚未启用通行密钥：请输入已登录设备上显示的设备连接代码登录。",
   "account.error.name_taken": "已有账号使用这个名字，请换一个。",
   "nav.leaderboard": "排行榜",
   "rank.novice": "新手",
