@@ -47,14 +47,16 @@ FAST_OPTIONS: dict[str, Any] = {
 class WsClient:
     """A blocking WebSocket client speaking the JSON protocol. ``view`` and ``delta`` messages come
     out expanded as a browser's viewstate.js does it: their ``event`` messages, then the whole ``view``
-    (``raw`` keeps the messages as received)."""
+    (``raw`` keeps the messages as received). ``headers``: sent with the handshake (a proxy's
+    ``X-Forwarded-For``, a ``Cookie``)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         from websockets.sync.client import connect
 
         from sgmahjong.server.table.deltas import ClientViews
 
-        self.conn = connect(url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True)
+        self.conn = connect(url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True,
+                            additional_headers=headers)
         self.seen: list[dict[str, Any]] = []
         self.raw: list[dict[str, Any]] = []
         self.views = ClientViews()

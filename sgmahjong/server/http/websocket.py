@@ -38,9 +38,10 @@ from ..store import LeaseLost, StorageUnavailable, StoreError
 from ..table.connections import Connection
 from ..table.table import Table
 from ..tables import TableServer
+from . import identity
 from .common import STORAGE_DOWN
 from .guard import DirectWrites
-from .limits import TokenBucket
+from .limits import PersonLimits, TokenBucket
 from .middleware import RAW_SEND
 
 log = logging.getLogger("sgmahjong.server")
@@ -50,6 +51,8 @@ MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
 
 def routes(server: TableServer) -> list[BaseRoute]:
     settings = server.settings
+    chat_limits = PersonLimits(settings.chat_rate, settings.chat_burst, settings.chat_address_rate,
+                               settings.chat_address_burst, settings.chat_tracked)  # across reconnects
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -74,6 +77,7 @@ def routes(server: TableServer) -> list[BaseRoute]:
             await ws.close(code=1013)
             return
         conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
+        conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
 
         async def write() -> None:
             await conn.writer()
@@ -88,10 +92,6 @@ def routes(server: TableServer) -> list[BaseRoute]:
         loop = asyncio.get_running_loop()
         writer = loop.create_task(write())
         budget = TokenBucket(settings.message_rate, settings.message_burst)
-
-        def chat_bucket() -> TokenBucket:
-            return TokenBucket(settings.chat_rate, settings.chat_burst)
-
         hello_by = loop.time() + settings.hello_timeout
         close_code: int | None = None
         async with table.lock:
@@ -129,8 +129,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
                                 raise ProtocolError("hello_first", "send hello first", "rematch")
                             matchflow.rematch_vote(server, table, conn)
                         elif isinstance(message, Chat) and conn.hello:
-                            table.chat.say(conn, message.kind, message.body, settings.chat_rate,
-                                           settings.chat_burst, chat_bucket)
+                            table.chat.say(conn, message.kind, message.body, chat_limits.take,
+                                           settings.text_max_marks)
                         else:
                             handle(table, conn, message)
                     if isinstance(message, ActionMsg):

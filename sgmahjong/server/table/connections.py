@@ -52,6 +52,8 @@ class Connection:
                  table_id: int | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
+        self.address = ""  # the client's address as limits count it (http/identity.address_of)
+        self.person: tuple[str, ...] = ()  # the keys its per-person limits count under (person_keys)
         self._send = send
         self._write_now = write_now  # a synchronous send (guard.DirectWrites), if the server has one
         self._sending = False  # the writer is inside an awaited send (direct writes wait for it)

@@ -177,10 +177,10 @@ class Table:
             raise ProtocolError("wrong_status", message or f"not possible while the table is {self.status}",
                                 ref)
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a seat (lobby only): the seat number and its secret token."""
+    def join(self, name: str, seat: int | None, max_marks: int | None = None) -> tuple[int, str]:
+        """Take a seat (lobby only): the seat number and its secret token (``max_marks``: Seating.join)."""
         self.require_status("lobby", None, "the match has started; seats can no longer be taken")
-        taken = self.seating.join(name, seat)
+        taken = self.seating.join(name, seat, max_marks)
         self.broadcast_table()
         return taken
 

@@ -3,6 +3,7 @@
 // devices and passkeys, show a link code for a new device, sign out (here or everywhere).
 // Data: /api/account/*; the session is an HttpOnly cookie the page never sees.
 import { esc } from "./api.js";
+import { errorText } from "./errors.js";
 import { forgetIdentity, playerHeaders } from "./identity.js";
 import { has, t } from "./i18n.js";
 import { showRating } from "./rating.js";
@@ -24,8 +25,10 @@ async function send(method, url, body = {}) {
     data = null;
   }
   if (!res.ok) {
-    const err = new Error(data && data.code && has(`account.error.${data.code}`)
-      ? t(`account.error.${data.code}`) : (data && data.error) || `HTTP ${res.status}`);
+    const code = data && data.code;
+    const err = new Error(code && has(`account.error.${code}`) ? t(`account.error.${code}`)
+      : code && has(`error.${code}`) ? errorText({ code, message: data.error, params: data.params })
+        : (data && data.error) || `HTTP ${res.status}`);
     err.status = res.status;
     throw err;
   }
