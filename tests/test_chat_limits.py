@@ -129,6 +129,17 @@ def test_one_identity_has_one_allowance_from_any_address(proxied: LiveServer) ->
         ws.close()
 
 
+def test_visitors_behind_one_address_share_its_larger_allowance(proxied: LiveServer) -> None:
+    s = proxied.settings
+    assert s.chat_address_burst > 2 * s.chat_burst
+    code = proxied.create_table()["code"]
+    family = [socket_from(proxied, code, HOME) for _ in range(3)]  # three unknown visitors, one address
+    said = [say(ws, f"{n}.{i}") for n, ws in enumerate(family) for i in range(s.chat_burst)]
+    assert all(said)  # more than one person's burst in all: the address's own allowance
+    for ws in family:
+        leave(ws)
+
+
 def test_a_line_needs_a_token_of_the_address_and_of_the_person() -> None:
     now = [0.0]
     limits = PersonLimits(person_rate=1, person_burst=2, address_rate=1, address_burst=3, size=3,

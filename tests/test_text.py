@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sgmahjong.server.protocol import ProtocolError
+from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.table.seats import clean_name
 from sgmahjong.server.text import MAX_MARKS, text_problem
 from tests.conftest import LiveServer
@@ -70,6 +71,7 @@ def test_real_writing_and_emoji_pass(text: str) -> None:
 
 
 def test_the_marks_limit_is_the_setting() -> None:
+    assert ServerSettings().text_max_marks == MAX_MARKS  # a name checked without the settings agrees
     three = "q\u0300\u0301\u0302"
     assert text_problem(three, 3) is None
     problem = text_problem(three, MAX_MARKS)
