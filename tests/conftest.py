@@ -74,16 +74,18 @@ def remember_seat(response: httpx.Response, cookie: str | None = None) -> None:
 class WsClient:
     """A blocking WebSocket client speaking the JSON protocol. ``view`` and ``delta`` messages come
     out expanded as a browser's viewstate.js does it: their ``event`` messages, then the whole ``view``
-    (``raw`` keeps the messages as received).
+    (``raw`` keeps the messages as received). ``headers``: sent with the handshake (a proxy's
+    ``X-Forwarded-For``); ``cookie``: a session's ``Cookie``.
 
-    It connects at its first message: with ``cookie`` (a session) if given, else, when that message is
-    a hello with a token, with the session of the player who took that seat (:data:`SEAT_COOKIES`)."""
+    It connects at its first message: with ``cookie`` if given, else, when that message is a hello with
+    a token, with the session of the player who took that seat (:data:`SEAT_COOKIES`)."""
 
-    def __init__(self, url: str, cookie: str | None = None) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None, cookie: str | None = None) -> None:
         from sgmahjong.server.table.deltas import ClientViews
 
         self.url = url
         self.cookie = cookie
+        self.headers = dict(headers or {})
         self._conn: Any = None
         self.seen: list[dict[str, Any]] = []
         self.raw: list[dict[str, Any]] = []
@@ -95,7 +97,7 @@ class WsClient:
         if self._conn is None:
             from websockets.sync.client import connect
 
-            headers = {"Cookie": self.cookie} if self.cookie else None
+            headers = {**self.headers, "Cookie": self.cookie} if self.cookie else self.headers or None
             self._conn = connect(self.url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True,
                                  additional_headers=headers)
         return self._conn
@@ -278,7 +280,7 @@ class LiveServer(str):
         return {**r.json(), "cookie": session_cookie(r) or cookie}
 
     def ws(self, code: str, cookie: str | None = None) -> WsClient:
-        return WsClient(f"{self.ws_url}/ws/{code}", cookie)
+        return WsClient(f"{self.ws_url}/ws/{code}", cookie=cookie)
 
 
 def stacked_wall(*, E: str = "", S: str = "", W: str = "", N: str = "", draws: str = "",

@@ -218,7 +218,7 @@ def test_bad_input_is_refused_with_a_reason(live_server: LiveServer) -> None:
     r = call(live_server, "POST", "/api/clubs", guest, {"name": "Kaki"})
     assert r.status_code == 400 and "/me" in r.json()["error"]
     for body, why in [({"name": "x" * 41}, "1-40"), ({"name": "  "}, "1-40"),
-                      ({"name": "a\x07b"}, "printable"), ({"name": "K", "stake": 20000}, "at most"),
+                      ({"name": "a\x07b"}, "control character"), ({"name": "K", "stake": 20000}, "at most"),
                       ({"name": "K", "preset": "nope"}, "house rules"),
                       ({"name": "K", "preset": "site", "stake": 15}, "multiple of 10"),
                       ({"name": "K", "extra": 1}, "extra"), ({"name": 5}, "name")]:

@@ -102,7 +102,8 @@ def test_four_accounts_behind_one_address_are_never_seated_together(server: Live
         assert register(client, key_for(server), f"Alt {i}").status_code == 200
     tickets = [c.post("/api/ranked/join", json={}).json()["ticket"] for c in alts]
     time.sleep(1.2)  # six rounds of matching (queue_interval_seconds 0.2)
-    polls = [c.post("/api/ranked/poll", json={"ticket": t}).json() for c, t in zip(alts, tickets, strict=True)]
+    polls = [c.post("/api/ranked/poll", json={"ticket": t}).json()
+             for c, t in zip(alts, tickets, strict=True)]
     assert [p["status"] for p in polls] == ["waiting"] * 4
     homes = [device(server, f"192.0.2.{i + 1}") for i in range(4)]
     for i, client in enumerate(homes):

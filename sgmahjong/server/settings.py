@@ -38,7 +38,7 @@ class ServerSettings:
     hello_timeout: float = 10.0  # a socket that has not sent hello within this is closed
     message_rate: float = 20.0  # inbound messages per second one socket may keep sending ...
     message_burst: int = 60  # ... after a burst of this many; beyond it: one error, then closed
-    chat_rate: float = 0.5  # chat messages per second one seat (or spectator) may keep sending ...
+    chat_rate: float = 0.5  # chat messages per second one person may keep sending (docs/talk.md) ...
     chat_burst: int = 5  # ... after a burst of this many; beyond it each is refused (the socket stays)
     ws_max_size: int = 1 << 16  # bytes of one inbound WebSocket message
     ws_ping_interval: float = 20.0  # seconds between pings (a dead peer is dropped)
@@ -129,6 +129,11 @@ class ServerSettings:
     link_guesses_per_hour: float = 2.0  # link codes tried per person (address and identity) ...
     link_guess_burst: int = 5  # ... after a burst of this many
     limit_slots: int = 1 << 20  # buckets shared by hash beyond tracked_addresses (8 bytes each)
+    # -- chat and names: per person, per address, and what text is shown (docs/talk.md) -------------------
+    chat_address_rate: float = 2.0  # chat messages per second one address (all its people) may send ...
+    chat_address_burst: int = 20  # ... after a burst of this many (a line needs a token of both limits)
+    chat_tracked: int = 10000  # people and addresses whose chat allowance is kept (least recent forgotten)
+    text_max_marks: int = 2  # combining marks (accents) on one letter of a chat line or a name, at most
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -140,7 +145,7 @@ class ServerSettings:
                      "static_builds_kept", "club_name_max", "club_members_max", "club_stake_max",
                      "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
-                     "link_codes_per_account", "link_guess_burst", "limit_slots"):
+                     "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

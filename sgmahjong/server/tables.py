@@ -28,6 +28,7 @@ from .store import StorageUnavailable, Store, TableRow, check_url, open_store
 from .store.committer import GroupCommit
 from .table import departures, engine
 from .table.table import Table
+from .text import check_text
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -190,8 +191,9 @@ class TableServer:
             raise ProtocolError("server_full", "the server holds as many tables as it can; try again later")
         self.allow_test_hooks(body.seed, body.wall)
         name = " ".join(body.name.split())
-        if not name or not name.isprintable():
-            raise ProtocolError("invalid", "a table needs a name of printable text")
+        if not name:
+            raise ProtocolError("invalid", "a table needs a name")
+        check_text(name, self.settings.text_max_marks)
         rules = RuleSet.preset(body.preset).with_options(**body.rules)
         options = TableOptions.parse(body.options)
         wall = None

@@ -64,13 +64,14 @@ def guarded(handler: Any) -> Any:
             response: Response = await handler(request)
             return response
         except ProtocolError as exc:
-            return _error(400, exc.message, exc.code)
+            return _error(400, exc.message, exc.code, exc.params)
     return run
 
 
-def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
-                        status_code=status)
+def _error(status: int, message: str, code: str | None = None,
+           params: dict[str, object] | None = None) -> JSONResponse:
+    body: dict[str, object] = {"error": message} if code is None else {"error": message, "code": code}
+    return JSONResponse(body if not params else {**body, "params": params}, status_code=status)
 
 
 async def read_body(request: Request, model: type[BaseModel]) -> Any:
@@ -171,7 +172,7 @@ def routes(server: Any) -> list[Route]:
                 return refused
             if body.name is None:
                 return _error(400, "a new account needs a name")
-            name = clean_name(body.name)
+            name = clean_name(body.name, settings.text_max_marks)
             if store.account_named(sessions.name_key(name)):
                 return _error(409, "an account already has that name; choose another", "name_taken")
             handle = passkeys.new_handle()

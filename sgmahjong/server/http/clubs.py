@@ -29,8 +29,9 @@ from ..store import Store
 from ..store.clubs_sql import MEMBER, OWNER, ClubRow, MemberRow
 from ..table.table import Table
 from ..tables import CreateTable, TableServer
+from ..text import text_problem
 from . import identity
-from .common import STATUS, NewTables, error, json_body, refused
+from .common import NewTables, error, json_body, refused
 from .pages import static_page
 
 NO_CLUB = "no such club"
@@ -133,8 +134,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return got
         acting, ids, body = got
         name = " ".join(body.name.split())
-        if not name or not name.isprintable() or len(name) > settings.club_name_max:
-            return error(400, f"a club's name is 1-{settings.club_name_max} characters of printable text")
+        if not name or len(name) > settings.club_name_max:
+            return error(400, f"a club's name is 1-{settings.club_name_max} characters")
+        if (problem := text_problem(name, settings.text_max_marks)) is not None:
+            return error(400, problem.message, problem.code, problem.params)
         if body.preset not in PRESETS:
             return error(400, f"the house rules are one of {', '.join(PRESETS)}")
         base = PRESETS[body.preset].base
@@ -260,10 +263,11 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = await body_of(request, NewClubTable)
             club = found[0]
+            options = {"spectator_chat": False, **body.options}  # spectators silent unless asked for
             table = server.create(CreateTable(name=body.name or club.name, preset=club.preset, private=True,
-                                              options=body.options))
+                                              options=options))
         except ProtocolError as exc:
-            return error(STATUS.get(exc.code, 400), exc.message)
+            return refused(exc)
         store().add_club_table(club.id, table.id, time.time())
         server.ownership.created(table)
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)

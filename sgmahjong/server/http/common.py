@@ -34,7 +34,7 @@ def error(status: int, message: str, code: str | None = None,
 
 def refused(exc: ProtocolError) -> JSONResponse:
     """A request refused by the tables' rules: the status of its code (400 by default)."""
-    return error(STATUS.get(exc.code, 400), exc.message, exc.code)
+    return error(STATUS.get(exc.code, 400), exc.message, exc.code, exc.params)
 
 
 async def json_body(request: Request) -> Any:

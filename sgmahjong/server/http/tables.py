@@ -14,7 +14,7 @@ from ..lobby import PAGE_MAX
 from ..protocol import ProtocolError, validation_message
 from ..tables import CreateTable, TableServer
 from . import clubs, identity, players
-from .common import STATUS, NewTables, error, json_body, refused
+from .common import NewTables, error, json_body, refused
 
 
 class JoinTable(BaseModel):
@@ -49,7 +49,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return error(STATUS.get(exc.code, 400), exc.message)
+            return refused(exc)
         except SgMahjongError as exc:
             return error(400, str(exc))
         return JSONResponse(
@@ -73,7 +73,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             who = identity.ensure(server, request, body.name)
             mark = server.commit_mark()
             async with table.lock:
-                seat, token = table.join(body.name, body.seat, who.player_id)
+                seat, token = table.join(body.name, body.seat, who.player_id, server.settings.text_max_marks)
                 players.link_seat(server, table, seat, who)
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))

@@ -41,7 +41,7 @@ from ..tables import TableServer
 from . import identity
 from .common import STORAGE_DOWN
 from .guard import DirectWrites
-from .limits import TokenBucket
+from .limits import PersonLimits, TokenBucket
 from .middleware import RAW_SEND
 
 log = logging.getLogger("sgmahjong.server")
@@ -64,6 +64,8 @@ def admission(table: Table, conn: Connection, settings: Any) -> str | None:
 
 def routes(server: TableServer) -> list[BaseRoute]:
     settings = server.settings
+    chat_limits = PersonLimits(settings.chat_rate, settings.chat_burst, settings.chat_address_rate,
+                               settings.chat_address_burst, settings.chat_tracked)  # across reconnects
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -83,7 +85,7 @@ def routes(server: TableServer) -> list[BaseRoute]:
             await ws.close(code=4404)
             return
         conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
-        conn.address = identity.address_of(ws)
+        conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
         conn.player_ids = tuple(identity.player_ids_of(server, ws))
         async with table.lock:  # checked and added at once: sockets opened together are counted
             conn.owner_seat = table.seat_of_players(conn.player_ids)
@@ -112,10 +114,6 @@ def routes(server: TableServer) -> list[BaseRoute]:
         loop = asyncio.get_running_loop()
         writer = loop.create_task(write())
         budget = TokenBucket(settings.message_rate, settings.message_burst)
-
-        def chat_bucket() -> TokenBucket:
-            return TokenBucket(settings.chat_rate, settings.chat_burst)
-
         hello_by = loop.time() + settings.hello_timeout
         close_code: int | None = None
         metrics.SOCKETS.inc()
@@ -151,8 +149,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
                                 raise ProtocolError("hello_first", "send hello first", "rematch")
                             matchflow.rematch_vote(server, table, conn)
                         elif isinstance(message, Chat) and conn.hello:
-                            table.chat.say(conn, message.kind, message.body, settings.chat_rate,
-                                           settings.chat_burst, chat_bucket)
+                            table.chat.say(conn, message.kind, message.body, chat_limits.take,
+                                           settings.text_max_marks)
                         else:
                             handle(table, conn, message)
                     if isinstance(message, ActionMsg):

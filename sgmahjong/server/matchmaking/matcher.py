@@ -1,9 +1,9 @@
 """Each worker's matcher: every ``queue_interval_seconds`` it takes groups of four from the store's
 queue (:meth:`~..store.Store.match_queue`: rows another worker is matching are skipped) and opens a
-ranked table for each: the ranked rules, the four players seated (each seat's token is the player's
-queue ticket, stored only hashed), the match started. The players learn their table by polling their
-ticket and go there; in a cluster the table is let go at once, so the worker its code is routed to
-takes it on first use."""
+ranked table for each: the ranked rules, spectators' chat off (they may watch), the four players
+seated (each seat's token is the player's queue ticket, stored only hashed), the match started. The
+players learn their table by polling their ticket and go there; in a cluster the table is let go at
+once, so the worker its code is routed to takes it on first use."""
 
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
     seats = list(group)
     random.SystemRandom().shuffle(seats)  # the seats (and so the first dealer) by lot
     table = server.create(CreateTable(name=RANKED_NAME, preset=settings.ranked_preset,
-                                      rules={"rounds": settings.ranked_rounds}))
+                                      rules={"rounds": settings.ranked_rounds},
+                                      options={"spectator_chat": False}))  # no coaching from the rail
     mark = server.commit_mark()
     async with table.lock:
         standings = store.standings([e.account_id for e in seats])

@@ -54,7 +54,8 @@ class Connection:
         self.hello = False
         # who it is (http/identity.py): its address, the players its session acts as, and the seat of
         # theirs at this table (None: a spectator, counted against the spectators' caps)
-        self.address = ""
+        self.address = ""  # the client's address as limits count it (http/identity.address_of)
+        self.person: tuple[str, ...] = ()  # the keys its per-person limits count under (person_keys)
         self.player_ids: tuple[int, ...] = ()
         self.owner_seat: int | None = None
         self._send = send

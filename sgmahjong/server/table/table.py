@@ -177,13 +177,15 @@ class Table:
             raise ProtocolError("wrong_status", message or f"not possible while the table is {self.status}",
                                 ref)
 
-    def join(self, name: str, seat: int | None, player_id: int | None = None) -> tuple[int, str]:
+    def join(self, name: str, seat: int | None, player_id: int | None = None,
+             max_marks: int | None = None) -> tuple[int, str]:
         """Take a seat (lobby only) for ``player_id`` (the seat is theirs: :meth:`hello` admits them by
-        their session): the seat number and its secret token. A player has one seat at a table."""
+        their session): the seat number and its secret token (``max_marks``: Seating.join). A player
+        has one seat at a table."""
         self.require_status("lobby", None, "the match has started; seats can no longer be taken")
         if player_id is not None and self.seat_of_players([player_id]) is not None:
             raise ProtocolError("already_seated", "you already have a seat at this table")
-        taken = self.seating.join(name, seat)
+        taken = self.seating.join(name, seat, max_marks)
         if player_id is not None:
             self.store.link_seat_player(self.id, taken[0], player_id)
             self.records.forget()

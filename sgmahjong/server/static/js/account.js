@@ -5,6 +5,7 @@
 // set), the passkey buttons are hidden and the link code remains.
 // Data: /api/account/*; the session is an HttpOnly cookie the page never sees.
 import { esc } from "./api.js";
+import { errorText } from "./errors.js";
 import { identityReady } from "./identity.js";
 import { has, t } from "./i18n.js";
 import { showRating } from "./rating.js";
@@ -28,8 +29,10 @@ async function send(method, url, body = {}) {
     data = null;
   }
   if (!res.ok) {
-    const err = new Error(data && data.code && has(`account.error.${data.code}`)
-      ? t(`account.error.${data.code}`) : (data && data.error) || `HTTP ${res.status}`);
+    const code = data && data.code;
+    const err = new Error(code && has(`account.error.${code}`) ? t(`account.error.${code}`)
+      : code && has(`error.${code}`) ? errorText({ code, message: data.error, params: data.params })
+        : (data && data.error) || `HTTP ${res.status}`);
     err.status = res.status;
     err.code = data && data.code;
     throw err;

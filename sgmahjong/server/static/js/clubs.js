@@ -2,6 +2,7 @@
 // (/clubs#invite=CODE: POST /api/clubs/join; the code stays in the fragment, never sent in a URL).
 import { presetName } from "./api.js";
 import { clubRequest, el, stakesLabel } from "./clubapi.js";
+import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -48,7 +49,7 @@ $("create-form").addEventListener("submit", async (e) => {
     });
     location.href = club.url;
   } catch (err) {
-    status(err.message, true);
+    status(err.code ? errorText(err) : err.message, true);
   }
 });
 

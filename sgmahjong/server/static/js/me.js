@@ -2,6 +2,7 @@
 // link to each replay), export and delete. Data: GET /api/me (the session cookie), POST /api/players.
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
+import { errorText } from "./errors.js";
 import { identityReady, rememberedName, rememberName } from "./identity.js";
 import { avatarPicker } from "./avatars.js";
 import { lang, shownAfter, t } from "./i18n.js";
@@ -139,7 +140,7 @@ $("name-form").addEventListener("submit", async (e) => {
     rememberName(res.name);
     $("name-saved").textContent = t("me.saved");
   } catch (err) {
-    $("name-saved").textContent = err.message;
+    $("name-saved").textContent = err.code ? errorText(err) : err.message;
   }
 });
 $("newer").addEventListener("click", () => load(state.page - 1));
