@@ -17,7 +17,7 @@ import pytest
 from sgmahjong.server.http.limits import PersonLimits
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store import open_store
-from tests.conftest import LiveServer, WsClient, serving
+from tests.conftest import LiveServer, WsClient, serving, session_cookie
 from tests.test_accounts import device, key_for, register
 from tests.test_clubs import call, new_club, player
 from tests.test_matchmaking import wait_matched
@@ -30,7 +30,8 @@ HOME = "198.51.100.9"  # a seated player's
 def proxied(tmp_path: Path) -> Iterator[LiveServer]:
     """A server that believes this test's X-Forwarded-For (it trusts 127.0.0.0/8 as its proxy)."""
     settings = ServerSettings(trusted_proxies=("127.0.0.0/8",), sign_in_burst=50, queue_interval_seconds=0.2,
-                              queue_window=50, queue_widen_per_second=40)
+                              queue_window=50, queue_widen_per_second=40, spectators_per_address=64,
+                              spectators_per_table=128)
     with serving(tmp_path / "chat.sqlite3", settings=settings) as live:
         yield live
 
@@ -98,9 +99,9 @@ def test_sixty_reconnecting_spectators_of_one_address_store_what_the_address_may
 def test_a_seat_keeps_its_allowance_while_another_address_floods(proxied: LiveServer) -> None:
     s = proxied.settings
     code = proxied.create_table()["code"]
-    token = httpx.post(f"{proxied}/api/tables/{code}/join", json={"name": "Ann"},
-                       headers={"X-Forwarded-For": HOME}, timeout=10).json()["token"]
-    ann = socket_from(proxied, code, HOME, token)
+    joined = httpx.post(f"{proxied}/api/tables/{code}/join", json={"name": "Ann"},
+                        headers={"X-Forwarded-For": HOME}, timeout=10)
+    ann = socket_from(proxied, code, HOME, joined.json()["token"], session_cookie(joined))
     crowd = [socket_from(proxied, code, FLOOD) for _ in range(6)]
     flood = [say(ws, f"flood {n}.{i}") for n, ws in enumerate(crowd) for i in range(s.chat_burst)]
     assert not flood[-1] and flood.count(True) < len(flood)  # the address ran dry
@@ -113,8 +114,7 @@ def test_a_seat_keeps_its_allowance_while_another_address_floods(proxied: LiveSe
 def test_one_identity_has_one_allowance_from_any_address(proxied: LiveServer) -> None:
     s = proxied.settings
     browser = device(proxied)
-    assert browser.post("/api/players", json={"secret": browser.headers["X-Player"], "name": "Watcher"}
-                        ).status_code == 200
+    assert browser.post("/api/players", json={"name": "Watcher"}).status_code == 200
     assert register(browser, key_for(proxied), "Watcher").status_code == 200
     cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
     code = proxied.create_table()["code"]
@@ -158,7 +158,7 @@ def test_a_line_needs_a_token_of_the_address_and_of_the_person() -> None:
 
 
 def test_spectators_may_not_chat_at_a_ranked_table_by_default(proxied: LiveServer) -> None:
-    players = [device(proxied) for _ in range(4)]
+    players = [device(proxied, f"198.51.100.{20 + i}") for i in range(4)]  # four homes
     tickets = []
     for i, client in enumerate(players):
         assert register(client, key_for(proxied), f"Ranked {i}").status_code == 200
