@@ -35,6 +35,7 @@ from ..protocol import (
     parse_message,
 )
 from ..store import LeaseLost, StorageUnavailable, StoreError
+from ..table import owners
 from ..table.connections import Connection
 from ..table.table import Table
 from ..tables import TableServer
@@ -88,7 +89,7 @@ def routes(server: TableServer) -> list[BaseRoute]:
         conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
         conn.player_ids = tuple(identity.player_ids_of(server, ws))
         async with table.lock:  # checked and added at once: sockets opened together are counted
-            conn.owner_seat = table.seat_of_players(conn.player_ids)
+            conn.owner_seat = owners.seat_of(table, conn.player_ids)
             refusal = admission(table, conn, settings)
             if refusal is None:
                 table.conns.add(conn)

@@ -31,7 +31,7 @@ from ..options import TableOptions
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..ranking.record import RankedPolicy
 from ..store import SeatRow, Store, TableRow
-from . import engine
+from . import engine, owners
 from .bots import BotDriver
 from .chat import TableChat
 from .claim_pause import ClaimPause, lone_human
@@ -179,11 +179,10 @@ class Table:
 
     def join(self, name: str, seat: int | None, player_id: int | None = None,
              max_marks: int | None = None) -> tuple[int, str]:
-        """Take a seat (lobby only) for ``player_id`` (the seat is theirs: :meth:`hello` admits them by
-        their session): the seat number and its secret token (``max_marks``: Seating.join). A player
-        has one seat at a table."""
+        """Take a seat (lobby only) for ``player_id``, who has no other here (:mod:`.owners`): the seat
+        number and its secret token (``max_marks``: Seating.join)."""
         self.require_status("lobby", None, "the match has started; seats can no longer be taken")
-        if player_id is not None and self.seat_of_players([player_id]) is not None:
+        if player_id is not None and owners.seat_of(self, [player_id]) is not None:
             raise ProtocolError("already_seated", "you already have a seat at this table")
         taken = self.seating.join(name, seat, max_marks)
         if player_id is not None:
@@ -191,15 +190,6 @@ class Table:
             self.records.forget()
         self.broadcast_table()
         return taken
-
-    def seat_of_players(self, player_ids: list[int] | tuple[int, ...]) -> int | None:
-        """The human seat taken by one of ``player_ids`` (one person's players), if any."""
-        if not player_ids:
-            return None
-        for seat, pid in self.records.seat_links().items():
-            if pid in player_ids and self.seats[seat].kind == "human":
-                return seat
-        return None
 
     def _in_lobby(self, conn: Connection, ref: str) -> int:  # a seated player's seat, in the lobby
         seat = self.require_seated(conn, ref)
@@ -343,7 +333,7 @@ class Table:
             events = [*events, *self._hand_ended(match, record=True)]
             self.seating.not_ready()
         self._guarded("the deadline", what, self._refresh_deadline)
-        self._guarded("the claim pause", what, self._pause_claims)
+        self._guarded("the claim pause", what, self.pause.after_change, self.fanout.watched)
         if not self._guarded("the fan-out", what, self._broadcast, events) and self.match is not None:
             self.fanout.resend_views(self.match, self.status, self.deadlines.timer)
         self._guarded("the hints", what, self._push_hints)
@@ -361,9 +351,6 @@ class Table:
             log.exception("table %s: %s failed after %s (the change stays; the table goes on)",
                           self.code, step, " ".join(map(str, what)))
             return False
-
-    def _pause_claims(self) -> None:
-        self.pause.after_change(self.fanout.watched)
 
     def _refresh_deadline(self) -> None:
         self.deadlines.refresh_since(self.match)
@@ -385,17 +372,8 @@ class Table:
 
     # -- connections ----------------------------------------------------------------------------------
     def hello(self, conn: Connection, token: str | None, player_ids: tuple[int, ...] = ()) -> None:
-        """A socket says who it is: the seat of its player (``player_ids``: its session's), else a
-        spectator. A seat token opens only a seat that is no other player's."""
-        seat = self.seat_of_players(player_ids)
-        if token is not None:
-            seat = self.seating.seat_of_token(token)
-            if seat is None:
-                raise ProtocolError("bad_token", "this token does not open any seat of this table", "hello")
-            owner = self.records.seat_links().get(seat)
-            if owner is not None and owner not in player_ids:
-                raise ProtocolError("bad_token", "this seat is another player's", "hello")
-        conn.seat = seat
+        """A socket says who it is: its seat (:func:`.owners.seat_at_hello`), else a spectator."""
+        conn.seat = seat = owners.seat_at_hello(self, token, player_ids)
         conn.hello = True
         conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
         self.broadcast_table()
