@@ -177,8 +177,9 @@ export function initA11y(api) {
       const who = seatPhraser({ me: state.seat, seatName: api.seatName, windOf: api.windOf });
       const lines = [];
       for (const p of r.instant || []) {
-        const sentences = paymentSentences(paymentAmounts(p), who, state.seat);
-        if (sentences.length) lines.push(t("say.payment", { what: paymentReason(p.reason), sentences: sentences.join(" ") }));
+        for (const sentence of paymentSentences(paymentAmounts(p), who, state.seat)) {
+          lines.push(t("say.payment", { what: paymentReason(p.reason), sentences: sentence }));
+        }
       }
       if (!r.drawn_game && r.payments) lines.push(...paymentSentences(r.payments, who, state.seat));
       if (!lines.length) return;
