@@ -49,8 +49,8 @@ EAR = {
 #: JavaScript run on the live region found by its role: every text the region is given, in order
 LISTEN = """region => {
   window.__heard = [];
-  new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => window.__heard.push(n.textContent))))
-    .observe(region, { childList: true });
+  const heard = (ms) => ms.forEach((m) => m.addedNodes.forEach((n) => window.__heard.push(n.textContent)));
+  new MutationObserver(heard).observe(region, { childList: true });
 }"""
 
 
@@ -272,7 +272,8 @@ HARNESS = """async ([messages, me, seats, verbosity]) => {
   const { playerName } = await import("/static/js/names.js");
   const { KINDS } = await import("/static/js/tracker.js");
   const bonus = ["1f","2f","3f","4f","5f","6f","7f","8f","1a","2a","3a","4a"];
-  const names = [...KINDS, ...bonus].map((tile) => [tile, sayTile(tile)]).sort((a, b) => b[1].length - a[1].length);
+  const names = [...KINDS, ...bonus].map((tile) => [tile, sayTile(tile)])
+    .sort((a, b) => b[1].length - a[1].length);
   const known = new Set();
   const see = (v) => {
     for (const sv of v.seats || []) {
@@ -293,7 +294,8 @@ HARNESS = """async ([messages, me, seats, verbosity]) => {
     const v = m.view;
     windOf = (s) => (v.seats[s] && v.seats[s].wind) || "ESWN"[s];
     see(v);
-    const r = explain(pending.map((p) => p[1]), v, { me, seatName: (s) => playerName(seats, s), windOf, verbosity,
+    const seatName = (s) => playerName(seats, s);
+    const r = explain(pending.map((p) => p[1]), v, { me, seatName, windOf, verbosity,
       canGoNext: Boolean(v.result) && me !== null, lastPrompt });
     lastPrompt = r.promptKey;
     for (const it of r.items) {
@@ -312,7 +314,8 @@ HARNESS = """async ([messages, me, seats, verbosity]) => {
   return { events, items };
 }"""
 
-ALWAYS = {"hand_start", "discard", "bonus", "chow", "pong", "kong", "win", "payment", "drawn_game", "match_end"}
+ALWAYS = {"hand_start", "discard", "bonus", "chow", "pong", "kong", "win", "payment", "drawn_game",
+          "match_end"}
 OWN = {"deal", "draw", "decision"}  # said to the seat itself, about its own tiles and choices
 SILENT = {"action", "window", "pass", "hand_end"}  # echoes of another event (or the hand's record)
 
@@ -332,7 +335,8 @@ def test_each_event_is_announced_once_and_nothing_hidden_is_said(live_server: An
         assert {"hand_start", "discard", "win"} <= kinds
         for i, e in enumerate(events):
             said = [it for it in items if it["event"] == i]
-            own = me is not None and e.get("seat") == me and (e.get("tile") or e.get("tiles") or e["kind"] == "decision")
+            own = me is not None and e.get("seat") == me \
+                and bool(e.get("tile") or e.get("tiles") or e["kind"] == "decision")
             expected = 1 if e["kind"] in ALWAYS or (e["kind"] in OWN and own) else 0
             assert len(said) == expected, (who, i, e, said)
         # no tile named that this viewer had not seen (its own tiles, the discards, sets, bonus tiles)

@@ -1238,6 +1238,9 @@ export default {
   "say.you_object": "you",
   "say.pay_liable": "Paid in full by {who} (包).",
   "say.win_on_me": "{who} wins on your discard: {tai} tai.",
-  "keys.page.title": "Keys and screen readers — sgmahjong"
+  "keys.page.title": "Keys and screen readers — sgmahjong",
+  "a11y.replay": "Replay of a hand",
+  "a11y.felt": "At the table",
+  "a11y.col.open": "Open the table"
 }
 ;

@@ -1238,6 +1238,9 @@ export default {
   "say.you_object": "你",
   "say.pay_liable": "由 {who} 全包。",
   "say.win_on_me": "{who} 胡牌，你放炮：{tai} 台。",
-  "keys.page.title": "按键与读屏 — sgmahjong"
+  "keys.page.title": "按键与读屏 — sgmahjong",
+  "a11y.replay": "牌局回放",
+  "a11y.felt": "牌桌上",
+  "a11y.col.open": "打开牌桌"
 }
 ;
