@@ -1222,7 +1222,7 @@ export default {
   "keys.page.col.key": "Key",
   "keys.page.col.does": "What it does",
   "keys.page.sr": "With a screen reader",
-  "keys.page.sr_text": "The table's keys work in the screen reader's focus mode (NVDA: Insert+Space; JAWS: Enter on the hand; VoiceOver: the keys pass through). Moving onto a tile of your hand turns focus mode on by itself in most screen readers. Announcements come through a live region; the side panel's Screen reader box sets how much is announced, short tile names, and a mode with no motion.",
+  "keys.page.sr_text": "The table's single keys reach the page when the screen reader lets keys through: NVDA's focus mode (Insert+Space), JAWS with its virtual cursor off (Insert+Z), VoiceOver with Quick Nav off. Announcements come through a live region; the Screen reader box of the side panel sets how much is announced, short tile names, and a mode with no motion.",
   "keys.page.replay": "Replay: ← → step, Home / End the first / last step; each step is announced.",
   "keys.page.lobby": "Lobby and calculator: Tab moves between the fields and buttons, Enter presses a button.",
   "keys.page.result": "After a hand: the result is announced with every payment as a sentence; N starts the next hand.",

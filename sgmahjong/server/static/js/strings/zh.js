@@ -1222,7 +1222,7 @@ export default {
   "keys.page.col.key": "按键",
   "keys.page.col.does": "作用",
   "keys.page.sr": "使用读屏软件",
-  "keys.page.sr_text": "牌桌的按键在读屏软件的焦点模式下使用（NVDA：Insert+空格；JAWS：在手牌上按回车；VoiceOver：按键直接可用）。移到一张手牌上时，多数读屏软件会自己打开焦点模式。播报经由实时区域；侧栏的“读屏”一栏可设定播报多少、简短牌名，以及不动画的模式。",
+  "keys.page.sr_text": "读屏软件放行按键时，牌桌的单键才会送到页面：NVDA 的焦点模式（Insert+空格），JAWS 关闭虚拟光标（Insert+Z），VoiceOver 关闭快速导航。播报经由实时区域；侧栏的“读屏”一栏可设定播报多少、简短牌名，以及不动画的模式。",
   "keys.page.replay": "回放：← → 逐步，Home / End 到第一步 / 最后一步；每一步都会播报。",
   "keys.page.lobby": "大厅和算台：Tab 在输入框和按钮之间移动，回车按下按钮。",
   "keys.page.result": "一局结束：播报结果，每笔付款都读成一句话；按 N 开始下一局。",
