@@ -1184,7 +1184,7 @@ export default {
   "ask.verbosity.mine": "只播报与你有关的。",
   "ask.help": "按键：{list}。",
   "ask.tile_box": "某张牌还剩几张",
-  "ask.tile_box_hint": "例如 5s、5 bamboo、东风",
+  "ask.tile_box_hint": "例如 5s、五索、东风",
   "ask.position": "{tile}，第 {i} 张，共 {n} 张",
   "keys.ask.hand": "你的手牌（按花色）",
   "keys.ask.waits": "听什么牌，或离听牌多远，以及孤张",
