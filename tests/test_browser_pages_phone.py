@@ -153,7 +153,9 @@ def history_server(tmp_path: Path) -> Iterator[LiveServer]:
     store = open_store(database, worker="test-history")
     try:
         table_id = store.create_table("HIST0001", "Friday night at Siew Lan's", False, {}, {})
-        pid = store.ensure_player(hash_token(SECRET), "Siew Lan")
+        with store._tx():  # a guest of an older release: known by the secret its browser kept
+            pid = int(store._run("INSERT INTO players (secret_hash, name, created) VALUES (?, ?, 1)"
+                                 " RETURNING id", (hash_token(SECRET), "Siew Lan"))[0][0])
         store.link_seat_player(table_id, 0, pid)
         for hand, (wind, net) in enumerate([(None, 8), (3, -16), (2, 4), (1, 0)], start=1):
             row = PlayerHandRow(table_id, hand, 0, 1_700_000_000.0 + hand, net > 4, dealt_in=net < 0,
@@ -170,6 +172,7 @@ def history_server(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def as_player(page: Page) -> None:
+    """The browser kept an older release's secret: its first page adopts it (POST /api/me/adopt)."""
     page.context.add_init_script(
         f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{SECRET}', name: 'Siew Lan'}}))")
 

@@ -4,12 +4,21 @@ players are one person), and a socket is seated by its session, never by a token
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..protocol import ProtocolError
+from .records import PlayerRecords
+from .seats import Seat, Seating
 
-if TYPE_CHECKING:
-    from .table import Table
+
+class Table(Protocol):
+    """What of a table this module reads."""
+
+    records: PlayerRecords
+    seating: Seating
+
+    @property
+    def seats(self) -> list[Seat]: ...
 
 
 def seat_of(table: Table, player_ids: list[int] | tuple[int, ...]) -> int | None:
