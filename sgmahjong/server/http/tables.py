@@ -13,7 +13,7 @@ from ...errors import SgMahjongError
 from ..lobby import PAGE_MAX
 from ..protocol import ProtocolError, validation_message
 from ..tables import CreateTable, TableServer
-from . import clubs, players
+from . import clubs, identity, players
 from .common import STATUS, NewTables, error, json_body, refused
 
 
@@ -61,6 +61,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         table = await server.find(request.path_params["code"])
         if table is None:
             return error(404, "no such table")
+        if not clubs.may_see(server, identity.player_ids_of(server, request), table):
+            return error(403, clubs.CLUB_ONLY, "club_only")
         return JSONResponse(table.summary())
 
     async def join_table(request: Request) -> Response:
