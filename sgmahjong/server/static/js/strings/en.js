@@ -895,6 +895,11 @@ export default {
   "error.chat_unknown": "No such phrase or emote.",
   "error.chat_rate": "Too many messages: wait a moment.",
   "error.not_host": "Only the table's host can do that.",
+  "error.club_only": "Only the club's members may see this table (unless its owner makes it public).",
+  "error.clubs_per_day": "You have started {most} clubs today, the most for one day: try again tomorrow.",
+  "error.invites_per_day": "You have made {most} invite links today, the most for one day: try again tomorrow.",
+  "error.expert_jobs": "You have {most} expert reviews or analyses waiting already: wait for one to finish.",
+  "error.review_running": "Your review of a whole match is still going on: wait for it to finish, then start another.",
   "keys.chat": "Chat: write (T), emotes (J)",
   "rule.chat": "players and spectators may chat at the table",
   "rule.spectator_chat": "spectators may chat too (the host can turn it off during play)",
@@ -1063,6 +1068,9 @@ export default {
   "club.history": "Past settle-ups",
   "club.no_history": "None yet.",
   "club.period_settled": "{from} – {to}: settled",
-  "club.period_closed": "{from} – {to}: closed by a new season"
+  "club.period_closed": "{from} – {to}: closed by a new season",
+  "club.privacy_note": "A club table, its replays and its chat are for the members only, unless its owner makes it public.",
+  "club.public": "Public",
+  "club.public_title": "Public: anyone with the table's link may watch it and see its results and replays (with their chat)."
 }
 ;

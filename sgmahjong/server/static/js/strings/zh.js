@@ -895,6 +895,11 @@ export default {
   "error.chat_unknown": "没有这个快语或表情。",
   "error.chat_rate": "消息太多了：请稍等。",
   "error.not_host": "只有开桌的人可以这样做。",
+  "error.club_only": "只有俱乐部成员可以查看这张牌桌（除非俱乐部主人把它设为公开）。",
+  "error.clubs_per_day": "你今天已创建 {most} 个俱乐部，已达每日上限，请明天再试。",
+  "error.invites_per_day": "你今天已生成 {most} 个邀请链接，已达每日上限，请明天再试。",
+  "error.expert_jobs": "你已有 {most} 个专家复盘或分析在排队，请等其中一个完成。",
+  "error.review_running": "你的整场复盘还在进行，请等它完成后再开始另一场。",
   "keys.chat": "说话：输入（T），表情（J）",
   "rule.chat": "玩家和观看的人可以在牌桌说话",
   "rule.spectator_chat": "观看的人也可以说话（开桌的人可以在打牌时关闭）",
@@ -1063,6 +1068,9 @@ export default {
   "club.history": "过去的结算",
   "club.no_history": "暂无。",
   "club.period_settled": "{from} – {to}：已结算",
-  "club.period_closed": "{from} – {to}：因新赛季结束"
+  "club.period_closed": "{from} – {to}：因新赛季结束",
+  "club.privacy_note": "俱乐部牌桌及其回放和聊天只对成员开放，除非俱乐部主人把它设为公开。",
+  "club.public": "公开",
+  "club.public_title": "公开：任何有牌桌链接的人都能观战，并查看其结果和回放（含聊天）。"
 }
 ;
