@@ -134,7 +134,8 @@ class JobPool:
         self._by_number: dict[int, Job] = {}
         self._finished: OrderedDict[Hashable, Job] = OrderedDict()
         self._lanes: dict[str, deque[Job]] = {}  # waiting jobs, a line per requester
-        self._turns: dict[str, int] = {}  # a waiting line's last turn (the dispatch order of its job)
+        self._turns: dict[str, int] = {}  # a line's last turn (the dispatch order of its latest job) ...
+        self._in_line: dict[str, int] = {}  # ... kept while it has jobs queued or running (this many)
         self._held: dict[str, int] = {}  # counted jobs queued or running, per requester key
         self._running = 0  # jobs with the workers
         self._closed = False
@@ -181,7 +182,9 @@ class JobPool:
             if counted:
                 for k in requester:
                     self._held[k] = self._held.get(k, 0) + 1
-            self._lanes.setdefault(lane_of(requester), deque()).append(job)
+            lane = lane_of(requester)
+            self._lanes.setdefault(lane, deque()).append(job)
+            self._in_line[lane] = self._in_line.get(lane, 0) + 1
         job.future.add_done_callback(lambda _f: self._finish(job))
         self._dispatch()
         return job
@@ -203,7 +206,6 @@ class JobPool:
                     job.order = self._turns[lane] = self.dispatched
                 if not line:
                     del self._lanes[lane]
-                    self._turns.pop(lane, None)
             if not runs:
                 continue
             self._start(job)
@@ -274,11 +276,10 @@ class JobPool:
             self._by_number.pop(job.number, None)
             if job.counted:
                 for k in job.requester:
-                    left = self._held.get(k, 0) - 1
-                    if left > 0:
-                        self._held[k] = left
-                    else:
-                        self._held.pop(k, None)
+                    _less(self._held, k)
+            lane = lane_of(job.requester)
+            if not _less(self._in_line, lane):
+                self._turns.pop(lane, None)  # a line with nothing queued or running starts afresh
             if job.future.done() and not job.future.cancelled() and job.future.exception() is None:
                 job.done = job.total = max(job.done, job.total)
             self._finished[job.key] = job
@@ -286,7 +287,7 @@ class JobPool:
                 self._finished.popitem(last=False)
             hooks = list(job.on_done)
         exc = job.error()
-        if exc is not None and not isinstance(exc, SgMahjongError | Cancelled):
+        if exc is not None and not self._closed and not isinstance(exc, SgMahjongError | Cancelled):
             log.error("analysis job %s failed: %r", job.key, exc)
         for hook in hooks:
             try:
@@ -311,6 +312,16 @@ class JobPool:
             job.future.cancel()
         _shutdown(*parts, join_reader=True)
         wait(futures, timeout=5)  # each job failed or cancelled: a poller is told
+
+
+def _less(counts: dict[str, int], key: str) -> int:
+    """One less of ``key`` in ``counts`` (dropped at 0); what is left."""
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
+    return max(0, left)
 
 
 def _shutdown(executor: ProcessPoolExecutor | None, queue: Any, reader: threading.Thread | None, *,
