@@ -16,6 +16,7 @@ from sgmahjong.server.analysis import JobPool, RequesterBusy
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import LiveServer, serving
 from tests.test_expert_http import _app, _reviewer, finished_table
+from tests.test_server import seated, wait_status
 
 
 def wait_for(path: str, value: str) -> str:
@@ -115,3 +116,32 @@ def test_one_persons_backlog_neither_delays_nor_refuses_another(tmp_path: Path) 
         assert [order(first, 0), order(second, 0), order(first, 1), order(first, 2)] == [2, 3, 4, 5]
         # once her review is over, Ann may start another
         assert _as(server, ann, f"/api/tables/{second}/expert?seat=1", secret).status_code in (200, 202)
+
+
+def test_a_whole_match_review_holds_one_place_in_the_queue_at_a_time(tmp_path: Path) -> None:
+    settings = ServerSettings(analysis_deals=4, analysis_workers=1)
+    with serving(tmp_path / "chain.sqlite3", settings=settings) as server:
+        code = server.create_table(seed=5)["code"]
+        ann, token = seated(server, code, "Ann", 0)
+        ann.send({"type": "start"})
+        ann.until("view")
+        ann.close()
+        wait_status(server, code, {"between_hands"})
+        with server.ws(code) as again:  # Ann is back for the second hand, then leaves it to the bots
+            again.hello(token)
+            again.send({"type": "next"})
+            again.until("view", lambda m: m["view"]["hand_number"] == 2)
+        summary = wait_status(server, code, {"between_hands", "finished"})
+        assert summary["hand_number"] == 2
+        pool = _reviewer(server).pool
+        gate = str(tmp_path / "gate")
+        blocker = pool.submit("someone's long job", wait_for, (gate, "x"), requester=("a:192.0.2.9",))
+        r = server.post(f"/api/tables/{code}/expert?seat=0", {})
+        assert r.status_code == 202 and [h["status"] for h in r.json()["hands"]] == ["queued", "queued"]
+        assert pool.active() == 2  # the blocker and the match's first hand: its second waits its turn
+        Path(gate).touch()
+        match = _done(server, f"/api/tables/{code}/expert?seat=0")
+        assert [h["status"] for h in match["hands"]] == ["done", "done"] and match["summary"]["hands"] == 2
+        table_id = _app(server).state.server.store.table_by_code(code).id
+        jobs = [pool.job(("review", table_id, n, 0, 4)) for n in (1, 2)]
+        assert blocker.order == 1 and [j.order for j in jobs if j is not None] == [2, 3]
