@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "cluster": "run a local cluster: PostgreSQL, several servers and HAProxy (make cluster)",
     "backup": "copy the store (SQLite or PostgreSQL) into a file while the server runs",
     "restore": "put a backup back into the store, with the server stopped",
+    "ladder": "the operator's view of the ranked ladder: accounts seen together, void a match, recompute",
 }
 
 

@@ -7,8 +7,11 @@
   ``seed`` fixes the first hand's shuffle, ``wall`` stacks it (148 tiles in draw order). Options
   default to ``FAST_OPTIONS`` (no bot delay, no timers) unless given.
   ``stacked_wall(E="...", S="...", draws="...")`` (below) builds a ``wall``.
-* ``live_server.join(code, name, seat=None) -> dict`` (``seat``, ``token``),
-* ``live_server.ws(code) -> WsClient`` (a synchronous WebSocket client, see below),
+* ``live_server.join(code, name, seat=None, cookie=None) -> dict`` (``seat``, ``token``, ``cookie``: the
+  session of the new visitor who took it, or of ``cookie``),
+* ``live_server.post(path, body, cookie=None)``, ``live_server.get(path, cookie=None)``,
+* ``live_server.ws(code, cookie=None) -> WsClient`` (a synchronous WebSocket client, see below; a hello
+  with a seat token sends the session of the player who took that seat),
 * ``live_server.ws_url``, ``live_server.database`` (the SQLite file), ``live_server.restart()``
   (stop and start a new application on the same database and port: what a process restart does),
   ``live_server.settings`` (the server's :class:`ServerSettings`; ``LiveServer(..., settings=...)``).
@@ -44,24 +47,65 @@ FAST_OPTIONS: dict[str, Any] = {
 }
 
 
+#: seat token -> the session cookie of the player who took the seat (a seat is its player's: a socket
+#: opens it with that player's session). Filled by :func:`remember_seat` from every answer that seats
+#: someone; :meth:`WsClient.hello` sends the cookie of the token it is given.
+SEAT_COOKIES: dict[str, str] = {}
+
+
+def session_cookie(response: httpx.Response) -> str | None:
+    """The ``Cookie`` header value of the session an answer set, if it set one."""
+    value = response.cookies.get("sg_session")
+    return None if value is None else f"sg_session={value}"
+
+
+def remember_seat(response: httpx.Response, cookie: str | None = None) -> None:
+    """Note the session (set by the answer, else ``cookie``) of a seat token the answer holds."""
+    try:
+        body = response.json()
+    except ValueError:
+        return
+    token = body.get("token") if isinstance(body, dict) else None
+    cookie = session_cookie(response) or cookie
+    if isinstance(token, str) and cookie is not None:
+        SEAT_COOKIES[token] = cookie
+
+
 class WsClient:
     """A blocking WebSocket client speaking the JSON protocol. ``view`` and ``delta`` messages come
     out expanded as a browser's viewstate.js does it: their ``event`` messages, then the whole ``view``
-    (``raw`` keeps the messages as received)."""
+    (``raw`` keeps the messages as received). ``headers``: sent with the handshake (a proxy's
+    ``X-Forwarded-For``); ``cookie``: a session's ``Cookie``.
 
-    def __init__(self, url: str) -> None:
-        from websockets.sync.client import connect
+    It connects at its first message: with ``cookie`` if given, else, when that message is a hello with
+    a token, with the session of the player who took that seat (:data:`SEAT_COOKIES`)."""
 
+    def __init__(self, url: str, headers: dict[str, str] | None = None, cookie: str | None = None) -> None:
         from sgmahjong.server.table.deltas import ClientViews
 
-        self.conn = connect(url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True)
+        self.url = url
+        self.cookie = cookie
+        self.headers = dict(headers or {})
+        self._conn: Any = None
         self.seen: list[dict[str, Any]] = []
         self.raw: list[dict[str, Any]] = []
         self.views = ClientViews()
         self._pending: collections.deque[dict[str, Any]] = collections.deque()
 
+    @property
+    def conn(self) -> Any:
+        if self._conn is None:
+            from websockets.sync.client import connect
+
+            headers = {**self.headers, "Cookie": self.cookie} if self.cookie else self.headers or None
+            self._conn = connect(self.url, open_timeout=10, max_size=1 << 22, proxy=None, legacy=True,
+                                 additional_headers=headers)
+        return self._conn
+
     def send(self, message: dict[str, Any] | str | bytes) -> None:
         if isinstance(message, dict):
+            if self._conn is None and self.cookie is None and message.get("type") == "hello":
+                self.cookie = SEAT_COOKIES.get(str(message.get("token")))
             message = json.dumps(message)
         self.conn.send(message)
 
@@ -108,7 +152,8 @@ class WsClient:
         return self.until("welcome")
 
     def close(self) -> None:
-        self.conn.close()
+        if self._conn is not None:
+            self._conn.close()
 
     def __enter__(self) -> WsClient:
         return self
@@ -194,11 +239,15 @@ class LiveServer(str):
         self.start()
 
     # -- helpers ---------------------------------------------------------------------------------
-    def post(self, path: str, body: Any) -> httpx.Response:
-        return httpx.post(self.url + path, json=body, timeout=10)
+    def post(self, path: str, body: Any, cookie: str | None = None) -> httpx.Response:
+        """POST JSON (with a session ``cookie``, else as a new visitor); a seat it gets is noted."""
+        headers = {"Cookie": cookie} if cookie else None
+        r = httpx.post(self.url + path, json=body, timeout=10, headers=headers)
+        remember_seat(r, cookie)
+        return r
 
-    def get(self, path: str) -> httpx.Response:
-        return httpx.get(self.url + path, timeout=10)
+    def get(self, path: str, cookie: str | None = None) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=10, headers={"Cookie": cookie} if cookie else None)
 
     def create_table(
         self, name: str = "Test", *, seed: int | None = None, wall: str | None = None,
@@ -219,16 +268,19 @@ class LiveServer(str):
         assert r.status_code == 201, r.text
         return r.json()  # type: ignore[no-any-return]
 
-    def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    def join(self, code: str, name: str, seat: int | None = None,
+             cookie: str | None = None) -> dict[str, Any]:
+        """Take a seat as a new visitor (or the session ``cookie``): ``seat``, ``token`` and ``cookie``
+        (the player's session)."""
         body: dict[str, Any] = {"name": name}
         if seat is not None:
             body["seat"] = seat
-        r = self.post(f"/api/tables/{code}/join", body)
+        r = self.post(f"/api/tables/{code}/join", body, cookie)
         assert r.status_code == 200, r.text
-        return r.json()  # type: ignore[no-any-return]
+        return {**r.json(), "cookie": session_cookie(r) or cookie}
 
-    def ws(self, code: str) -> WsClient:
-        return WsClient(f"{self.ws_url}/ws/{code}")
+    def ws(self, code: str, cookie: str | None = None) -> WsClient:
+        return WsClient(f"{self.ws_url}/ws/{code}", cookie=cookie)
 
 
 def stacked_wall(*, E: str = "", S: str = "", W: str = "", N: str = "", draws: str = "",

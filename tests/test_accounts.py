@@ -7,7 +7,6 @@ link codes single use, short-lived, >= 40 bits and rate-limited, no name enumera
 from __future__ import annotations
 
 import hashlib
-import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sgmahjong.server.http import sessions
+from sgmahjong.server.http import identity, sessions
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import FAST_OPTIONS, LiveServer, serving
 from tests.softkey import SoftKey
@@ -26,14 +25,22 @@ from tests.test_server import wait_status
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    settings = ServerSettings(link_code_seconds=2.0, sign_in_burst=6, link_guesses_per_minute=30)
+    settings = ServerSettings(link_code_seconds=2.0, sign_in_burst=6, link_guess_burst=6)
     with serving(tmp_path / "accounts.sqlite3", settings=settings) as live:
         yield live
 
 
-def device(server: LiveServer) -> httpx.Client:
-    """A browser: its own cookie jar and browser identity."""
-    return httpx.Client(base_url=server.url, timeout=10, headers={"X-Player": secrets.token_urlsafe(32)})
+def device(server: LiveServer, address: str | None = None) -> httpx.Client:
+    """A browser: its own cookie jar (its session: a guest from its first request that needs one);
+    ``address``: the client address a trusted proxy names (``X-Forwarded-For``; the server must trust
+    127.0.0.1 as a proxy)."""
+    headers = {"X-Forwarded-For": address} if address else None
+    return httpx.Client(base_url=server.url, timeout=10, headers=headers)
+
+
+def cookie_of(client: httpx.Client) -> str:
+    """The ``Cookie`` header value of a device's session."""
+    return f"sg_session={client.cookies['sg_session']}"
 
 
 def key_for(server: LiveServer) -> SoftKey:
@@ -42,8 +49,7 @@ def key_for(server: LiveServer) -> SoftKey:
 
 def played_hand(server: LiveServer, client: httpx.Client, name: str) -> str:
     """The browser's guest plays a hand against bots (a bot plays the seat); the table's code."""
-    r = client.post("/api/play", json={"name": name, "player": client.headers["X-Player"], "seed": 4,
-                                       "options": FAST_OPTIONS})
+    r = client.post("/api/play", json={"name": name, "seed": 4, "options": FAST_OPTIONS})
     assert r.status_code == 201, r.text
     wait_status(server, r.json()["code"], {"between_hands", "finished"})
     return str(r.json()["code"])
@@ -140,18 +146,24 @@ def test_export_and_delete_cover_the_account(server: LiveServer) -> None:
     assert kinds == ["account", "passkey", "device", "device", "hand"] and code in lines[-1]
     r = b.request("DELETE", "/api/me", json={})
     assert r.json() == {"deleted": 1, "account": True}
+    assert "sg_session=;" in r.headers["set-cookie"]  # this device's cookie is cleared
     assert a.get("/api/account").json() == {"signed_in": False}  # every session ended
     assert sign_in(a, key).status_code == 401  # the passkey is gone
     db = sqlite3.connect(server.database)
-    for table in ("accounts", "passkeys", "sessions", "link_codes", "players", "player_hands"):
+    for table in ("passkeys", "sessions", "link_codes", "player_hands", "ratings"):
         assert db.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,), table
+    # the rows stay (the table's record holds), anonymised: nothing of the name or its key is left
+    rows = db.execute("SELECT name, deleted IS NOT NULL FROM accounts").fetchall()
+    assert rows == [("a deleted player", 1)]
+    assert {r[0] for r in db.execute("SELECT name FROM players")} == {"a deleted player"}
+    assert db.execute("SELECT COUNT(*) FROM seats WHERE name = 'Di'").fetchone() == (0,)
     assert register(a, key_for(server), "Di").status_code == 200  # the name is free again
 
 
 def test_sessions_and_codes_are_stored_only_hashed(server: LiveServer) -> None:
     a = device(server)
     assert register(a, key_for(server), "Eve").status_code == 200
-    token = a.cookies[sessions.COOKIE]
+    token = a.cookies[identity.COOKIE]
     code = a.post("/api/account/link-codes", json={}).json()["code"]
     db = sqlite3.connect(server.database)
     dump = "\n".join(db.iterdump())
@@ -222,18 +234,23 @@ def test_every_state_changing_account_request_is_csrf_checked(server: LiveServer
 
 
 def test_the_session_cookie_is_secure_over_tls() -> None:
+    from types import SimpleNamespace
+
     from starlette.requests import Request
-    from starlette.responses import Response
 
     class Store:
-        def add_session(self, *args: Any) -> None:
-            self.args = args
+        def add_session(self, row: Any, keep: int) -> None:
+            self.row = row
 
-    scope = {"type": "http", "scheme": "https", "method": "POST", "path": "/", "query_string": b"",
-             "headers": [(b"host", b"x.example")], "server": ("x.example", 443)}
-    response, store = Response(), Store()
-    sessions.start(Request(scope), response, store, ServerSettings(session_days=7), 5)
-    cookie = response.headers["set-cookie"].lower()
-    assert "secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
-    assert "max-age=604800" in cookie
-    assert store.args[0] != cookie.split("=")[1].split(";")[0]  # the hash is stored, not the id
+    scope: dict[str, Any] = {"type": "http", "scheme": "https", "method": "POST", "path": "/",
+                             "query_string": b"", "headers": [(b"host", b"x.example")],
+                             "server": ("x.example", 443), "client": ("203.0.113.9", 5000)}
+    store = Store()
+    server = SimpleNamespace(store=store, settings=ServerSettings(guest_session_days=7))
+    identity.replace(server, Request(scope), 5, None)
+    [cookie] = scope["state"]["sg_set_cookie"]
+    assert "secure" in cookie.lower() and "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+    assert "max-age=604800" in cookie.lower()
+    token = cookie.split("=")[1].split(";")[0]
+    assert store.row.id_hash == hashlib.sha256(token.encode()).hexdigest() != token  # stored hashed
+    assert store.row.player_id == 5 and store.row.account_id is None and store.row.address == "203.0.113.9"

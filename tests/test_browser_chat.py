@@ -1,7 +1,7 @@
 """Chat in the browser (static/js/chat.js): four contexts at one table (three seats, English and
 中文, and a spectator), quick phrases in each viewer's language, muting for oneself, hostile text
-shown inert or refused, a flood cut by the rate limit while the table plays on, and a replay showing
-the chat at its step."""
+shown inert or refused (the reason in the viewer's language), a flood cut by the rate limit while
+the table plays on, and a replay showing the chat at its step."""
 
 from __future__ import annotations
 
@@ -71,10 +71,14 @@ def test_chat_phrases_mutes_and_hostile_text(live_server: Any, open_page: Any) -
     assert watcher.locator("#chat-list img, #chat-list script").count() == 0
     say(ann, "evil \u202e txt")
     expect(ann.locator("#toast")).to_contain_text("text-direction")
+    say(bo, "one\u2028two")  # a line separator: refused in Bo's language
+    expect(bo.locator("#toast")).to_contain_text("换行")
+    say(bo, "Z" + "\u0301" * 150)  # marks stacked on one letter
+    expect(bo.locator("#toast")).to_contain_text("最多 2 个")
     ann.evaluate("document.getElementById('chat-input').removeAttribute('maxlength')")
     say(ann, "x" * 10_000)
     expect(ann.locator("#toast")).to_be_visible()
-    expect(chat_items(bo)).to_have_count(6)  # none of the three reached anyone
+    expect(chat_items(bo)).to_have_count(6)  # none of the five reached anyone
 
     # a flood: cut by the chat's rate limit, the socket stays and the match starts
     burst = live_server.settings.chat_burst

@@ -5,7 +5,6 @@ a club table public with its box; a stranger at a replay of a members-only table
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -17,10 +16,11 @@ expect.set_options(timeout=15_000)
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
-def as_player(open_page: Any, secret: str, name: str, lang: str) -> Page:
+def as_player(open_page: Any, cookie: str, name: str, lang: str) -> Page:
+    """A page of the visitor whose session is ``cookie`` (what ``player`` gives for ``name``)."""
     page: Page = open_page(DESKTOP, lang)
-    identity = json.dumps({"secret": secret, "name": name})
-    page.context.add_init_script(f"localStorage.setItem('sgmj-player', {json.dumps(identity)})")
+    page.context.add_cookies([{"name": "sg_session", "value": cookie.split("=", 1)[1],
+                               "domain": "127.0.0.1", "path": "/"}])
     page.on("dialog", lambda d: d.accept())
     return page
 

@@ -155,12 +155,12 @@ def test_replay_of_an_unfinished_hand_says_so(live_server: LiveServer, browser: 
 
 
 def test_my_hands_page_lists_the_history(live_server: LiveServer, browser: Browser) -> None:
-    import json
-    import secrets
+    from tests.conftest import session_cookie
 
-    secret = secrets.token_urlsafe(32)
     code = live_server.create_table("Mine", seed=3, wall=scripted_wall())["code"]
-    joined = live_server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0, "player": secret})
+    joined = live_server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0})
+    cookie = session_cookie(joined)
+    assert cookie is not None
     token = joined.json()["token"]
     with live_server.ws(code) as ann:
         ann.hello(token)
@@ -169,8 +169,8 @@ def test_my_hands_page_lists_the_history(live_server: LiveServer, browser: Brows
     wait_status(live_server, code, {"between_hands", "finished"})
     state, _ = replay(live_server.get(f"/api/tables/{code}/hands/1/log").text)
     page = new_page(browser)
-    page.context.add_init_script(
-        f"localStorage.setItem('sgmj-player', {json.dumps(json.dumps({'secret': secret, 'name': 'Ann'}))})")
+    page.context.add_cookies([{"name": "sg_session", "value": cookie.split("=", 1)[1],
+                               "url": live_server.url}])
     page.goto(f"{live_server.url}/me")
     expect(page.locator('[data-stat="hands"] b')).to_have_text("1")
     row = page.locator(f'#hands tr[data-code="{code}"][data-hand="1"]')

@@ -32,13 +32,15 @@ def spectator(live_server: LiveServer, code: str) -> WsClient:
     ("text", "code"),
     [
         ("", "chat_empty"), ("   ", "chat_empty"), ("x" * (TEXT_MAX + 1), "chat_too_long"),
-        ("hi\x07", "chat_bad_text"), ("a\nb", "chat_bad_text"), ("evil\u202eoops", "chat_bad_text"),
-        ("\u2066isolate", "chat_bad_text"), ("\x00", "chat_bad_text"),
+        ("hi\x07", "text_control"), ("a\nb", "text_control"), ("evil\u202eoops", "text_invisible"),
+        ("\u2066isolate", "text_invisible"), ("\x00", "text_control"), ("one\u2028two", "text_control"),
+        ("a\u200bb", "text_invisible"), ("hi\U000e0041", "text_invisible"),
+        ("Z" + "\u0301" * 199, "text_marks"),
     ],
 )
 def test_bad_text_is_refused_with_a_reason(text: str, code: str) -> None:
     problem = text_problem(text)
-    assert problem is not None and problem[0] == code
+    assert problem is not None and problem.code == code
 
 
 @pytest.mark.parametrize("text", ["<b>hi</b>", "<script>alert(1)</script>", "加油 Huat ah!", "x" * TEXT_MAX,
@@ -126,7 +128,7 @@ def test_a_flood_is_cut_by_the_rate_limit_and_the_table_plays_on(live_server: Li
     for i in range(burst + 10):
         ann.send({"type": "chat", "kind": "text", "body": f"spam {i}"})
     error = refused(ann, "chat_rate")
-    assert f"at most {burst} at once" in error["message"]
+    assert "too many messages" in error["message"]
     ben.send({"type": "ping"})
     ben.until("pong")
     got = [m for m in ben.seen if m["type"] == "chat"]

@@ -27,8 +27,7 @@ def club_table_with_a_hand(server: LiveServer) -> tuple[str, str, str, str, str]
     invited(server, owner, club, member)
     body = {"name": "Thursday", "options": FAST_OPTIONS}
     table = call(server, "POST", f"/api/clubs/{club}/tables", owner, body).json()["code"]
-    seat = {"name": "Ann", "seat": 0, "player": owner}
-    token = server.post(f"/api/tables/{table}/join", seat).json()["token"]
+    token = server.post(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0}, owner).json()["token"]
     with server.ws(table) as ann:
         ann.hello(token)
         ann.send({"type": "start"})
@@ -99,7 +98,7 @@ def test_a_table_of_no_club_stays_open_to_anyone(live_server: LiveServer) -> Non
 def test_the_store_keeps_a_club_tables_privacy_and_counts_daily_uses(database_url: str) -> None:
     store = open_store(database_url)
     try:
-        owner = store.ensure_player("a" * 64, "Ann")
+        owner = store.new_guest("Ann")
         club = store.create_club("KAKI", "Kaki", 2, "default", owner, 1.0)
         table = store.create_table("ABCD1234", "T", True, {}, {})
         other = store.create_table("EFGH5678", "U", True, {}, {})
@@ -129,7 +128,7 @@ def test_the_store_keeps_a_club_tables_privacy_and_counts_daily_uses(database_ur
 def _as(server: LiveServer, method: str, path: str, secret: str | None, address: str,
         body: Any = None) -> httpx.Response:
     """A request as if from ``address`` (the trusted proxy's X-Forwarded-For)."""
-    headers = {"X-Forwarded-For": address, **({"X-Player": secret} if secret else {})}
+    headers = {"X-Forwarded-For": address, **({"Cookie": secret} if secret else {})}
     return httpx.request(method, server.url + path, headers=headers, json=body, timeout=10)
 
 

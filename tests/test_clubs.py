@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import secrets
 import time
 from typing import Any
 
@@ -16,21 +15,23 @@ from sgmahjong.payments import win_payments
 from sgmahjong.rules import RuleSet
 from sgmahjong.server.store import open_store
 from sgmahjong.server.table.seats import hash_token
-from tests.conftest import FAST_OPTIONS, LiveServer
+from tests.conftest import FAST_OPTIONS, LiveServer, session_cookie
 from tests.test_clubs_store import record_match
 from tests.test_matchflow import play_to_the_end
 
 
 def call(server: LiveServer, method: str, path: str, secret: str | None, body: Any = None) -> httpx.Response:
-    headers = {"X-Player": secret} if secret else {}
+    headers = {"Cookie": secret} if secret else {}
     return httpx.request(method, server.url + path, headers=headers, json=body, timeout=10)
 
 
 def player(server: LiveServer, name: str) -> str:
-    secret = secrets.token_urlsafe(32)
-    r = server.post("/api/players", {"secret": secret, "name": name})
+    """A new visitor who chose a name: its session cookie."""
+    r = server.post("/api/players", {"name": name})
     assert r.status_code == 200, r.text
-    return secret
+    cookie = session_cookie(r)
+    assert cookie is not None
+    return cookie
 
 
 def new_club(server: LiveServer, owner: str, name: str = "Kaki", **extra: Any) -> dict[str, Any]:
@@ -62,8 +63,9 @@ def record(server: LiveServer, club: str, secrets_at: list[str | None],
     try:
         row = store.club(club)
         assert row is not None
-        found = [None if s is None else store.player(hash_token(s)) for s in secrets_at]
-        ids = [None if p is None else p.id for p in found]
+        found = [None if s is None else store.session(hash_token(s.split("=", 1)[1]), time.time())
+                 for s in secrets_at]
+        ids = [None if p is None else p.player_id for p in found]
         nets: list[tuple[int, ...]] = []
         wins: list[tuple[int | None, int]] = []
         for winner, tai, shooter in hands:
@@ -198,25 +200,25 @@ def test_only_members_sit_at_a_club_table(live_server: LiveServer) -> None:
     assert summary["rules"]["payout"] == "shooter_pays"  # the club's house rules
     join = f"/api/tables/{table['code']}/join"
     for who in (stranger, None):
-        r = live_server.post(join, {"name": "Eve", "player": who} if who else {"name": "Eve"})
+        r = live_server.post(join, {"name": "Eve"}, who)
         assert r.status_code == 403 and r.json()["code"] == "club_only"
-    assert live_server.post(join, {"name": "Ann", "seat": 0, "player": owner}).status_code == 200
-    assert live_server.post(join, {"name": "Ben", "seat": 1, "player": friend}).status_code == 200
+    assert live_server.post(join, {"name": "Ann", "seat": 0}, owner).status_code == 200
+    assert live_server.post(join, {"name": "Ben", "seat": 1}, friend).status_code == 200
     page = call(live_server, "GET", f"/api/clubs/{code}", friend).json()
     assert [t["code"] for t in page["tables"]] == [table["code"]]
     # a table of no club is open to anyone
     public = live_server.create_table()["code"]
-    r = live_server.post(f"/api/tables/{public}/join", {"name": "Eve", "player": stranger})
+    r = live_server.post(f"/api/tables/{public}/join", {"name": "Eve"}, stranger)
     assert r.status_code == 200
 
 
 def test_bad_input_is_refused_with_a_reason(live_server: LiveServer) -> None:
     owner = player(live_server, "Ann")
-    guest = secrets.token_urlsafe(32)  # no name chosen: not a player yet
+    guest = None  # no session, no name chosen: not a player yet
     r = call(live_server, "POST", "/api/clubs", guest, {"name": "Kaki"})
     assert r.status_code == 400 and "/me" in r.json()["error"]
     for body, why in [({"name": "x" * 41}, "1-40"), ({"name": "  "}, "1-40"),
-                      ({"name": "a\x07b"}, "printable"), ({"name": "K", "stake": 20000}, "at most"),
+                      ({"name": "a\x07b"}, "control character"), ({"name": "K", "stake": 20000}, "at most"),
                       ({"name": "K", "preset": "nope"}, "house rules"),
                       ({"name": "K", "preset": "site", "stake": 15}, "multiple of 10"),
                       ({"name": "K", "extra": 1}, "extra"), ({"name": 5}, "name")]:
@@ -242,7 +244,7 @@ def test_a_club_match_played_to_the_end_and_its_rematch(live_server: LiveServer)
     table = r.json()["code"]
     tokens = []
     for name, seat, secret in (("Ann", 0, ann), ("Bo", 2, bo)):
-        r = live_server.post(f"/api/tables/{table}/join", {"name": name, "seat": seat, "player": secret})
+        r = live_server.post(f"/api/tables/{table}/join", {"name": name, "seat": seat}, secret)
         tokens.append(r.json()["token"])
     with live_server.ws(table) as ws:
         ws.hello(tokens[0])

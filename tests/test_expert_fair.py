@@ -15,6 +15,7 @@ import pytest
 from sgmahjong.server.analysis import JobPool, RequesterBusy
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import LiveServer, serving
+from tests.test_clubs import player
 from tests.test_expert_http import _app, _reviewer, finished_table
 from tests.test_server import seated, wait_status
 
@@ -53,8 +54,9 @@ def test_the_pool_bounds_each_requester_and_serves_the_requesters_in_turn(tmp_pa
 
 
 def _as(server: LiveServer, address: str, path: str, secret: str | None = None) -> httpx.Response:
-    """POST ``path`` as if from ``address`` (the trusted proxy's X-Forwarded-For), as ``secret``."""
-    headers = {"X-Forwarded-For": address, **({"X-Player": secret} if secret else {})}
+    """POST ``path`` as if from ``address`` (the trusted proxy's X-Forwarded-For), with the session
+    cookie ``secret``."""
+    headers = {"X-Forwarded-For": address, **({"Cookie": secret} if secret else {})}
     return httpx.post(server.url + path, headers=headers, json={}, timeout=30)
 
 
@@ -74,8 +76,7 @@ def test_one_persons_backlog_neither_delays_nor_refuses_another(tmp_path: Path) 
                               trusted_proxies=("127.0.0.0/8",))
     with serving(tmp_path / "fair.sqlite3", settings=settings) as server:
         first, second = finished_table(server, seed=5), finished_table(server, seed=8)
-        secret = "s" * 40
-        assert server.post("/api/players", {"secret": secret, "name": "Ann"}).status_code == 200
+        secret = player(server, "Ann")  # her session
         pool = _reviewer(server).pool
         gate = str(tmp_path / "gate")
         blocker = pool.submit("someone's long job", wait_for, (gate, "x"), requester=("a:192.0.2.9",))

@@ -3,7 +3,6 @@ table log sent at hello and each seat's hints (docs/protocol.md)."""
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from typing import Any
 
@@ -56,8 +55,8 @@ def test_quick_play_pairs_players_then_opens_a_new_table(live_server: LiveServer
 
 
 def play_to_the_end(live_server: LiveServer, code: str, tokens: list[str], player: str | None = None) -> None:
-    """Both humans away (bots play their seats); between hands both say next (``player``: an identity
-    the table's summary is read as)."""
+    """Both humans away (bots play their seats); between hands both say next (``player``: the session
+    cookie the table's summary is read with)."""
     for _ in range(60):
         summary = wait_status(live_server, code, {"between_hands", "finished"}, player=player)
         if summary["status"] == "finished":
@@ -75,9 +74,8 @@ def play_to_the_end(live_server: LiveServer, code: str, tokens: list[str], playe
 
 def test_rematch_when_both_humans_agree(live_server: LiveServer) -> None:
     code = live_server.create_table(seed=5, rules={"rounds": 1})["code"]
-    secret = secrets.token_urlsafe(32)  # Ann's browser identity: her hands are hers (/me)
-    ann_token = live_server.post(f"/api/tables/{code}/join",
-                                 {"name": "Ann", "seat": 0, "player": secret}).json()["token"]
+    joined = live_server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0})
+    ann_token = joined.json()["token"]  # her seat is her session's player's: her hands are hers (/me)
     ann = live_server.ws(code)
     assert ann.hello(ann_token)["seat"] == 0
     bo, bo_token = seated(live_server, code, "Bo", 2)

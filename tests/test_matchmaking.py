@@ -17,7 +17,7 @@ from sgmahjong.server.ranking.record import RankedPolicy
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store.queue import QueueEntry, groups_of_four
 from tests.conftest import LiveServer, serving
-from tests.test_accounts import device, key_for, register
+from tests.test_accounts import cookie_of, device, key_for, register
 
 
 def entry(i: int, rating: float, joined: float) -> QueueEntry:
@@ -39,7 +39,7 @@ def test_groups_of_four_by_rating_with_a_window_that_widens() -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     settings = ServerSettings(sign_in_burst=50, queue_interval_seconds=0.2, queue_window=50,
-                              queue_widen_per_second=40)
+                              queue_widen_per_second=40, trusted_proxies=("127.0.0.1",))
     with serving(tmp_path / "queue.sqlite3", settings=settings) as live:
         yield live
 
@@ -55,8 +55,8 @@ def wait_matched(client: httpx.Client, ticket: str, timeout: float = 60) -> dict
 
 
 def test_eight_signed_in_players_are_seated_once_each_at_two_ranked_tables(server: LiveServer) -> None:
-    players = [device(server) for _ in range(8)]
-    guest = device(server)
+    players = [device(server, f"198.51.100.{i + 1}") for i in range(8)]  # eight homes
+    guest = device(server, "198.51.100.99")
     assert guest.post("/api/ranked/join", json={}).status_code == 401  # a guest plays Quick play instead
     for i, client in enumerate(players):
         assert register(client, key_for(server), f"Player {i}").status_code == 200
@@ -79,11 +79,42 @@ def test_eight_signed_in_players_are_seated_once_each_at_two_ranked_tables(serve
         assert [s["kind"] for s in summary["seats"]] == ["human"] * 4  # humans only
         assert summary["rules"] == RankedPolicy.of().rules
         assert summary["status"] in ("playing", "between_hands")
-    # the ticket is the seat's token
+    # the seat is the player's: their session opens it (with the ticket as its token, or none)
     first = seated[0]
-    with server.ws(first["code"]) as ws:
+    with server.ws(first["code"], cookie_of(players[0])) as ws:
         assert ws.hello(tickets[0])["seat"] == first["seat"]
+    with server.ws(first["code"], cookie_of(players[0])) as ws:
+        assert ws.hello(None)["seat"] == first["seat"]
+    with server.ws(first["code"]) as ws:  # the ticket alone, without the player's session, opens nothing
+        ws.send({"type": "hello", "token": tickets[0]})
+        assert ws.until("error")["code"] == "bad_token"
     # leaving the queue: a new ticket, then leave
     again = players[0].post("/api/ranked/join", json={}).json()["ticket"]
     assert players[0].post("/api/ranked/leave", json={"ticket": again}).json() == {"left": True}
     assert players[0].post("/api/ranked/poll", json={"ticket": again}).status_code == 404
+
+
+def test_four_accounts_behind_one_address_are_never_seated_together(server: LiveServer) -> None:
+    """One person's four accounts (one address) queue: no table is formed of them; when four homes
+    join, no table seats two of them (one may sit with three strangers; the others wait)."""
+    alts = [device(server, "203.0.113.5") for _ in range(4)]
+    for i, client in enumerate(alts):
+        assert register(client, key_for(server), f"Alt {i}").status_code == 200
+    tickets = [c.post("/api/ranked/join", json={}).json()["ticket"] for c in alts]
+    time.sleep(1.2)  # six rounds of matching (queue_interval_seconds 0.2)
+    polls = [c.post("/api/ranked/poll", json={"ticket": t}).json()
+             for c, t in zip(alts, tickets, strict=True)]
+    assert [p["status"] for p in polls] == ["waiting"] * 4
+    homes = [device(server, f"192.0.2.{i + 1}") for i in range(4)]
+    for i, client in enumerate(homes):
+        assert register(client, key_for(server), f"Home {i}").status_code == 200
+    home_tickets = [c.post("/api/ranked/join", json={}).json()["ticket"] for c in homes]
+    time.sleep(1.2)
+    polls = [c.post("/api/ranked/poll", json={"ticket": t}).json()
+             for c, t in zip(alts + homes, tickets + home_tickets, strict=True)]
+    tables: dict[str, list[str]] = {}
+    for who, p in zip(["alt"] * 4 + ["home"] * 4, polls, strict=True):
+        if p["status"] == "matched":
+            tables.setdefault(p["code"], []).append(who)
+    assert len(tables) == 1 and all(seated.count("alt") <= 1 for seated in tables.values())
+    assert [p["status"] for p in polls[:4]].count("waiting") == 3

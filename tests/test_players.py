@@ -1,35 +1,34 @@
-"""Players' history (/me): a browser identity, the hands of its seats, totals, export and delete."""
+"""Players' history (/me): a visitor's player (its session), the hands of its seats, totals, export and
+delete."""
 
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any
 
 import httpx
 
 from sgmahjong.game.log import replay
-from tests.conftest import FAST_OPTIONS, LiveServer
+from tests.conftest import FAST_OPTIONS, LiveServer, session_cookie
 from tests.test_server import seated, wait_status
 
 
-def me(server: LiveServer, secret: str, query: str = "") -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/me{query}", headers={"X-Player": secret}, timeout=10)
+def me(server: LiveServer, cookie: str | None, query: str = "") -> dict[str, Any]:
+    r = server.get(f"/api/me{query}", cookie)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
 
-def joined(server: LiveServer, code: str, name: str, seat: int, secret: str) -> str:
-    r = server.post(f"/api/tables/{code}/join", {"name": name, "seat": seat, "player": secret})
-    assert r.status_code == 200, r.text
-    return str(r.json()["token"])
+def joined(server: LiveServer, code: str, name: str, seat: int) -> tuple[str, str]:
+    """A new visitor takes the seat: its token and the visitor's session cookie."""
+    j = server.join(code, name, seat)
+    return str(j["token"]), str(j["cookie"])
 
 
 def test_history_totals_match_the_ledger_over_a_match(live_server: LiveServer) -> None:
-    secret = secrets.token_urlsafe(32)
     options = {**FAST_OPTIONS, "bot_level": "greedy"}
     code = live_server.create_table("History", seed=11, rules={"rounds": 1}, options=options)["code"]
-    token = joined(live_server, code, "Ann", 2, secret)
+    token, secret = joined(live_server, code, "Ann", 2)
     message: dict[str, Any] = {"type": "start"}
     # Ann starts each hand and leaves at once (a bot plays her seat) until the match is over
     while wait_status(live_server, code, {"lobby", "between_hands", "finished"})["status"] != "finished":
@@ -78,26 +77,25 @@ def test_history_totals_match_the_ledger_over_a_match(live_server: LiveServer) -
     assert first["code"] == code and first["table"] == "History" and first["preset"] == "custom"
     assert first["net"] == nets[-1] and first["replay"] == f"/replay/{code}/{number}"
     # export: one line for the player, then every hand oldest first
-    r = httpx.get(f"{live_server.url}/api/me/export", headers={"X-Player": secret}, timeout=10)
+    r = live_server.get("/api/me/export", secret)
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
     lines = [json.loads(x) for x in r.text.splitlines()]
     assert lines[0] == {"kind": "player", "name": "Ann", "created": lines[0]["created"]}
     assert [x["hand"] for x in lines[1:]] == list(range(1, number + 1))
     assert [x["net"] for x in lines[1:]] == nets
     # delete: the history and the identity are gone
-    r = httpx.request("DELETE", f"{live_server.url}/api/me", headers={"X-Player": secret}, json={})
-    assert r.json() == {"deleted": number}
-    gone = me(live_server, secret)
+    r = httpx.request("DELETE", f"{live_server.url}/api/me", headers={"Cookie": secret}, json={})
+    assert r.json() == {"deleted": number, "account": False}
+    gone = me(live_server, secret)  # the session ended with its player
     assert not gone["known"] and gone["hands"] == [] and gone["totals"]["hands"] == 0
-    assert httpx.get(f"{live_server.url}/api/me/export", headers={"X-Player": secret}).status_code == 404
+    assert live_server.get("/api/me/export", secret).status_code == 404
     # the hands themselves are still the table's (others may replay them)
     assert live_server.get(f"/api/tables/{code}/hands/1/replay").status_code == 200
 
 
 def test_an_unfinished_hand_is_not_in_the_history(live_server: LiveServer) -> None:
-    secret = secrets.token_urlsafe(32)
     code = live_server.create_table(seed=5)["code"]
-    token = joined(live_server, code, "Bo", 0, secret)
+    token, secret = joined(live_server, code, "Bo", 0)
     with live_server.ws(code) as bo:
         bo.hello(token)
         bo.send({"type": "start"})
@@ -108,20 +106,48 @@ def test_an_unfinished_hand_is_not_in_the_history(live_server: LiveServer) -> No
 
 
 def test_identity_checks_and_naming(live_server: LiveServer) -> None:
-    assert httpx.get(f"{live_server.url}/api/me").status_code == 400
-    assert httpx.get(f"{live_server.url}/api/me", headers={"X-Player": "short"}).status_code == 400
-    secret = secrets.token_urlsafe(32)
-    assert not me(live_server, secret)["known"]
-    named = live_server.post("/api/players", {"secret": secret, "name": "  Cy   Lee "})
+    unknown = live_server.get("/api/me")  # no session: an unknown visitor, and none is made to read
+    assert unknown.status_code == 200 and not unknown.json()["known"] and "set-cookie" not in unknown.headers
+    forged = live_server.get("/api/me", "sg_session=" + "A" * 43)
+    assert forged.status_code == 200 and not forged.json()["known"]
+    named = live_server.post("/api/players", {"name": "  Cy   Lee "})  # a guest made now
     assert named.json() == {"name": "Cy Lee"}
-    assert me(live_server, secret)["name"] == "Cy Lee"
-    assert live_server.post("/api/players", {"secret": "x", "name": "Cy"}).status_code == 400
-    assert live_server.post("/api/players", {"secret": secret, "name": ""}).status_code == 400
-    # a seat joined without an identity is nobody's
+    cookie = session_cookie(named)
+    assert cookie is not None and "httponly" in named.headers["set-cookie"].lower()
+    assert me(live_server, cookie)["name"] == "Cy Lee" and me(live_server, cookie)["known"]
+    assert live_server.post("/api/players", {"secret": "x", "name": "Cy"}, cookie).status_code == 400
+    assert live_server.post("/api/players", {"name": ""}, cookie).status_code == 400
+    # the same session renames the same player (no new one)
+    assert live_server.post("/api/players", {"name": "Cy"}, cookie).headers.get("set-cookie") is None
+    assert me(live_server, cookie)["name"] == "Cy"
+    # a seat another visitor took is not this player's
     code = live_server.create_table(seed=5)["code"]
     ws, _ = seated(live_server, code, "Di", 1)
     ws.close()
-    assert me(live_server, secret)["totals"]["hands"] == 0
+    assert me(live_server, cookie)["totals"]["hands"] == 0
+
+
+def test_an_old_browser_secret_is_adopted_once(live_server: LiveServer) -> None:
+    """A browser of an older release kept a secret: its first visit adopts that guest (its hands),
+    and the secret opens nothing again."""
+    import sqlite3
+
+    from sgmahjong.server.table.seats import hash_token
+
+    secret = "s" * 40
+    db = sqlite3.connect(live_server.database, timeout=10)
+    with db:  # an older release's guest: a player known only by the secret's hash
+        pid = db.execute("INSERT INTO players (secret_hash, name, created) VALUES (?, ?, 1)",
+                         (hash_token(secret), "Old Ann")).lastrowid
+    first = live_server.post("/api/me/adopt", {"secret": secret})
+    assert first.json() == {"adopted": True}
+    cookie = session_cookie(first)
+    assert me(live_server, cookie)["name"] == "Old Ann"
+    again = live_server.post("/api/me/adopt", {"secret": secret})  # another browser with the same secret
+    assert again.json() == {"adopted": False} and me(live_server, session_cookie(again))["name"] != "Old Ann"
+    assert live_server.post("/api/me/adopt", {"secret": "short"}).status_code == 400
+    row = db.execute("SELECT name, secret_hash FROM players WHERE id = ?", (pid,)).fetchone()
+    assert row[0] == "Old Ann" and row[1] != hash_token(secret)  # the secret is forgotten
 
 
 def test_player_store_methods_on_both_backends(database_url: str) -> None:
@@ -130,11 +156,9 @@ def test_player_store_methods_on_both_backends(database_url: str) -> None:
     store = open_store(database_url, worker="w1")
     try:
         table_id = store.create_table("PLAY", "Players", False, {"min_tai": 1}, dict(FAST_OPTIONS))
-        pid = store.ensure_player("h" * 64, "Ann")
-        assert store.ensure_player("h" * 64, "Ann Lee") == pid  # the same secret renames
-        player = store.player("h" * 64)
-        assert player is not None and player.id == pid and player.name == "Ann Lee"
-        assert store.player("x" * 64) is None
+        pid = store.new_guest("Ann")
+        store.rename_player(pid, "Ann Lee")
+        assert store.player_name(pid) == "Ann Lee" and store.player_name(pid + 100) is None
         store.link_seat_player(table_id, 2, pid)
         store.link_seat_player(table_id, 3, pid)
         store.link_seat_player(table_id, 3, None)
@@ -151,17 +175,17 @@ def test_player_store_methods_on_both_backends(database_url: str) -> None:
         assert [r.hand for r in store.player_hands(pid, 5, 1, newest_first=False)] == [2, 3]
         assert newest[1].rules == {"min_tai": 1} and newest[1].table_name == "Players"
         assert [r.wind for r in store.player_hands(pid, 5)] == [3, 2, None]  # None: recorded before winds
-        store.delete_player(pid)
-        assert store.player("h" * 64) is None and store.seat_players(table_id) == {}
+        store.delete_player(pid)  # its row stays, anonymised (the table's seat stays linked to it)
+        assert store.player_name(pid) is None and store.seat_players(table_id) == {2: pid}
         assert store.player_totals(pid)["hands"] == 0
     finally:
         store.close()
 
 
 def test_play_vs_bots_is_in_the_history(live_server: LiveServer) -> None:
-    secret = secrets.token_urlsafe(32)
-    r = live_server.post("/api/play", {"name": "Eve", "player": secret, "seed": 4, "options": FAST_OPTIONS})
+    r = live_server.post("/api/play", {"name": "Eve", "seed": 4, "options": FAST_OPTIONS})
     assert r.status_code == 201, r.text
+    secret = session_cookie(r)
     code = r.json()["code"]
     wait_status(live_server, code, {"between_hands", "finished"})  # Eve never came: a bot played her seat
     hands = me(live_server, secret)["hands"]

@@ -35,13 +35,11 @@ def seated(server: LiveServer, code: str, name: str, seat: int) -> tuple[WsClien
 
 def wait_status(server: LiveServer, code: str, statuses: set[str], timeout: float = 120,
                 player: str | None = None) -> dict[str, Any]:
-    """The table's summary once its status is one of ``statuses`` (read as ``player``, an X-Player
-    identity: a club table's summary is its members' alone)."""
+    """The table's summary once its status is one of ``statuses`` (read as ``player``, a session's
+    cookie: a club table's summary is its members' alone)."""
     end = time.monotonic() + timeout
-    headers = {"X-Player": player} if player else {}
     while time.monotonic() < end:
-        r = httpx.get(f"{server.url}/api/tables/{code}", headers=headers, timeout=10)
-        summary: dict[str, Any] = r.json()
+        summary: dict[str, Any] = server.get(f"/api/tables/{code}", player).json()
         if summary["status"] in statuses:
             return summary
         time.sleep(0.1)

@@ -57,6 +57,18 @@ def log_with_levels() -> None:
         server_log.setLevel(logging.WARNING)
 
 
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def passkeys_note(host: str, rp_id: str, origins: tuple[str, ...]) -> str | None:
+    """The one line said at start when the server listens beyond this machine and passkeys are off
+    (``SGMAHJONG_WEBAUTHN_RP_ID`` or ``..._ORIGINS`` unset: see http/passkeys.offered), else None."""
+    if host in LOCAL_HOSTS or (rp_id and origins):
+        return None
+    return (f"passkeys are off for every host but localhost until SGMAHJONG_WEBAUTHN_RP_ID and"
+            f" SGMAHJONG_WEBAUTHN_ORIGINS are set (serving on {host}); devices sign in with link codes")
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -80,6 +92,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     events.setup()
     log_with_levels()
+    note = passkeys_note(args.host, settings.webauthn_rp_id, settings.webauthn_origins)
+    if note is not None:
+        import logging
+
+        logging.getLogger("sgmahjong.server").warning(note)
     app = create_app(db, settings=settings)
     tune_gc(settings.gc_interval_seconds)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host

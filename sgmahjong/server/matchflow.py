@@ -34,7 +34,6 @@ class PlayBots(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None  # test hook
     wall: Annotated[str, Field(max_length=2000)] | None = None  # test hook
-    player: Annotated[str, Field(max_length=128)] | None = None  # the browser's identity (/me)
 
 
 class QuickPlay(BaseModel):
@@ -43,22 +42,22 @@ class QuickPlay(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Annotated[str, Field(min_length=1, max_length=100)]
-    player: Annotated[str, Field(max_length=128)] | None = None  # the browser's identity (/me)
 
 
 def _seat_answer(table: Table, seat: int, token: str) -> dict[str, Any]:
     return {"code": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
 
 
-async def play_vs_bots(server: TableServer, body: PlayBots) -> dict[str, Any]:
-    """Open a private table, seat the player at East, bots elsewhere, and start the match."""
-    name = clean_name(body.name)
+async def play_vs_bots(server: TableServer, body: PlayBots, player_id: int | None = None) -> dict[str, Any]:
+    """Open a private table, seat the player (``player_id``) at East, bots elsewhere, and start the
+    match."""
+    name = clean_name(body.name, server.settings.text_max_marks)
     table = server.create(CreateTable(
         name=f"{name} vs bots"[:40], preset=body.preset, rules=body.rules, options=body.options,
         private=True, seed=body.seed, wall=body.wall,
     ))
     async with table.lock:
-        seat, token = table.join(name, 0)
+        seat, token = table.join(name, 0, player_id, server.settings.text_max_marks)
         level = body.level or table.options.bot_level
         for s in (1, 2, 3):
             table.seating.put(bot_seat(s, level))
@@ -102,22 +101,23 @@ async def _waiting(server: TableServer) -> AsyncIterator[Table]:
             yield table
 
 
-async def quick_play(server: TableServer, body: QuickPlay) -> dict[str, Any]:
-    """Join the public table waiting for players, else open one and wait there."""
-    name = clean_name(body.name)
+async def quick_play(server: TableServer, body: QuickPlay, player_id: int | None = None) -> dict[str, Any]:
+    """Seat the player (``player_id``) at the public table waiting for players, else open one and
+    wait there."""
+    name = clean_name(body.name, server.settings.text_max_marks)
     async with server.quick_lock:
         async for table in _waiting(server):
             async with table.lock:
                 try:
-                    seat, token = table.join(name, None)
+                    seat, token = table.join(name, None, player_id, server.settings.text_max_marks)
                 except ProtocolError as exc:
-                    if exc.code in ("name_taken", "seat_taken", "wrong_status"):
+                    if exc.code in ("name_taken", "seat_taken", "wrong_status", "already_seated"):
                         continue  # this one will not do: try the next, else open one
                     raise
             return _seat_answer(table, seat, token)
         table = server.create(CreateTable(name=QUICK_NAME))
         async with table.lock:
-            seat, token = table.join(name, None)
+            seat, token = table.join(name, None, player_id, server.settings.text_max_marks)
         arm_countdown(table, time.time(), server.settings.quick_countdown_seconds)
         return {**_seat_answer(table, seat, token), "starts_in": server.settings.quick_countdown_seconds}
 

@@ -112,16 +112,23 @@ _ADAPTER: TypeAdapter[Message] = TypeAdapter(
 
 
 class ProtocolError(Exception):
-    """A refused message: ``code`` (see docs/protocol.md) and a reason for humans."""
+    """A refused message: ``code`` (see docs/protocol.md), a reason for humans, and the ``params`` the
+    client's own text for the code takes (if any)."""
 
-    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+    def __init__(self, code: str, message: str, ref: str | None = None,
+                 params: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
+        self.params = params
 
     def to_json(self) -> dict[str, object]:
-        return {"type": "error", "code": self.code, "message": self.message, "ref": self.ref}
+        out: dict[str, object] = {"type": "error", "code": self.code, "message": self.message,
+                                  "ref": self.ref}
+        if self.params:
+            out["params"] = self.params
+        return out
 
 
 def parse_message(text: str | bytes | None) -> Message:

@@ -38,7 +38,7 @@ class ServerSettings:
     hello_timeout: float = 10.0  # a socket that has not sent hello within this is closed
     message_rate: float = 20.0  # inbound messages per second one socket may keep sending ...
     message_burst: int = 60  # ... after a burst of this many; beyond it: one error, then closed
-    chat_rate: float = 0.5  # chat messages per second one seat (or spectator) may keep sending ...
+    chat_rate: float = 0.5  # chat messages per second one person may keep sending (docs/talk.md) ...
     chat_burst: int = 5  # ... after a burst of this many; beyond it each is refused (the socket stays)
     ws_max_size: int = 1 << 16  # bytes of one inbound WebSocket message
     ws_ping_interval: float = 20.0  # seconds between pings (a dead peer is dropped)
@@ -74,9 +74,8 @@ class ServerSettings:
     sessions_per_account: int = 20  # signed-in devices of one account (the oldest is signed out beyond)
     passkeys_per_account: int = 10  # passkeys of one account
     link_code_seconds: float = 600.0  # a device link code is valid this long (and once)
-    sign_ins_per_hour: float = 30.0  # sign-in attempts (passkey, link code, new account) per address ...
+    sign_ins_per_hour: float = 30.0  # passkey sign-ins and new account names tried per person ...
     sign_in_burst: int = 10  # ... after a burst of this many
-    link_guesses_per_minute: float = 60.0  # link codes tried per minute by everyone together (guessing)
     auth_flow_seconds: float = 300.0  # a passkey ceremony must finish within this
     webauthn_rp_id: str = ""  # the passkeys' relying party (a domain); empty: the request's host name
     webauthn_origins: tuple[str, ...] = ()  # origins a passkey may be used from; empty: the request's own
@@ -111,6 +110,30 @@ class ServerSettings:
     memo_limit: int = 5000  # entries each analysis and bot memo keeps (0: the library's, 5,000-50,000)
     malloc_arena_max: int = 2  # glibc malloc arenas (its default: 8 per core, each with its own free space)
     malloc_mmap_threshold: int = 128 * 1024  # bytes from which a block is mapped alone (freed to the system)
+    # -- one identity for every visitor, and the ranked ladder (docs/security.md) ----------------------
+    guest_session_days: float = 365.0  # a guest's session lasts this long (renewed when half has passed)
+    identity_burst: int = 20  # new players (guest sessions) one address may make at once ...
+    identities_per_hour: float = 60.0  # ... and then at this rate
+    seat_sockets: int = 8  # sockets one seated player may hold open at their table (their tabs)
+    spectators_per_table: int = 48  # spectator sockets one table admits in all ...
+    spectators_per_address: int = 4  # ... and from one address (a seated player is always admitted)
+    alt_window_days: float = 30.0  # the ranked queue keeps apart accounts seen from one address within this
+    leave_points: int = 20  # rank points a player who abandons a ranked match loses at least (any rank)
+    admin_token_sha256: str = ""  # SHA-256 (hex) of the operator's bearer token; empty: no operator routes
+    # -- sign-in limits (docs/accounts.md, "Limits") --------------------------------------------------
+    ceremonies_per_hour: float = 60.0  # passkey ceremonies begun, link codes made, per person ...
+    ceremony_burst: int = 10  # ... after a burst of this many
+    ceremonies_per_address: int = 3  # live passkey ceremonies of one address (a new one drops its oldest)
+    ceremonies_max: int = 10000  # live passkey ceremonies in all (a new one drops the oldest)
+    link_codes_per_account: int = 3  # live link codes of one account (a new one revokes the oldest)
+    link_guesses_per_hour: float = 2.0  # link codes tried per person (address and identity) ...
+    link_guess_burst: int = 5  # ... after a burst of this many
+    limit_slots: int = 1 << 20  # buckets shared by hash beyond tracked_addresses (8 bytes each)
+    # -- chat and names: per person, per address, and what text is shown (docs/talk.md) -------------------
+    chat_address_rate: float = 2.0  # chat messages per second one address (all its people) may send ...
+    chat_address_burst: int = 20  # ... after a burst of this many (a line needs a token of both limits)
+    chat_tracked: int = 10000  # people and addresses whose chat allowance is kept (least recent forgotten)
+    text_max_marks: int = 2  # combining marks (accents) on one letter of a chat line or a name, at most
     # -- fair shares per person (by identity and by address): expert jobs, new clubs, invite links --
     analysis_jobs_per_requester: int = 4  # expert jobs (hand reviews, analyses) one person may have queued
     clubs_per_day: int = 5  # clubs one person may create in 24 hours
@@ -125,6 +148,8 @@ class ServerSettings:
                      "max_json_depth", "max_tables", "lobby_page", "tracked_addresses",
                      "static_builds_kept", "club_name_max", "club_members_max", "club_stake_max",
                      "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
+                     "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
+                     "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
                      "analysis_jobs_per_requester"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
@@ -135,6 +160,9 @@ class ServerSettings:
                 except ValueError:
                     raise SettingsError(f"server setting {name}: {entry!r} is not an IP address or network"
                                         " (e.g. 10.0.0.5 or 10.0.0.0/24)") from None
+        for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
+            if getattr(self, name) <= 0:
+                raise SettingsError(f"server setting {name} must be more than 0")
         if self.queue_interval_seconds <= 0:
             raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)

@@ -26,8 +26,9 @@ from .ranking.record import RankedPolicy
 from .settings import ServerSettings
 from .store import StorageUnavailable, Store, TableRow, check_url, open_store
 from .store.committer import GroupCommit
-from .table import engine
+from .table import departures, engine
 from .table.table import Table
+from .text import check_text
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -65,7 +66,7 @@ class TableServer:
         self.upkeep = Upkeep(self.tables, self.settings)
         self.down: set[str] = set()  # tables closed by a storage failure, to load again (revive)
         self.ranked = RankedPolicy.of(self.settings.ranked_preset, self.settings.ranked_rounds,
-                                      self.settings.season_months)
+                                      self.settings.season_months, self.settings.leave_points)
 
     def table_of(self, store: Store, row: TableRow) -> Table:
         """The table of ``row`` as stored, with its seats, made with this server's settings."""
@@ -190,8 +191,9 @@ class TableServer:
             raise ProtocolError("server_full", "the server holds as many tables as it can; try again later")
         self.allow_test_hooks(body.seed, body.wall)
         name = " ".join(body.name.split())
-        if not name or not name.isprintable():
-            raise ProtocolError("invalid", "a table needs a name of printable text")
+        if not name:
+            raise ProtocolError("invalid", "a table needs a name")
+        check_text(name, self.settings.text_max_marks)
         rules = RuleSet.preset(body.preset).with_options(**body.rules)
         options = TableOptions.parse(body.options)
         wall = None
@@ -241,6 +243,15 @@ class TableServer:
                 seat["avatar"] = chosen.get(seat["seat"]) if seat["kind"] == "human" else None
             summaries.append(summary)
         return lobby_page(summaries, total, offset, limit)
+
+    async def players_gone(self, player_ids: list[int]) -> None:
+        """Players about to be deleted: their seats at this worker's live tables pass to bots (the
+        tables play on; at another worker's, nobody can open their seats any more)."""
+        for table in list(self.tables.values()):
+            if table.closed:
+                continue
+            async with table.lock:
+                departures.players_gone(table, player_ids)
 
     async def archive(self, table: Table, status: str) -> None:
         """Take ``table`` out of the live set: finished, or closed (its humans left)."""

@@ -4,7 +4,10 @@ device link code, list and remove devices and passkeys, sign out (here or everyw
 Every state-changing route is a POST or DELETE with a JSON body, so the guard middleware's Origin and
 content-type checks stand in front of it (CSRF), and the session cookie is SameSite=Lax. Signing in
 never takes a name: a passkey names its account itself, a code its own; every failed sign-in answers
-the same 401. Sign-in attempts are rate-limited per client address, and link codes also in all.
+the same 401. Every ceremony, sign-in attempt and link code tried is rate-limited per person (address
+and identity: :mod:`.signin_limits`), and the ceremonies kept are bounded per address and in all.
+Passkeys are offered on the local machine, or anywhere once the relying party is set
+(:func:`.passkeys.offered`); otherwise the passkey routes answer 503 ``passkeys_off``.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ from ..protocol import ProtocolError
 from ..settings import ServerSettings
 from ..store.accounts import FlowRow
 from ..table.seats import clean_name
-from . import passkeys, sessions
-from .limits import AddressBuckets, TokenBucket
-from .players import claim_browser
+from . import identity, passkeys, sessions
+from .common import error
 from .sessions import Signed
+from .signin_limits import PersonLimit, SignInLimits, refuse
 
 SIGN_IN_FAILED = "sign-in failed: that passkey or code is not (or no longer) valid"
 
@@ -61,13 +64,14 @@ def guarded(handler: Any) -> Any:
             response: Response = await handler(request)
             return response
         except ProtocolError as exc:
-            return _error(400, exc.message, exc.code)
+            return _error(400, exc.message, exc.code, exc.params)
     return run
 
 
-def _error(status: int, message: str, code: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": message} if code is None else {"error": message, "code": code},
-                        status_code=status)
+def _error(status: int, message: str, code: str | None = None,
+           params: dict[str, object] | None = None) -> JSONResponse:
+    body: dict[str, object] = {"error": message} if code is None else {"error": message, "code": code}
+    return JSONResponse(body if not params else {**body, "params": params}, status_code=status)
 
 
 async def read_body(request: Request, model: type[BaseModel]) -> Any:
@@ -97,42 +101,61 @@ def _account_json(store: Any, signed: Signed) -> dict[str, Any]:
 def routes(server: Any) -> list[Route]:
     """The account routes, for ``server`` (the app's TableServer)."""
     settings: ServerSettings = server.settings
-    attempts = AddressBuckets(settings.sign_ins_per_hour / 3600, settings.sign_in_burst,
-                              settings.tracked_addresses)
-    per_minute = settings.link_guesses_per_minute
-    guesses = TokenBucket(per_minute / 60, max(1, round(per_minute)))
+    limits = SignInLimits(settings)
 
-    def limited(request: Request, everyone: TokenBucket | None = None) -> Response | None:
-        address = request.client.host if request.client else "?"
-        if attempts.take(address) and (everyone is None or everyone.take()):
-            return None
-        wait = max(1, round(max(attempts.wait(address), everyone.wait() if everyone else 0)))
-        return JSONResponse({"error": f"too many sign-in attempts; try again in {wait} s",
-                             "code": "rate_limited"}, status_code=429, headers={"Retry-After": str(wait)})
+    def limited(request: Request, limit: PersonLimit | None = None) -> Response | None:
+        """429 when this person (address, identity) is over ``limit`` (default: sign-in attempts)."""
+        return refuse(limits.attempts if limit is None else limit, identity.person_keys(server, request))
+
+    def ceremony_refused(request: Request) -> Response | None:
+        """Why a passkey ceremony may not begin (passkeys off, or too many), or None."""
+        if not passkeys.offered(request, settings):
+            return error(503, passkeys.OFF, "passkeys_off")
+        return limited(request, limits.ceremonies)
 
     def signed_in(request: Request) -> Signed | None:
-        return sessions.current(request, server.store, settings)
+        return sessions.current(server, request)
 
-    def new_flow(flow: FlowRow) -> str:
+    def new_flow(request: Request, flow: FlowRow) -> str:
         flow_id = secrets.token_urlsafe(32)
-        server.store.add_flow(sessions.digest(flow_id), flow, time.time())
+        owner = sessions.digest(identity.address_of(request))
+        server.store.add_flow(sessions.digest(flow_id), flow, time.time(), owner,
+                              settings.ceremonies_per_address, settings.ceremonies_max)
         return flow_id
 
     def signed_in_answer(request: Request, account_id: int, **extra: Any) -> Response:
-        fresh = not claim_browser(request, server.store, account_id)
-        account = server.store.account(account_id)
-        response = JSONResponse({"signed_in": True, "name": account.name, "fresh_identity": fresh, **extra})
-        sessions.start(request, response, server.store, settings, account_id)
-        return response
+        """Sign this device in to ``account_id``: a guest's player (and its history) becomes the
+        account's; a device signed in to another account gets a new player. The session is replaced
+        (its device lineage kept)."""
+        store = server.store
+        who = identity.visitor(server, request)
+        player = None
+        if who is not None and (who.account.id == account_id if who.account is not None
+                                else store.claim_player(who.player_id, account_id)):
+            player = who.player_id
+        account = store.account(account_id)
+        if player is None:
+            player = store.new_guest(account.name)
+            store.claim_player(player, account_id)
+        identity.replace(server, request, player, account_id)
+        return JSONResponse({"signed_in": True, "name": account.name, **extra})
+
+    def signed_out(request: Request, **extra: Any) -> Response:
+        """This device is a new guest now (the same device: its lineage is kept)."""
+        identity.replace(server, request, server.store.new_guest(), None)
+        return JSONResponse({"signed_in": False, **extra})
 
     async def state(request: Request) -> Response:
         signed = signed_in(request)
+        off = {} if passkeys.offered(request, settings) else {"passkeys_off": True}
         if signed is None:
-            return JSONResponse({"signed_in": False})
-        return JSONResponse(_account_json(server.store, signed))
+            return JSONResponse({"signed_in": False, **off})
+        return JSONResponse({**_account_json(server.store, signed), **off})
 
     async def passkey_begin(request: Request) -> Response:
         """A new passkey: for the signed-in account, else for a new account named ``name``."""
+        if (refused := ceremony_refused(request)) is not None:
+            return refused
         body = await read_body(request, Begin)
         party = passkeys.party(request, settings)
         signed = signed_in(request)
@@ -149,14 +172,14 @@ def routes(server: Any) -> list[Route]:
                 return refused
             if body.name is None:
                 return _error(400, "a new account needs a name")
-            name = clean_name(body.name)
+            name = clean_name(body.name, settings.text_max_marks)
             if store.account_named(sessions.name_key(name)):
                 return _error(409, "an account already has that name; choose another", "name_taken")
             handle = passkeys.new_handle()
             challenge, options = passkeys.registration(party, name, handle, [])
             flow = FlowRow("register", challenge, None, name, handle, 0.0)
         flow.expires = time.time() + settings.auth_flow_seconds
-        return JSONResponse({"flow": new_flow(flow), "options": options})
+        return JSONResponse({"flow": new_flow(request, flow), "options": options})
 
     async def passkey_finish(request: Request) -> Response:
         body = await read_body(request, Finish)
@@ -169,7 +192,7 @@ def routes(server: Any) -> list[Route]:
             new = passkeys.check_registration(party, flow.challenge, body.credential)
         except passkeys.PasskeyRefused:
             return _error(400, "the passkey could not be checked; try again")
-        label = sessions.device_label(request)
+        label = identity.device_label(request)
         if flow.account_id is not None:  # another passkey of the signed-in account
             signed = signed_in(request)
             if signed is None or signed.account.id != flow.account_id:
@@ -184,10 +207,12 @@ def routes(server: Any) -> list[Route]:
         return signed_in_answer(request, account_id)
 
     async def signin_begin(request: Request) -> Response:
+        if (refused := ceremony_refused(request)) is not None:
+            return refused
         await read_body(request, Empty)
         challenge, options = passkeys.authentication(passkeys.party(request, settings))
         flow = FlowRow("signin", challenge, None, None, None, time.time() + settings.auth_flow_seconds)
-        return JSONResponse({"flow": new_flow(flow), "options": options})
+        return JSONResponse({"flow": new_flow(request, flow), "options": options})
 
     async def signin_finish(request: Request) -> Response:
         if (refused := limited(request)) is not None:
@@ -212,13 +237,16 @@ def routes(server: Any) -> list[Route]:
         signed = signed_in(request)
         if signed is None:
             return _error(401, "sign in first")
+        if (refused := limited(request, limits.ceremonies)) is not None:
+            return refused
         code = sessions.new_code()
         expires = time.time() + settings.link_code_seconds
-        server.store.add_link_code(sessions.digest(code), signed.account.id, expires)
+        server.store.add_link_code(sessions.digest(code), signed.account.id, expires,
+                                   settings.link_codes_per_account)
         return JSONResponse({"code": code, "expires_in": settings.link_code_seconds})
 
     async def link(request: Request) -> Response:
-        if (refused := limited(request, guesses)) is not None:
+        if (refused := limited(request, limits.guesses)) is not None:
             return refused
         body = await read_body(request, Link)
         code = sessions.normalize_code(body.code)
@@ -229,12 +257,9 @@ def routes(server: Any) -> list[Route]:
 
     async def signout(request: Request) -> Response:
         await read_body(request, Empty)
-        signed = signed_in(request)
-        if signed is not None:
-            server.store.end_sessions(signed.account.id, signed.session.id_hash)
-        response = JSONResponse({"signed_in": False})
-        sessions.clear(request, response)
-        return response
+        if signed_in(request) is None:
+            return JSONResponse({"signed_in": False})
+        return signed_out(request)
 
     async def signout_all(request: Request) -> Response:
         await read_body(request, Empty)
@@ -242,9 +267,7 @@ def routes(server: Any) -> list[Route]:
         if signed is None:
             return _error(401, "sign in first")
         ended = server.store.end_sessions(signed.account.id)
-        response = JSONResponse({"signed_in": False, "ended": ended})
-        sessions.clear(request, response)
-        return response
+        return signed_out(request, ended=ended)
 
     async def remove_device(request: Request) -> Response:
         signed = signed_in(request)
@@ -255,12 +278,10 @@ def routes(server: Any) -> list[Route]:
         found = [s for s in store.sessions(signed.account.id, time.time()) if sessions.device_ref(s) == ref]
         if not found:
             return _error(404, "no such device")
+        if found[0].id_hash == signed.session.id_hash:
+            return signed_out(request)
         store.end_sessions(signed.account.id, found[0].id_hash)
-        if found[0].id_hash != signed.session.id_hash:
-            return JSONResponse(_account_json(store, signed))
-        response = JSONResponse({"signed_in": False})
-        sessions.clear(request, response)
-        return response
+        return JSONResponse(_account_json(store, signed))
 
     async def remove_passkey(request: Request) -> Response:
         signed = signed_in(request)

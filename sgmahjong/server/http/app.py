@@ -24,10 +24,12 @@ from ..store import StorageUnavailable
 from ..tables import TableServer
 from . import (
     accounts,
+    admin,
     avatars,
     clubs,
     expert,
     health,
+    identity,
     pages,
     play,
     players,
@@ -104,6 +106,7 @@ def create_app(
             *expert.routes(server, reviewer),
             *players.routes(server),
             *accounts.routes(server),
+            *admin.routes(server),
             *ranking.routes(server),
             *ranked.routes(server),
             *avatars.routes(server),
@@ -115,10 +118,12 @@ def create_app(
         exception_handlers={TableElsewhere: elsewhere, StorageUnavailable: storage_down},
         middleware=[Middleware(ForwardedMiddleware, settings=settings),
                     Middleware(GuardMiddleware, settings=settings),
-                    Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)],
+                    Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes),
+                    Middleware(identity.SessionCookies)],
     )
     app.state.settings = settings
     app.state.assets = assets
     app.state.server = server
     app.state.reviewer = reviewer
+    app.state.new_visitors = identity.NewVisitors(settings)
     return app

@@ -1,9 +1,9 @@
 """Avatars: a player picks one of the drawn avatars (static/js/avatars.js draws them from the tile set's
-animals and flowers); it is kept with the browser-held identity (players.py) and shown at the seats
-the player takes.
+animals and flowers); it is kept with the visitor's player (identity.py) and shown at the seats the
+player takes.
 
-``GET /api/me/avatar`` and ``POST /api/me/avatar`` {"avatar": ID or null} (the identity in the
-``X-Player`` header; the player must exist, i.e. have a name); ``GET /api/tables/{code}/avatars``
+``GET /api/me/avatar`` and ``POST /api/me/avatar`` {"avatar": ID or null} (the visitor's session);
+``GET /api/tables/{code}/avatars``
 gives seat -> avatar of the table's players who chose one (bots have their own, drawn by the client).
 """
 
@@ -16,9 +16,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..protocol import ProtocolError
-from ..table.seats import hash_token
+from . import identity
 from .common import error, json_body, refused
-from .players import HEADER, valid_secret
 
 #: the players' avatars: the four animals and the eight flowers of the tile set
 AVATARS: tuple[str, ...] = (
@@ -30,20 +29,12 @@ AVATARS: tuple[str, ...] = (
 def routes(server: Any) -> list[Route]:
     """The avatar routes, for ``server`` (the app's TableServer)."""
 
-    def digest_of(request: Request) -> str | None:
-        secret = request.headers.get(HEADER)
-        return hash_token(str(secret)) if valid_secret(secret) else None
-
     async def get_mine(request: Request) -> Response:
-        digest = digest_of(request)
-        if digest is None:
-            return error(400, f"send your browser identity in the {HEADER} header")
-        return JSONResponse({"avatar": server.store.avatar(digest), "choices": list(AVATARS)})
+        who = identity.visitor(server, request)
+        mine = None if who is None else server.store.avatar(who.player_id)
+        return JSONResponse({"avatar": mine, "choices": list(AVATARS)})
 
     async def set_mine(request: Request) -> Response:
-        digest = digest_of(request)
-        if digest is None:
-            return error(400, f"send your browser identity in the {HEADER} header")
         try:
             body = await json_body(request)
         except ProtocolError as exc:
@@ -51,8 +42,12 @@ def routes(server: Any) -> list[Route]:
         avatar = body.get("avatar", "") if isinstance(body, dict) else ""
         if avatar is not None and avatar not in AVATARS:
             return error(400, f"avatar is one of {', '.join(AVATARS)} (or null for none)")
-        if not server.store.set_avatar(digest, avatar):
-            return error(404, "this browser has no player yet: choose a name first")
+        try:
+            who = identity.ensure(server, request)
+        except ProtocolError as exc:
+            return refused(exc)
+        if not server.store.set_avatar(who.player_id, avatar):
+            return error(404, "this player was deleted", "no_player")
         return JSONResponse({"avatar": avatar})
 
     async def of_table(request: Request) -> Response:

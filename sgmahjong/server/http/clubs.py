@@ -2,8 +2,8 @@
 is stored and the code is shown once), join by link, leave or remove a member, open a club table,
 the club page's data, settle up (mark settled: a new period), start a season, the ledger as CSV.
 
-Who asks is the player /me shows: the signed-in account (every identity of it), else the browser's
-identity (the ``X-Player`` header). A member is a browser identity; an account's identities are one
+Who asks is the visitor of the request's session (identity.py): a signed-in account (every player of
+it), else a guest's player. A member is a player; an account's players are one
 member. Everything of a club answers 404 "no such club" to anyone not a member, whether or not the
 club exists. State-changing routes are POSTs with a JSON body (the guard middleware's Origin and
 content-type checks stand in front of them: CSRF). Club tables are private (never in the lobby), only
@@ -30,11 +30,11 @@ from ..clubs.view import club_page, club_summary, ledger_csv
 from ..protocol import ProtocolError, validation_message
 from ..store import Store
 from ..store.clubs_sql import MEMBER, OWNER, ClubRow, MemberRow
-from ..table.seats import hash_token
 from ..table.table import Table
 from ..tables import CreateTable, TableServer
-from . import identity, players
-from .common import STATUS, NewTables, error, json_body, refused
+from ..text import text_problem
+from . import identity
+from .common import NewTables, error, json_body, refused
 from .pages import static_page
 
 NO_CLUB = "no such club"
@@ -88,29 +88,21 @@ def invite_hash(code: str) -> str:
 
 
 def acting_player(server: TableServer, request: Request) -> tuple[int | None, list[int]]:
-    """The player who acts (this browser's identity if it is theirs, else the account's first) and
-    every identity of theirs; (None, []) for a guest with no identity yet."""
-    owner = players.history_owner(server, request)
-    if owner is None or not owner.player_ids:
+    """The player who acts (the visitor's own) and every player of theirs (an account's players are
+    one member); (None, []) for a visitor without a session, or a guest who has not chosen a name."""
+    who = identity.visitor(server, request)
+    if who is None or (who.account is None and not server.store.player_name(who.player_id)):
         return None, []
-    browser = players.browser_player(request, server.store)
-    acting = browser.id if browser is not None and browser.id in owner.player_ids else owner.player_ids[0]
-    return acting, owner.player_ids
+    return who.player_id, list(who.player_ids)
 
 
-def may_sit(server: TableServer, request: Request, table: Table, secret: str | None) -> bool:
-    """Whether whoever asks may take a seat at ``table``: anyone at a table of no club; at a club's
-    table, a member (by the browser identity sent with the seat, or the signed-in account)."""
+def may_sit(server: TableServer, request: Request, table: Table) -> bool:
+    """Whether the visitor may take a seat at ``table``: anyone at a table of no club; at a club's
+    table, a member."""
     club_id = server.store.table_club(table.id)
     if club_id is None:
         return True
-    owner = players.history_owner(server, request)
-    ids = list(owner.player_ids) if owner is not None else []
-    if players.valid_secret(secret):
-        player = server.store.player(hash_token(str(secret)))
-        if player is not None:
-            ids.append(player.id)
-    return server.store.membership(club_id, ids) is not None
+    return server.store.membership(club_id, identity.player_ids_of(server, request)) is not None
 
 
 def may_see(server: TableServer, player_ids: Sequence[int], table: _Identified) -> bool:
@@ -180,8 +172,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return got
         acting, ids, body = got
         name = " ".join(body.name.split())
-        if not name or not name.isprintable() or len(name) > settings.club_name_max:
-            return error(400, f"a club's name is 1-{settings.club_name_max} characters of printable text")
+        if not name or len(name) > settings.club_name_max:
+            return error(400, f"a club's name is 1-{settings.club_name_max} characters")
+        if (problem := text_problem(name, settings.text_max_marks)) is not None:
+            return error(400, problem.message, problem.code, problem.params)
         if body.preset not in PRESETS:
             return error(400, f"the house rules are one of {', '.join(PRESETS)}")
         base = PRESETS[body.preset].base
@@ -311,10 +305,11 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = await body_of(request, NewClubTable)
             club = found[0]
+            options = {"spectator_chat": False, **body.options}  # spectators silent unless asked for
             table = server.create(CreateTable(name=body.name or club.name, preset=club.preset, private=True,
-                                              options=body.options))
+                                              options=options))
         except ProtocolError as exc:
-            return error(STATUS.get(exc.code, 400), exc.message)
+            return refused(exc)
         store().add_club_table(club.id, table.id, time.time())
         server.ownership.created(table)
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)

@@ -14,7 +14,8 @@ from ..settings import ServerSettings
 from .limits import AddressBuckets
 from .middleware import json_depth_ok
 
-STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403, "server_full": 503}
+STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token": 403, "server_full": 503,
+          "already_seated": 409, "rate_limited": 429}
 STORAGE_DOWN = {"type": "error", "code": "storage", "ref": None,
                 "message": "storage unavailable, try again"}
 
@@ -33,7 +34,7 @@ def error(status: int, message: str, code: str | None = None,
 
 def refused(exc: ProtocolError) -> JSONResponse:
     """A request refused by the tables' rules: the status of its code (400 by default)."""
-    return error(STATUS.get(exc.code, 400), exc.message, exc.code)
+    return error(STATUS.get(exc.code, 400), exc.message, exc.code, exc.params)
 
 
 async def json_body(request: Request) -> Any:

@@ -4,7 +4,10 @@
 Registration asks for a discoverable credential (a resident key) with user verification, so that
 signing in needs no name: the browser offers the passkeys it holds for this site and the answer names
 its account by the credential. The relying party is ``webauthn_rp_id`` (default: the request's host
-name) and the allowed origins ``webauthn_origins`` (default: the request's own origin).
+name) and the allowed origins ``webauthn_origins`` (default: the request's own origin). Those defaults
+serve only a server tried locally: for any other host name passkeys are offered only once both
+settings are set (:func:`offered`), so that a production site never registers passkeys bound to
+whatever host name a request carried.
 """
 
 from __future__ import annotations
@@ -46,6 +49,21 @@ class PasskeyRefused(Exception):
 class Party:
     rp_id: str
     origins: list[str]
+
+
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+OFF = ("passkeys are off on this server (SGMAHJONG_WEBAUTHN_RP_ID and SGMAHJONG_WEBAUTHN_ORIGINS are not"
+       " set); sign in with a device link code")
+
+
+def configured(settings: ServerSettings) -> bool:
+    """Whether the relying party and its origins are set (passkeys work on any host name)."""
+    return bool(settings.webauthn_rp_id and settings.webauthn_origins)
+
+
+def offered(request: Request, settings: ServerSettings) -> bool:
+    """Whether passkeys may be used for this request: when configured, or on the local machine."""
+    return configured(settings) or (request.url.hostname or "").lower() in LOCAL_HOSTS
 
 
 def party(request: Request, settings: ServerSettings) -> Party:

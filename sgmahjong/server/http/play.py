@@ -23,9 +23,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         try:
             body = matchflow.PlayBots.model_validate(await json_body(request))
             server.allow_test_hooks(body.seed, body.wall)
+            who = identity.ensure(server, request, body.name)
             mark = server.commit_mark()
-            answer = await matchflow.play_vs_bots(server, body)
-            players.link_answer(server, answer, body.player, players.signed_account(server, request))
+            answer = await matchflow.play_vs_bots(server, body, who.player_id)
+            players.link_answer(server, answer, who)
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
@@ -48,9 +49,10 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refusal
         try:
             body = matchflow.QuickPlay.model_validate(await json_body(request))
+            who = identity.ensure(server, request, body.name)
             mark = server.commit_mark()
-            answer = await matchflow.quick_play(server, body)
-            players.link_answer(server, answer, body.player, players.signed_account(server, request))
+            answer = await matchflow.quick_play(server, body, who.player_id)
+            players.link_answer(server, answer, who)
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:

@@ -1,11 +1,12 @@
-"""Players and their history: a browser-held identity (a random secret kept in the browser, stored
-here only hashed, like the seat tokens) with a display name and no password; each finished hand of a
-seat the player joined is recorded (``table.records``), and ``/me`` lists them with totals.
+"""Players and their history: every visitor is a player (its session: :mod:`.identity`) with a
+display name and no password; each finished hand of a seat the player took is recorded
+(``table.records``), and ``/me`` lists them with totals.
 
-HTTP: the secret travels in the ``X-Player`` header. ``POST /api/players`` {secret, name} names the
-identity; ``GET /api/me?page=N`` the history page (newest first) with totals and the net over time;
-``GET /api/me/export`` every hand as JSON lines; ``DELETE /api/me`` forgets the player. Only ended
-hands are ever recorded, so nothing of a hand in play shows here.
+HTTP: ``POST /api/players`` {name} names the visitor's player; ``POST /api/me/adopt`` {secret} adopts
+the identity an older release kept in the browser (once); ``GET /api/me?page=N`` the history page
+(newest first) with totals and the net over time; ``GET /api/me/export`` every hand as JSON lines;
+``DELETE /api/me`` forgets the player (or the account). Only ended hands are ever recorded, so nothing
+of a hand in play shows here.
 """
 
 from __future__ import annotations
@@ -14,34 +15,46 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from starlette.requests import Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ...rules import PRESETS
-from ..protocol import ProtocolError
-from ..store import PlayerHandRow, PlayerRow, Store
+from ..protocol import ProtocolError, validation_message
+from ..store import PlayerHandRow
 from ..store.accounts import AccountRow
 from ..table.seats import clean_name, hash_token
 from ..table.table import Table
 from ..tables import TableServer
-from . import sessions
+from . import identity
+from .common import error, json_body, refused
 from .pages import static_page
 
-HEADER = "X-Player"
-SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
 PAGE_SIZE = 20  # hands per page of /me (default)
 MAX_PAGE_SIZE = 100
 SERIES_POINTS = 200  # the chart of net over time shows the last this many hands
 EXPORT_CHUNK = 500
-MAX_BODY = 4096  # bytes of a POST /api/players body
+SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")  # an old browser-held secret (adopted once)
+
+
+class NameBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class AdoptBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    secret: Annotated[str, Field(min_length=32, max_length=128)]
 
 
 @dataclass
 class Owner:
-    """Whose history a request sees: a signed-in account's (every identity of it) or a browser's."""
+    """Whose history a request sees: a signed-in account's (every player of it) or a guest's."""
 
     name: str
     player_ids: list[int]
@@ -49,70 +62,35 @@ class Owner:
     account: AccountRow | None = None
 
 
-def browser_player(request: Request, store: Any) -> PlayerRow | None:
-    secret = request.headers.get(HEADER)
-    return store.player(hash_token(str(secret))) if valid_secret(secret) else None
-
-
-def claim_browser(request: Request, store: Any, account_id: int) -> bool:
-    """Give the account this browser's identity (and so its history) if it has none; False when the
-    identity is another account's (the browser then starts a fresh one)."""
-    player = browser_player(request, store)
-    return player is None or bool(store.claim_player(player.id, account_id))
-
-
-def history_owner(server: Any, request: Request) -> Owner | None:
-    """The signed-in account (every identity of it: claimed when it signed in, and at each seat taken
-    while signed in), else this browser's identity; None for a browser with neither (a new guest)."""
-    store = server.store
-    signed = sessions.current(request, store, server.settings)
-    if signed is not None:
-        account = signed.account
-        return Owner(account.name, store.account_players(account.id), account.created, account)
-    player = browser_player(request, store)
-    return None if player is None else Owner(player.name, [player.id], player.created)
-
-
-def valid_secret(secret: Any) -> bool:
-    return isinstance(secret, str) and SECRET_RE.match(secret) is not None
-
-
-def player_id_for(store: Store, secret: str | None, name: str) -> int | None:
-    """The player id of a browser secret (created with ``name`` if new); ``None`` without one."""
-    if not valid_secret(secret):
+def history_owner(server: Any, request: HTTPConnection) -> Owner | None:
+    """The visitor's history: a signed-in account's (every player of it), else the guest's; None for
+    a visitor without a session."""
+    found = identity.visitor(server, request)
+    if found is None:
         return None
-    return store.ensure_player(hash_token(str(secret)), name)
+    if found.account is not None:
+        return Owner(found.account.name, found.player_ids, found.account.created, found.account)
+    name = server.store.player_name(found.player_id) or ""
+    return Owner(name, [found.player_id], found.session.created)
 
 
-def link_seat(store: Store, table: Table, seat: int, secret: str | None,
-              account_id: int | None = None) -> None:
-    """A seat just taken: whose it is (the browser identity's player, or nobody's); a signed-in
-    player's identity is the account's from now on (if it is nobody else's)."""
-    pid = player_id_for(store, secret, table.seats[seat].name or "")
-    store.link_seat_player(table.id, seat, pid)
-    if pid is not None and account_id is not None:
-        store.claim_player(pid, account_id)
-    standing = None if account_id is None else store.standing(account_id)
+def link_seat(server: Any, table: Table, seat: int, who: identity.Visitor) -> None:
+    """A seat the visitor just took (:meth:`Table.join` made it their player's): shown with their
+    account's rank."""
+    store = server.store
+    standing = None if who.account is None else store.standing(who.account.id)
     if standing is None:
         table.seat_ranks.pop(seat, None)
     else:  # shown beside the seat's name (the summary's seat "rank")
         table.seat_ranks[seat] = {k: v for k, v in standing.to_json().items()
                                   if k in ("rank", "rating", "provisional")}
-    table.records.forget()  # read again at the next hand's end
 
 
-def link_answer(server: TableServer, answer: dict[str, Any], secret: str | None,
-                account_id: int | None = None) -> None:
+def link_answer(server: TableServer, answer: dict[str, Any], who: identity.Visitor) -> None:
     """After play-vs-bots or quick play seated someone (``answer``: code, seat): link the seat."""
     table = server.tables.get(answer["code"])
     if table is not None:
-        link_seat(server.store, table, int(answer["seat"]), secret, account_id)
-
-
-def signed_account(server: Any, request: Request) -> int | None:
-    """The id of the request's signed-in account, if any."""
-    signed = sessions.current(request, server.store, server.settings)
-    return None if signed is None else signed.account.id
+        link_seat(server, table, int(answer["seat"]), who)
 
 
 def preset_of(rules: dict[str, Any] | None) -> str:
@@ -150,10 +128,6 @@ def totals(raw: dict[str, int]) -> dict[str, Any]:
     }
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
 def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> int:
     try:
         value = int(request.query_params.get(key, default))
@@ -166,31 +140,47 @@ def routes(server: TableServer) -> list[Route]:
     """The player routes, for ``server`` (the app's TableServer)."""
 
     async def name_player(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return _error(413, f"request body larger than {MAX_BODY} bytes")
+        """Name the visitor's player (a guest made now if it has none)."""
         try:
-            body = json.loads(raw or b"null")
-        except ValueError:
-            return _error(400, "request body is not valid JSON")
-        if not isinstance(body, dict) or not valid_secret(body.get("secret")):
-            return _error(400, "expected {\"secret\": 32-128 letters, digits, - or _, \"name\": TEXT}")
-        try:
-            name = clean_name(str(body.get("name") or ""))
+            body = NameBody.model_validate(await json_body(request))
+            name = clean_name(body.name)
+            who = identity.ensure(server, request, name)
+        except ValidationError as exc:
+            return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return _error(400, exc.message)
-        server.store.ensure_player(hash_token(body["secret"]), name)
+            return refused(exc)
+        server.store.rename_player(who.player_id, name)
         return JSONResponse({"name": name})
 
-    def owner_of(request: Request) -> tuple[bool, Owner | None]:
-        """(whether the request names anyone: a session or a browser identity, its owner if known)."""
-        owner = history_owner(server, request)
-        return owner is not None or valid_secret(request.headers.get(HEADER)), owner
+    async def adopt(request: Request) -> Response:
+        """An old browser-held secret, sent once by a browser after the upgrade: a guest's history
+        becomes this visitor's (if it has none of its own yet), and the secret opens nothing again."""
+        try:
+            body = AdoptBody.model_validate(await json_body(request))
+            if SECRET_RE.match(body.secret) is None:
+                raise ProtocolError("invalid", "not a browser secret")
+            who = identity.ensure(server, request)
+        except ValidationError as exc:
+            return error(400, validation_message(exc, whole="body", most=1))
+        except ProtocolError as exc:
+            return refused(exc)
+        store = server.store
+        if who.account is not None:  # signed in: the old identity's history joins the account's
+            old = store.adopt_secret(hash_token(body.secret))
+            return JSONResponse({"adopted": old is not None and store.claim_player(old, who.account.id)})
+        if store.player_totals([who.player_id])["hands"] > 0:  # a guest with a history of its own
+            return error(409, "this browser already has a history of its own", "has_history")
+        old = store.adopt_secret(hash_token(body.secret))
+        if old is None:
+            return JSONResponse({"adopted": False})
+        identity.replace(server, request, old, None)  # this device is the old guest from now on
+        return JSONResponse({"adopted": True})
+
+    def owner_of(request: Request) -> Owner | None:
+        return history_owner(server, request)
 
     async def me(request: Request) -> Response:
-        named, owner = owner_of(request)
-        if not named:
-            return _error(400, f"send your browser identity in the {HEADER} header")
+        owner = owner_of(request)
         size = _int_param(request, "size", PAGE_SIZE, 1, MAX_PAGE_SIZE)
         page = _int_param(request, "page", 1, 1, 1_000_000)
         if owner is None:
@@ -215,11 +205,9 @@ def routes(server: TableServer) -> list[Route]:
         })
 
     async def export(request: Request) -> Response:
-        named, owner = owner_of(request)
-        if not named:
-            return _error(400, f"send your browser identity in the {HEADER} header")
+        owner = owner_of(request)
         if owner is None:
-            return _error(404, "this browser has no history")
+            return error(404, "this browser has no history", "no_history")
         store = server.store
         kind = "player" if owner.account is None else "account"
         lines = [json.dumps({"kind": kind, "name": owner.name, "created": owner.created})]
@@ -240,24 +228,25 @@ def routes(server: TableServer) -> list[Route]:
             "Content-Disposition": 'attachment; filename="sgmahjong-history.jsonl"'})
 
     async def forget(request: Request) -> Response:
-        """Delete the history: a signed-in account's whole account (its identities, hands, passkeys,
-        sessions and codes), else this browser's identity."""
-        named, owner = owner_of(request)
-        if not named:
-            return _error(400, f"send your browser identity in the {HEADER} header")
+        """Delete the visitor: a signed-in account's whole account (its players, hands, passkeys,
+        sessions and codes), else the guest's player. A seat of theirs in play passes to a bot; the
+        tables and matches they played keep their records with the seat anonymised."""
+        owner = owner_of(request)
         if owner is None:
             return JSONResponse({"deleted": 0})
-        hands = server.store.player_totals(owner.player_ids)["hands"]
+        store = server.store
+        hands = store.player_totals(owner.player_ids)["hands"]
+        await server.players_gone(owner.player_ids)
         if owner.account is None:
-            server.store.delete_player(owner.player_ids[0])
-            return JSONResponse({"deleted": hands})
-        server.store.delete_account(owner.account.id)
-        response = JSONResponse({"deleted": hands, "account": True})
-        sessions.clear(request, response)
-        return response
+            store.delete_player(owner.player_ids[0])
+        else:
+            store.delete_account(owner.account.id)
+        identity.forget(server, request)
+        return JSONResponse({"deleted": hands, "account": owner.account is not None})
 
     return [
         Route("/api/players", name_player, methods=["POST"]),
+        Route("/api/me/adopt", adopt, methods=["POST"]),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me", forget, methods=["DELETE"]),
         Route("/api/me/export", export),

@@ -1,7 +1,7 @@
 """Ranked queue routes (docs/accounts.md, "Ranked play"). A signed-in player queues
 (``POST /api/ranked/join``: a ticket back, its hash stored), asks how it goes about once a second
 (``POST /api/ranked/poll`` {ticket}: the number waiting and the rating window, or the table and seat
-once matched; the ticket is then the seat's token) and may leave (``POST /api/ranked/leave``).
+once matched: the seat is the player's) and may leave (``POST /api/ranked/leave``).
 Every route is a JSON POST, so the guard's Origin and content-type checks stand in front of it."""
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from starlette.routing import Route
 from ..ranking.ladder import Standing
 from ..store.queue import QueueEntry
 from ..table.seats import hash_token
-from . import sessions
+from . import identity
 from .accounts import Empty, _error, guarded, read_body
-from .players import HEADER, valid_secret
 
 TICKET_RE = re.compile(r"^[A-Za-z0-9_-]{43}$")
 
@@ -44,23 +43,16 @@ def routes(server: Any) -> list[Route]:
     async def join(request: Request) -> Response:
         await read_body(request, Empty)
         store = server.store
-        signed = sessions.current(request, store, settings)
-        if signed is None:
+        who = identity.visitor(server, request)
+        if who is None or who.account is None:
             return _error(401, "sign in to play ranked matches", "sign_in")
-        secret = request.headers.get(HEADER)
-        if not valid_secret(secret):
-            return _error(400, f"send your browser identity in the {HEADER} header")
         now = time.time()
         if store.queue_size(now, settings.queue_stale_seconds) >= settings.queue_max:
             return _error(503, "the ranked queue is full; try again soon", "queue_full")
-        account = signed.account
-        player_id = store.ensure_player(hash_token(str(secret)), account.name)
-        if not store.claim_player(player_id, account.id):
-            return _error(409, "this browser's identity belongs to another account; reload the page",
-                          "fresh_identity")
+        account = who.account
         standing = store.standing(account.id) or Standing.new()
         ticket = secrets.token_urlsafe(32)
-        store.enqueue(QueueEntry(0, hash_token(ticket), account.id, player_id, account.name,
+        store.enqueue(QueueEntry(0, hash_token(ticket), account.id, who.player_id, account.name,
                                  float(standing.rating), now, "waiting"), now)
         waiting = store.queue_size(now, settings.queue_stale_seconds)
         return JSONResponse({"ticket": ticket, "waiting": waiting})

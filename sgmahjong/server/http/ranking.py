@@ -54,7 +54,7 @@ def routes(server: Any) -> list[Route]:
             return JSONResponse({"error": "season is current, all or YYYY-MM"}, status_code=400)
         store = server.store
         rows = store.leaderboard(season, server.settings.leaderboard_size)
-        signed = sessions.current(request, store, server.settings)
+        signed = sessions.current(server, request)
         mine = None
         if signed is not None:
             standing = store.standing(signed.account.id, season)
@@ -72,7 +72,7 @@ def routes(server: Any) -> list[Route]:
         if season is None:
             return JSONResponse({"error": "season is current, all or YYYY-MM"}, status_code=400)
         store = server.store
-        signed = sessions.current(request, store, server.settings)
+        signed = sessions.current(server, request)
         if signed is None:
             return JSONResponse({"signed_in": False})
         aid = signed.account.id

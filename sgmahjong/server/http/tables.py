@@ -14,7 +14,7 @@ from ..lobby import PAGE_MAX
 from ..protocol import ProtocolError, validation_message
 from ..tables import CreateTable, TableServer
 from . import clubs, identity, players
-from .common import STATUS, NewTables, error, json_body, refused
+from .common import NewTables, error, json_body, refused
 
 
 class JoinTable(BaseModel):
@@ -24,7 +24,6 @@ class JoinTable(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=100)]
     seat: Annotated[int, Field(ge=0, le=3)] | None = None
-    player: Annotated[str, Field(max_length=128)] | None = None  # the browser's identity (/me)
 
 
 def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
@@ -50,7 +49,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:
-            return error(STATUS.get(exc.code, 400), exc.message)
+            return refused(exc)
         except SgMahjongError as exc:
             return error(400, str(exc))
         return JSONResponse(
@@ -71,13 +70,13 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, "no such table")
         try:
             body = JoinTable.model_validate(await json_body(request))
-            if not clubs.may_sit(server, request, table, body.player):
+            if not clubs.may_sit(server, request, table):
                 return error(403, "only the club's members may sit at a club's table", "club_only")
-            account = players.signed_account(server, request)
+            who = identity.ensure(server, request, body.name)
             mark = server.commit_mark()
             async with table.lock:
-                seat, token = table.join(body.name, body.seat)
-                players.link_seat(server.store, table, seat, body.player, account)
+                seat, token = table.join(body.name, body.seat, who.player_id, server.settings.text_max_marks)
+                players.link_seat(server, table, seat, who)
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
         except ProtocolError as exc:

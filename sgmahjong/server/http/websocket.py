@@ -35,21 +35,38 @@ from ..protocol import (
     parse_message,
 )
 from ..store import LeaseLost, StorageUnavailable, StoreError
+from ..table import owners
 from ..table.connections import Connection
 from ..table.table import Table
 from ..tables import TableServer
+from . import identity
 from .common import STORAGE_DOWN
 from .guard import DirectWrites
-from .limits import TokenBucket
+from .limits import PersonLimits, TokenBucket
 from .middleware import RAW_SEND
 
 log = logging.getLogger("sgmahjong.server")
 
-MAX_CONNECTIONS = 64  # open WebSockets per table (players' tabs and spectators)
+
+
+def admission(table: Table, conn: Connection, settings: Any) -> str | None:
+    """Why a new socket may not join ``table`` (a message), or None. A seated player's socket is always
+    admitted (up to ``seat_sockets`` tabs); spectators are capped per table and per address."""
+    if conn.owner_seat is not None:
+        tabs = sum(1 for c in table.conns if c.owner_seat == conn.owner_seat)
+        return None if tabs < settings.seat_sockets else f"you have {tabs} tabs open at this table already"
+    watching = [c for c in table.conns if c.owner_seat is None]
+    if len(watching) >= settings.spectators_per_table:
+        return f"this table already has {len(watching)} spectators"
+    if sum(1 for c in watching if c.address == conn.address) >= settings.spectators_per_address:
+        return f"your address already watches this table {settings.spectators_per_address} times"
+    return None
 
 
 def routes(server: TableServer) -> list[BaseRoute]:
     settings = server.settings
+    chat_limits = PersonLimits(settings.chat_rate, settings.chat_burst, settings.chat_address_rate,
+                               settings.chat_address_burst, settings.chat_tracked)  # across reconnects
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -68,12 +85,19 @@ def routes(server: TableServer) -> list[BaseRoute]:
             await ws.send_json({"type": "error", "code": "no_table", "message": "no such table", "ref": None})
             await ws.close(code=4404)
             return
-        if len(table.conns) >= MAX_CONNECTIONS:
-            await ws.send_json({"type": "error", "code": "too_many", "ref": None,
-                                "message": f"this table already has {MAX_CONNECTIONS} connections"})
+        conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
+        conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
+        conn.player_ids = tuple(identity.player_ids_of(server, ws))
+        async with table.lock:  # checked and added at once: sockets opened together are counted
+            conn.owner_seat = owners.seat_of(table, conn.player_ids)
+            refusal = admission(table, conn, settings)
+            if refusal is None:
+                table.conns.add(conn)
+        if refusal is not None:
+            metrics.REFUSALS.labels("too_many").inc()
+            await ws.send_json({"type": "error", "code": "too_many", "ref": None, "message": refusal})
             await ws.close(code=1013)
             return
-        conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
 
         async def write() -> None:
             await conn.writer()
@@ -84,18 +108,15 @@ def routes(server: TableServer) -> list[BaseRoute]:
             elif conn.evicted:  # the table moved to another worker: the client reconnects there
                 with contextlib.suppress(Exception):
                     await ws.close(code=1012)
+            elif conn.close_code is not None:  # sent away (its player was deleted)
+                with contextlib.suppress(Exception):
+                    await ws.close(code=conn.close_code)
 
         loop = asyncio.get_running_loop()
         writer = loop.create_task(write())
         budget = TokenBucket(settings.message_rate, settings.message_burst)
-
-        def chat_bucket() -> TokenBucket:
-            return TokenBucket(settings.chat_rate, settings.chat_burst)
-
         hello_by = loop.time() + settings.hello_timeout
         close_code: int | None = None
-        async with table.lock:
-            table.conns.add(conn)
         metrics.SOCKETS.inc()
         try:
             while not conn.closed and not table.closed:
@@ -129,8 +150,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
                                 raise ProtocolError("hello_first", "send hello first", "rematch")
                             matchflow.rematch_vote(server, table, conn)
                         elif isinstance(message, Chat) and conn.hello:
-                            table.chat.say(conn, message.kind, message.body, settings.chat_rate,
-                                           settings.chat_burst, chat_bucket)
+                            table.chat.say(conn, message.kind, message.body, chat_limits.take,
+                                           settings.text_max_marks)
                         else:
                             handle(table, conn, message)
                     if isinstance(message, ActionMsg):
@@ -201,7 +222,9 @@ def _direct_writer(ws: WebSocket) -> Callable[[list[str]], bool] | None:
 def handle(table: Table, conn: Connection, message: Message) -> None:
     """Dispatch one validated message (the table lock is held)."""
     if isinstance(message, Hello):
-        table.hello(conn, message.token)
+        table.hello(conn, message.token, conn.player_ids)
+        if conn.seat is not None:
+            conn.owner_seat = conn.seat
         table.chat.hello(conn)
         return
     if not conn.hello:
@@ -212,6 +235,7 @@ def handle(table: Table, conn: Connection, message: Message) -> None:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators cannot play", "action")
         table.act(conn.seat, message.action, message.version, "human")
+        table.flow.played.add(conn.seat)
     elif isinstance(message, AddBot):
         table.add_bot(conn, message.seat, message.level)
     elif isinstance(message, RemoveBot):

@@ -1,9 +1,9 @@
 """Each worker's matcher: every ``queue_interval_seconds`` it takes groups of four from the store's
 queue (:meth:`~..store.Store.match_queue`: rows another worker is matching are skipped) and opens a
-ranked table for each: the ranked rules, the four players seated (each seat's token is the player's
-queue ticket, stored only hashed), the match started. The players learn their table by polling their
-ticket and go there; in a cluster the table is let go at once, so the worker its code is routed to
-takes it on first use."""
+ranked table for each: the ranked rules, spectators' chat off (they may watch), the four players
+seated (each seat's token is the player's queue ticket, stored only hashed), the match started. The
+players learn their table by polling their ticket and go there; in a cluster the table is let go at
+once, so the worker its code is routed to takes it on first use."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ async def match_once(server: Any) -> int:
     if store is None:
         return 0
     groups = store.match_queue(time.time(), settings.queue_window, settings.queue_widen_per_second,
-                               settings.queue_stale_seconds, store.worker)
+                               settings.queue_stale_seconds, store.worker, settings.alt_window_days * 86400)
     for group in groups:
         await open_table(server, group)
     return len(groups)
@@ -56,7 +56,8 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
     seats = list(group)
     random.SystemRandom().shuffle(seats)  # the seats (and so the first dealer) by lot
     table = server.create(CreateTable(name=RANKED_NAME, preset=settings.ranked_preset,
-                                      rules={"rounds": settings.ranked_rounds}))
+                                      rules={"rounds": settings.ranked_rounds},
+                                      options={"spectator_chat": False}))  # no coaching from the rail
     mark = server.commit_mark()
     async with table.lock:
         standings = store.standings([e.account_id for e in seats])
@@ -68,6 +69,7 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
                 table.seat_ranks[seat] = {"rank": RANKS[s.rank].key, "rating": s.rating,
                                           "provisional": s.provisional}
         table.records.forget()
+        store.mark_ranked(table.id, [e.account_id for e in seats])  # only the queue's matches are rated
         table.begin()
     await server.committed(table.id, mark)
     for seat, e in enumerate(seats):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -85,11 +86,14 @@ def rank_points(rank: Rank, places: list[int], seat: int) -> int:
     return round(sum(rank.points[place - 1 + i] for i in range(tied)) / tied)
 
 
-def climb(s: Standing, gained: int) -> Standing:
+def climb(s: Standing, gained: int, protected: bool = True) -> Standing:
     """Apply ``gained`` rank points: promotion at the target, demotion below 0 (never provisional,
-    never from Novice; a provisional player or a Novice loses no points)."""
-    if gained < 0 and (s.provisional or s.rank == 0):
+    never from Novice; a provisional player or a Novice loses no points). A player who abandons is
+    not ``protected``: they lose their points at any rank, down to 0 of Novice."""
+    if gained < 0 and protected and (s.provisional or s.rank == 0):
         gained = 0
+    if not protected and s.rank == 0:
+        return replace(s, points=max(0, s.points + gained))
     points, rank = s.points + gained, s.rank
     target = RANKS[rank].target
     if target is not None and points >= target:
@@ -101,15 +105,67 @@ def climb(s: Standing, gained: int) -> Standing:
     return replace(s, rank=rank, points=points)
 
 
-def rate(standings: list[Standing], places: list[int]) -> list[Standing]:
-    """Every player's standing after a match they placed in as ``places`` (1 = first; ties equal)."""
+def leave_penalty(rank: Rank, leave_points: int) -> int:
+    """The rank points a player who abandons loses: their rank's 4th place, and at least
+    ``leave_points`` (so a Novice, whose 4th place costs nothing, loses too)."""
+    return min(rank.points[3], -leave_points)
+
+
+def rate(standings: list[Standing], places: list[int], left: list[bool] | None = None,
+         leave_points: int = 0) -> list[Standing]:
+    """Every player's standing after a match they placed in as ``places`` (1 = first; ties equal).
+    A player who ``left`` is placed last and never gains: they lose :func:`leave_penalty`, with no
+    protection of rank or of their first matches."""
+    left = left or [False] * len(standings)
     teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in standings]
     rated = MODEL.rate(teams, ranks=[float(p) for p in places])
     out = []
     for i, (s, [r]) in enumerate(zip(standings, rated, strict=True)):
         moved = replace(s, mu=float(r.mu), sigma=float(r.sigma))
-        out.append(replace(climb(moved, rank_points(RANKS[s.rank], places, i)), matches=s.matches + 1))
+        if left[i]:
+            climbed = climb(moved, leave_penalty(RANKS[s.rank], leave_points), protected=False)
+        else:
+            climbed = climb(moved, rank_points(RANKS[s.rank], places, i))
+        out.append(replace(climbed, matches=s.matches + 1))
     return out
+
+
+def abandon(s: Standing, leave_points: int) -> Standing:
+    """A player who never came to a ranked match (unrated for everyone): the penalty of leaving, with
+    no change of rating."""
+    return climb(s, leave_penalty(RANKS[s.rank], leave_points), protected=False)
+
+
+def settle(standings: list[Standing], record: MatchRecord,
+           leave_points: int) -> tuple[list[Standing], list[int]]:
+    """What one ranked match (its :class:`MatchRecord`) does to its four players' standings, and their
+    places (all 0 when it is unrated: a seat whose player never played; only they lose points)."""
+    if any(record.absent):
+        return [abandon(s, leave_points) if gone else s
+                for s, gone in zip(standings, record.absent, strict=True)], [0] * 4
+    places = placings(list(record.scores), [i for i, gone in enumerate(record.left) if gone])
+    return rate(standings, places, list(record.left), leave_points), places
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """What a ranked match is rated from (stored with it, so every rating can be computed again):
+    each seat's account, final score, whether its player left before the end, and whether it never
+    played at all."""
+
+    accounts: tuple[int, ...]
+    scores: tuple[int, ...]
+    left: tuple[bool, ...]
+    absent: tuple[bool, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"accounts": list(self.accounts), "scores": list(self.scores), "left": list(self.left),
+                "absent": list(self.absent)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
+        return cls(tuple(int(v) for v in data["accounts"]), tuple(int(v) for v in data["scores"]),
+                   tuple(bool(v) for v in data["left"]), tuple(bool(v) for v in data["absent"]))
 
 
 def season_of(when: float, months: int) -> str:

@@ -25,16 +25,6 @@ class AccountRow:
 
 
 @dataclass
-class SessionRow:
-    id_hash: str
-    account_id: int
-    created: float
-    expires: float
-    last_seen: float
-    label: str
-
-
-@dataclass
 class PasskeyRow:
     id: int
     account_id: int
@@ -79,26 +69,8 @@ class AccountMethods(abc.ABC):
 
     @abc.abstractmethod
     def claim_player(self, player_id: int, account_id: int) -> bool:
-        """Give the account a browser identity that has none; whether it is the account's now."""
-
-    @abc.abstractmethod
-    def add_session(self, id_hash: str, account_id: int, expires: float, label: str, keep: int) -> None:
-        """A signed-in session; the account's oldest beyond ``keep`` are ended."""
-
-    @abc.abstractmethod
-    def session(self, id_hash: str, now: float) -> SessionRow | None:
-        """The session of ``id_hash`` if it has not expired."""
-
-    @abc.abstractmethod
-    def touch_session(self, id_hash: str, now: float, expires: float) -> None: ...
-
-    @abc.abstractmethod
-    def sessions(self, account_id: int, now: float) -> list[SessionRow]:
-        """The account's live sessions, newest first."""
-
-    @abc.abstractmethod
-    def end_sessions(self, account_id: int, id_hash: str | None = None) -> int:
-        """End one session of the account (or every one, ``id_hash`` None); how many ended."""
+        """Give the account a player that has none (a guest, with its history); whether it is the
+        account's now."""
 
     @abc.abstractmethod
     def add_passkey(self, account_id: int, credential_id: str, public_key: str, sign_count: int,
@@ -117,23 +89,26 @@ class AccountMethods(abc.ABC):
     def delete_passkey(self, account_id: int, passkey_id: int) -> bool: ...
 
     @abc.abstractmethod
-    def add_link_code(self, code_hash: str, account_id: int, expires: float) -> None: ...
+    def add_link_code(self, code_hash: str, account_id: int, expires: float, keep: int) -> None:
+        """A link code of the account; its oldest live codes beyond ``keep`` are revoked."""
 
     @abc.abstractmethod
     def use_link_code(self, code_hash: str, now: float) -> int | None:
         """Spend a link code: its account if it was unused and unexpired (then never again)."""
 
     @abc.abstractmethod
-    def add_flow(self, id_hash: str, flow: FlowRow, now: float) -> None:
-        """Keep a passkey ceremony (and forget the expired ones)."""
+    def add_flow(self, id_hash: str, flow: FlowRow, now: float, owner: str, per_owner: int,
+                 most: int) -> None:
+        """Keep a passkey ceremony begun by ``owner`` (a hashed address): the expired ones are forgotten,
+        and the oldest beyond ``per_owner`` of that owner's and beyond ``most`` in all are dropped."""
+
+    @abc.abstractmethod
+    def flow_count(self) -> int:
+        """Passkey ceremonies kept (live or not yet purged)."""
 
     @abc.abstractmethod
     def take_flow(self, id_hash: str, now: float) -> FlowRow | None:
         """The ceremony of ``id_hash``, once (it is deleted), if it has not expired."""
-
-    @abc.abstractmethod
-    def delete_account(self, account_id: int) -> None:
-        """Forget the account: its identities and their hands, passkeys, sessions and codes."""
 
 
 class SqlAccounts(SqlHooks, AccountMethods):
@@ -147,55 +122,24 @@ class SqlAccounts(SqlHooks, AccountMethods):
         return int(rows[0][0]) if rows else None
 
     def account(self, account_id: int) -> AccountRow | None:
-        rows = self._read("SELECT id, name, handle, created FROM accounts WHERE id = ?", (account_id,))
+        rows = self._read("SELECT id, name, handle, created FROM accounts WHERE id = ? AND deleted IS NULL",
+                          (account_id,))
         return AccountRow(int(rows[0][0]), rows[0][1], rows[0][2], float(rows[0][3])) if rows else None
 
     def account_named(self, name_key: str) -> bool:
         return bool(self._read("SELECT 1 FROM accounts WHERE name_key = ?", (name_key,)))
 
     def account_players(self, account_id: int) -> list[int]:
-        rows = self._read("SELECT id FROM players WHERE account_id = ? ORDER BY id", (account_id,))
+        rows = self._read("SELECT id FROM players WHERE account_id = ? AND deleted IS NULL ORDER BY id",
+                          (account_id,))
         return [int(r[0]) for r in rows]
 
     def claim_player(self, player_id: int, account_id: int) -> bool:
         with self._tx():
-            self._run("UPDATE players SET account_id = ? WHERE id = ? AND account_id IS NULL",
-                      (account_id, player_id))
+            self._run("UPDATE players SET account_id = ? WHERE id = ? AND account_id IS NULL"
+                      " AND deleted IS NULL", (account_id, player_id))
             rows = self._run("SELECT account_id FROM players WHERE id = ?", (player_id,))
         return bool(rows) and rows[0][0] is not None and int(rows[0][0]) == account_id
-
-    def add_session(self, id_hash: str, account_id: int, expires: float, label: str, keep: int) -> None:
-        now = time.time()
-        with self._tx():
-            self._run("INSERT INTO sessions (id_hash, account_id, created, expires, last_seen, label)"
-                      " VALUES (?, ?, ?, ?, ?, ?)", (id_hash, account_id, now, expires, now, label))
-            self._run("DELETE FROM sessions WHERE account_id = ? AND (expires <= ? OR id_hash NOT IN"
-                      " (SELECT id_hash FROM sessions WHERE account_id = ? ORDER BY created DESC LIMIT ?))",
-                      (account_id, now, account_id, keep))
-
-    def session(self, id_hash: str, now: float) -> SessionRow | None:
-        rows = self._read("SELECT id_hash, account_id, created, expires, last_seen, label FROM sessions"
-                          " WHERE id_hash = ? AND expires > ?", (id_hash, now))
-        return _session(rows[0]) if rows else None
-
-    def touch_session(self, id_hash: str, now: float, expires: float) -> None:
-        with self._tx():
-            self._run("UPDATE sessions SET last_seen = ?, expires = ? WHERE id_hash = ?",
-                      (now, expires, id_hash))
-
-    def sessions(self, account_id: int, now: float) -> list[SessionRow]:
-        rows = self._read("SELECT id_hash, account_id, created, expires, last_seen, label FROM sessions"
-                          " WHERE account_id = ? AND expires > ? ORDER BY created DESC", (account_id, now))
-        return [_session(r) for r in rows]
-
-    def end_sessions(self, account_id: int, id_hash: str | None = None) -> int:
-        with self._tx():
-            if id_hash is None:
-                rows = self._run("DELETE FROM sessions WHERE account_id = ? RETURNING id_hash", (account_id,))
-            else:
-                rows = self._run("DELETE FROM sessions WHERE account_id = ? AND id_hash = ?"
-                                 " RETURNING id_hash", (account_id, id_hash))
-        return len(rows)
 
     def add_passkey(self, account_id: int, credential_id: str, public_key: str, sign_count: int,
                     label: str) -> None:
@@ -223,12 +167,15 @@ class SqlAccounts(SqlHooks, AccountMethods):
                              (account_id, passkey_id))
         return bool(rows)
 
-    def add_link_code(self, code_hash: str, account_id: int, expires: float) -> None:
+    def add_link_code(self, code_hash: str, account_id: int, expires: float, keep: int) -> None:
         now = time.time()
         with self._tx():
             self._run("DELETE FROM link_codes WHERE expires <= ? OR used IS NOT NULL", (now,))
             self._run("INSERT INTO link_codes (code_hash, account_id, created, expires) VALUES (?, ?, ?, ?)",
                       (code_hash, account_id, now, expires))
+            self._run("DELETE FROM link_codes WHERE account_id = ? AND code_hash NOT IN (SELECT code_hash"
+                      " FROM link_codes WHERE account_id = ? ORDER BY created DESC, code_hash LIMIT ?)",
+                      (account_id, account_id, keep))
 
     def use_link_code(self, code_hash: str, now: float) -> int | None:
         with self._tx():  # one statement: two workers spending the same code at once, one succeeds
@@ -236,13 +183,24 @@ class SqlAccounts(SqlHooks, AccountMethods):
                              " AND expires > ? RETURNING account_id", (now, code_hash, now))
         return int(rows[0][0]) if rows else None
 
-    def add_flow(self, id_hash: str, flow: FlowRow, now: float) -> None:
+    def add_flow(self, id_hash: str, flow: FlowRow, now: float, owner: str, per_owner: int,
+                 most: int) -> None:
         with self._tx():
             self._run("DELETE FROM auth_flows WHERE expires <= ?", (now,))
-            self._run("INSERT INTO auth_flows (id_hash, kind, challenge, account_id, name, handle, expires)"
-                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self._run("INSERT INTO auth_flows (id_hash, kind, challenge, account_id, name, handle, expires,"
+                      " owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                       (id_hash, flow.kind, flow.challenge, flow.account_id, flow.name, flow.handle,
-                       flow.expires))
+                       flow.expires, owner))
+            self._run("DELETE FROM auth_flows WHERE owner = ? AND id_hash NOT IN (SELECT id_hash FROM"
+                      " auth_flows WHERE owner = ? ORDER BY expires DESC, id_hash LIMIT ?)",
+                      (owner, owner, per_owner))
+            over = int(self._run("SELECT COUNT(*) FROM auth_flows")[0][0]) - most
+            if over > 0:
+                self._run("DELETE FROM auth_flows WHERE id_hash IN (SELECT id_hash FROM auth_flows"
+                          " ORDER BY expires, id_hash LIMIT ?)", (over,))
+
+    def flow_count(self) -> int:
+        return int(self._read("SELECT COUNT(*) FROM auth_flows")[0][0])
 
     def take_flow(self, id_hash: str, now: float) -> FlowRow | None:
         with self._tx():
@@ -253,22 +211,8 @@ class SqlAccounts(SqlHooks, AccountMethods):
         r = rows[0]
         return FlowRow(r[0], r[1], None if r[2] is None else int(r[2]), r[3], r[4], float(r[5]))
 
-    def delete_account(self, account_id: int) -> None:
-        mine = "SELECT id FROM players WHERE account_id = ?"
-        with self._tx():
-            self._run(f"DELETE FROM player_hands WHERE player_id IN ({mine})", (account_id,))
-            self._run(f"DELETE FROM seat_players WHERE player_id IN ({mine})", (account_id,))
-            for table in ("queue_entries", "players", "passkeys", "sessions", "link_codes", "auth_flows",
-                          "ratings", "rating_history"):
-                self._run(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
-            self._run("DELETE FROM accounts WHERE id = ?", (account_id,))
-
 
 _PASSKEY = "id, account_id, credential_id, public_key, sign_count, created, last_used, label"
-
-
-def _session(r: tuple[Any, ...]) -> SessionRow:
-    return SessionRow(r[0], int(r[1]), float(r[2]), float(r[3]), float(r[4]), r[5])
 
 
 def _passkey(r: tuple[Any, ...]) -> PasskeyRow:

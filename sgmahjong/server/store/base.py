@@ -14,6 +14,7 @@ from typing import Any
 
 from .accounts import AccountMethods
 from .clubs_sql import ClubMethods
+from .identity_sql import IdentityMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
 from .reviews_sql import ReviewMethods
@@ -142,7 +143,8 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods, abc.ABC):
+class Store(ClubMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods,
+            abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
@@ -293,11 +295,11 @@ class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMeth
 
     # -- avatars (a player's choice, kept with the identity) -----------------------------------------
     @abc.abstractmethod
-    def set_avatar(self, secret_hash: str, avatar: str | None) -> bool:
-        """Set the avatar of the player of ``secret_hash``; False when there is no such player."""
+    def set_avatar(self, player_id: int, avatar: str | None) -> bool:
+        """Set the player's avatar; False when there is no such player."""
 
     @abc.abstractmethod
-    def avatar(self, secret_hash: str) -> str | None: ...
+    def avatar(self, player_id: int) -> str | None: ...
 
     @abc.abstractmethod
     def table_avatars(self, table_id: int) -> dict[int, str]:
@@ -309,16 +311,14 @@ class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMeth
 
     # -- group commit -------------------------------------------------------------------------------
     # -- players (browser-held identities) and their ended hands --------------------------------
-    @abc.abstractmethod
-    def ensure_player(self, secret_hash: str, name: str) -> int:
-        """The id of the player of ``secret_hash``, created (or renamed to ``name``) here."""
-
-    @abc.abstractmethod
-    def player(self, secret_hash: str) -> PlayerRow | None: ...
 
     @abc.abstractmethod
     def link_seat_player(self, table_id: int, seat: int, player_id: int | None) -> None:
         """Whose seat this is (``None``: nobody's, e.g. a player without a browser identity)."""
+
+    @abc.abstractmethod
+    def seats_that_played(self, table_id: int) -> set[int]:
+        """The seats of the table with an action of a human (not a bot's, a timer's or the table's)."""
 
     @abc.abstractmethod
     def seat_players(self, table_id: int) -> dict[int, int]:
@@ -339,10 +339,6 @@ class Store(ClubMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMeth
     @abc.abstractmethod
     def player_totals(self, player_id: int | Sequence[int]) -> dict[str, int]:
         """hands, wins, deal_ins, win_tai (sum of the tai of wins), net, tables."""
-
-    @abc.abstractmethod
-    def delete_player(self, player_id: int) -> None:
-        """Forget the player: their hands, their seats' links and the identity itself."""
 
     @abc.abstractmethod
     def write_batch(self, writes: list[Write]) -> None:

@@ -4,28 +4,14 @@ their ended hands), written once for both dialects (a mixin)."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 
-from .base import PlayerHandRow, PlayerRow
+from .base import PlayerHandRow
 from .hooks import SqlHooks
 
 
 class SqlPlayers(SqlHooks):
     """``players``, ``seat_players`` and ``player_hands``."""
-
-    def ensure_player(self, secret_hash: str, name: str) -> int:
-        with self._tx():
-            rows = self._run(
-                "INSERT INTO players (secret_hash, name, created) VALUES (?, ?, ?)"
-                " ON CONFLICT (secret_hash) DO UPDATE SET name = excluded.name RETURNING id",
-                (secret_hash, name, time.time()),
-            )
-        return int(rows[0][0])
-
-    def player(self, secret_hash: str) -> PlayerRow | None:
-        rows = self._read("SELECT id, name, created FROM players WHERE secret_hash = ?", (secret_hash,))
-        return PlayerRow(int(rows[0][0]), rows[0][1], float(rows[0][2])) if rows else None
 
     def link_seat_player(self, table_id: int, seat: int, player_id: int | None) -> None:
         with self._tx():
@@ -34,6 +20,11 @@ class SqlPlayers(SqlHooks):
             if player_id is not None:
                 self._run("INSERT INTO seat_players (table_id, seat, player_id) VALUES (?, ?, ?)",
                           (table_id, seat, player_id))
+
+    def seats_that_played(self, table_id: int) -> set[int]:
+        rows = self._read("SELECT DISTINCT seat FROM actions WHERE table_id = ? AND source = 'human'",
+                          (table_id,))
+        return {int(r[0]) for r in rows}
 
     def seat_players(self, table_id: int) -> dict[int, int]:
         rows = self._read("SELECT seat, player_id FROM seat_players WHERE table_id = ?", (table_id,))
@@ -82,16 +73,6 @@ class SqlPlayers(SqlHooks):
         )
         keys = ("hands", "wins", "deal_ins", "win_tai", "net", "tables")
         return {k: int(v) for k, v in zip(keys, rows[0], strict=True)}
-
-    def _w_forget_club_member(self, player_id: int) -> None:
-        raise NotImplementedError  # store/clubs_sql.py
-
-    def delete_player(self, player_id: int) -> None:
-        with self._tx():
-            self._w_forget_club_member(player_id)
-            self._run("DELETE FROM player_hands WHERE player_id = ?", (player_id,))
-            self._run("DELETE FROM seat_players WHERE player_id = ?", (player_id,))
-            self._run("DELETE FROM players WHERE id = ?", (player_id,))
 
 
 def _ids(player_id: int | Sequence[int]) -> tuple[int, ...]:

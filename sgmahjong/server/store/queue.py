@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .hooks import SqlHooks
+from .identity_sql import Sighting
 
 MATCH_GRACE = 15.0  # seconds a matched group may wait for its table before it is queued again
 
@@ -54,9 +55,10 @@ class QueueMethods(abc.ABC):
 
     @abc.abstractmethod
     def match_queue(self, now: float, window: float, widen: float, stale: float,
-                    worker: str) -> list[list[QueueEntry]]:
+                    worker: str, alt_window: float = 0.0) -> list[list[QueueEntry]]:
         """Take groups of four waiting entries whose ratings are within the oldest one's window
-        (``window + widen * seconds waited``), marked matched by ``worker``."""
+        (``window + widen * seconds waited``), marked matched by ``worker``; never two accounts seen
+        on one device, or from one address within ``alt_window`` seconds (:func:`kept_apart`)."""
 
     @abc.abstractmethod
     def seat_queue(self, entry_id: int, table_code: str, seat: int) -> None: ...
@@ -70,22 +72,47 @@ def _entry(r: tuple[Any, ...]) -> QueueEntry:
                       None if r[9] is None else int(r[9]))
 
 
+def kept_apart(sightings: list[Sighting], now: float, alt_window: float) -> set[frozenset[int]]:
+    """The pairs of accounts the queue never seats together: seen on one device (a session lineage,
+    ever), or from one address within ``alt_window`` seconds of now."""
+    by_value: dict[tuple[str, str], set[int]] = {}
+    for s in sightings:
+        if s.kind == "device" or s.last_seen >= now - alt_window:
+            by_value.setdefault((s.kind, s.value), set()).add(s.account_id)
+    return {frozenset((a, b)) for ids in by_value.values() for a in ids for b in ids if a < b}
+
+
 def groups_of_four(waiting: list[QueueEntry], now: float, window: float,
-                   widen: float) -> list[list[QueueEntry]]:
+                   widen: float, apart: set[frozenset[int]] | None = None) -> list[list[QueueEntry]]:
     """Oldest first: each entry with three others, the four closest in rating (the narrowest run of
     four, in rating order, that holds it; of runs as narrow, one with a multiple of four below it, so
-    the rest can still form fours), if their spread is within its window."""
+    the rest can still form fours), if their spread is within its window. No two accounts of a pair in
+    ``apart`` (:func:`kept_apart`) are grouped: the run is taken among the entries that may sit with
+    the oldest, and a run holding such a pair is passed over."""
+    apart = apart or set()
+
+    def fits(group: list[QueueEntry]) -> bool:
+        return not any(frozenset((a.account_id, b.account_id)) in apart
+                       for i, a in enumerate(group) for b in group[i + 1:])
+
     left = list(waiting)  # oldest first
     out = []
     while left:
         head = left[0]
         reach = window + widen * max(0.0, now - head.joined)
-        ranked = sorted(left, key=lambda e: (e.rating, e.joined))
+        ranked = sorted((e for e in left if e is head or fits([head, e])), key=lambda e: (e.rating, e.joined))
         at = ranked.index(head)
-        starts = range(max(0, at - 3), min(at, len(ranked) - 4) + 1)
+        starts = [i for i in range(max(0, at - 3), min(at, len(ranked) - 4) + 1) if fits(ranked[i:i + 4])]
         best_start = min(starts, key=lambda i: (ranked[i + 3].rating - ranked[i].rating, i % 4 != 0),
                          default=None)
-        best = None if best_start is None else ranked[best_start:best_start + 4]
+        if best_start is not None:
+            best: list[QueueEntry] | None = ranked[best_start:best_start + 4]
+        else:  # every run holds a pair kept apart: the nearest in rating that may all sit together
+            best = [head]
+            for e in sorted(ranked, key=lambda e: abs(e.rating - head.rating)):
+                if e is not head and len(best) < 4 and fits([*best, e]):
+                    best.append(e)
+            best = sorted(best, key=lambda e: e.rating) if len(best) == 4 else None
         if best is not None and best[-1].rating - best[0].rating <= reach:
             out.append([head, *(e for e in best if e is not head)])
             left = [e for e in left if e not in best]
@@ -127,7 +154,7 @@ class SqlQueue(SqlHooks, QueueMethods):
         return int(rows[0][0])
 
     def match_queue(self, now: float, window: float, widen: float, stale: float,
-                    worker: str) -> list[list[QueueEntry]]:
+                    worker: str, alt_window: float = 0.0) -> list[list[QueueEntry]]:
         with self._tx():
             # a group whose worker died before seating it waits again; a player gone quiet leaves
             self._run("UPDATE queue_entries SET status = 'waiting', worker = NULL, matched_at = NULL"
@@ -136,7 +163,13 @@ class SqlQueue(SqlHooks, QueueMethods):
             self._run("DELETE FROM queue_entries WHERE status = 'waiting' AND heartbeat <= ?", (now - stale,))
             rows = self._run(f"SELECT {_ENTRY} FROM queue_entries WHERE status = 'waiting'"
                              f" ORDER BY joined, id{self.skip_locked}")
-            groups = groups_of_four([_entry(r) for r in rows], now, window, widen)
+            waiting = [_entry(r) for r in rows]
+            ids = tuple({e.account_id for e in waiting}) or (-1,)
+            seen = self._run("SELECT account_id, kind, value, first_seen, last_seen FROM account_sightings"
+                             f" WHERE account_id IN ({', '.join('?' * len(ids))})", ids)
+            apart = kept_apart([Sighting(int(r[0]), r[1], r[2], float(r[3]), float(r[4])) for r in seen],
+                               now, alt_window)
+            groups = groups_of_four(waiting, now, window, widen, apart)
             for group in groups:
                 for e in group:
                     self._run("UPDATE queue_entries SET status = 'matched', worker = ?, matched_at = ?"

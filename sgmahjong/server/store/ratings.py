@@ -6,10 +6,12 @@ leaderboard and /me. The arithmetic is :mod:`..ranking.ladder`'s."""
 from __future__ import annotations
 
 import abc
+import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..ranking.ladder import Standing, placings, rate
+from ..ranking.ladder import MatchRecord, Standing, settle
 from .hooks import SqlHooks
 
 ALL_TIME = "all"
@@ -33,10 +35,29 @@ class RatingMethods(abc.ABC):
     """The ratings part of :class:`~.base.Store`."""
 
     @abc.abstractmethod
-    def rate_match(self, table_id: int, scores: list[int], leavers: list[int], when: float,
-                   season: str) -> None:
-        """Rate the finished match of ``table_id`` (final ``scores`` by seat; ``leavers``' seats placed
-        last) if its four seats are four accounts, once: a match already rated is left alone."""
+    def mark_ranked(self, table_id: int, accounts: list[int]) -> None:
+        """The ranked queue opened ``table_id`` for ``accounts`` (by seat): its match will be rated."""
+
+    @abc.abstractmethod
+    def rate_match(self, table_id: int, scores: list[int], left: list[bool], absent: list[bool],
+                   when: float, season: str, leave_points: int) -> None:
+        """Rate the finished match of ``table_id`` once (final ``scores`` by seat; the seats whose
+        player ``left`` before the end, or was ``absent`` throughout: :func:`~..ranking.ladder.settle`),
+        if the ranked queue opened it; a match already rated is left alone."""
+
+    @abc.abstractmethod
+    def rated_records(self, limit: int) -> list[tuple[str, float, MatchRecord, bool]]:
+        """The last ``limit`` rated matches, newest first: table code, when, record, voided."""
+
+    @abc.abstractmethod
+    def void_match(self, code: str, when: float) -> bool:
+        """Void the rated match of table ``code`` (it counts for nobody once ratings are recomputed);
+        whether there was one."""
+
+    @abc.abstractmethod
+    def recompute_ratings(self, leave_points: int) -> int:
+        """Every rating and rank computed again from the record of rated matches, in order (voided
+        ones left out), in one transaction; how many matches counted."""
 
     @abc.abstractmethod
     def standing(self, account_id: int, season: str = ALL_TIME) -> Standing | None: ...
@@ -74,43 +95,94 @@ class SqlRatings(SqlHooks, RatingMethods):
     row_lock: str = ""
 
 
-    def rate_match(self, table_id: int, scores: list[int], leavers: list[int], when: float,
-                   season: str) -> None:
+    def mark_ranked(self, table_id: int, accounts: list[int]) -> None:
         with self._tx():
-            self._w_rate_match(table_id, scores, leavers, when, season)
+            self._run("INSERT INTO ranked_tables (table_id, created, accounts) VALUES (?, ?, ?)"
+                      " ON CONFLICT (table_id) DO NOTHING", (table_id, time.time(), json.dumps(accounts)))
 
-    def _w_rate_match(self, table_id: int, scores: list[int], leavers: list[int], when: float,
-                      season: str) -> None:
+    def rate_match(self, table_id: int, scores: list[int], left: list[bool], absent: list[bool],
+                   when: float, season: str, leave_points: int) -> None:
+        with self._tx():
+            self._w_rate_match(table_id, scores, left, absent, when, season, leave_points)
+
+    def _w_rate_match(self, table_id: int, scores: list[int], left: list[bool], absent: list[bool],
+                      when: float, season: str, leave_points: int) -> None:
         self._guard(table_id)
-        rows = self._run("SELECT sp.seat, p.account_id FROM seat_players sp JOIN players p"
-                         " ON p.id = sp.player_id WHERE sp.table_id = ? ORDER BY sp.seat", (table_id,))
-        accounts = [None if r[1] is None else int(r[1]) for r in rows]
-        if [int(r[0]) for r in rows] != [0, 1, 2, 3] or None in accounts or len(set(accounts)) != 4:
-            return  # not four accounts: an unranked match
-        if not self._run("INSERT INTO rated_matches (table_id, rated, season) VALUES (?, ?, ?)"
-                         " ON CONFLICT (table_id) DO NOTHING RETURNING table_id", (table_id, when, season)):
+        rows = self._run("SELECT accounts FROM ranked_tables WHERE table_id = ?", (table_id,))
+        if not rows:
+            return  # not opened by the ranked queue: never rated, whatever its rules
+        record = MatchRecord.from_json({"accounts": json.loads(rows[0][0]), "scores": scores, "left": left,
+                                        "absent": absent})
+        if not self._run("INSERT INTO rated_matches (table_id, rated, season, record) VALUES (?, ?, ?, ?)"
+                         " ON CONFLICT (table_id) DO NOTHING RETURNING table_id",
+                         (table_id, when, season, json.dumps(record.to_json()))):
             return  # rated already (the same match recorded again)
-        ids = [int(a) for a in accounts if a is not None]
-        places = placings(scores, leavers)
+        self._w_apply(table_id, record, when, season, leave_points)
+
+    def _w_apply(self, table_id: int, record: MatchRecord, when: float, season: str,
+                 leave_points: int) -> None:
+        ids = list(record.accounts)
+        marks = ", ".join("?" * len(ids))
+        live = {int(r[0]) for r in self._run(
+            f"SELECT id FROM accounts WHERE deleted IS NULL AND id IN ({marks})", tuple(ids))}
         fresh = Standing.new()
         for which in (ALL_TIME, season):
-            for aid in ids:
+            for aid in sorted(live):
                 self._run(f"INSERT INTO ratings (account_id, season, {_COLUMNS}, updated)"
                           " VALUES (?, ?, ?, ?, 0, 0, 0, ?) ON CONFLICT (account_id, season) DO NOTHING",
                           (aid, which, fresh.mu, fresh.sigma, when))
-            marks = ", ".join("?" * len(ids))
             got = self._run(f"SELECT account_id, {_COLUMNS} FROM ratings WHERE season = ? AND account_id IN"
                             f" ({marks}){self.row_lock}", (which, *ids))
             now = {int(r[0]): _standing(r[1:]) for r in got}
-            after = rate([now[a] for a in ids], places)
+            after, places = settle([now.get(a, fresh) for a in ids], record, leave_points)
             for seat, (aid, s) in enumerate(zip(ids, after, strict=True)):
+                if aid not in live:
+                    continue  # a deleted account: the others are rated as they would have been
                 self._run("UPDATE ratings SET mu = ?, sigma = ?, matches = ?, rank = ?, points = ?,"
                           " updated = ? WHERE account_id = ? AND season = ?",
                           (s.mu, s.sigma, s.matches, s.rank, s.points, when, aid, which))
-                self._run(f"INSERT INTO rating_history (account_id, table_id, season, at, place, {_COLUMNS})"
-                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                          (aid, table_id, which, when, places[seat], s.mu, s.sigma, s.matches, s.rank,
-                           s.points))
+                if places[seat]:
+                    self._run("INSERT INTO rating_history (account_id, table_id, season, at, place,"
+                              f" {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (aid, table_id, which, when, places[seat], s.mu, s.sigma, s.matches, s.rank,
+                               s.points))
+
+    def rated_records(self, limit: int) -> list[tuple[str, float, MatchRecord, bool]]:
+        rows = self._read("SELECT t.code, m.rated, m.record, m.voided FROM rated_matches m JOIN tables t"
+                          " ON t.id = m.table_id WHERE m.record IS NOT NULL"
+                          " ORDER BY m.rated DESC, m.table_id DESC LIMIT ?", (limit,))
+        return [(r[0], float(r[1]), MatchRecord.from_json(json.loads(r[2])), r[3] is not None) for r in rows]
+
+    def void_match(self, code: str, when: float) -> bool:
+        with self._tx():
+            rows = self._run("UPDATE rated_matches SET voided = ? WHERE voided IS NULL AND table_id IN"
+                             " (SELECT id FROM tables WHERE code = ?) RETURNING table_id", (when, code))
+        return bool(rows)
+
+    def recompute_ratings(self, leave_points: int) -> int:
+        with self._tx():
+            self._w_backfill_records()
+            self._run("DELETE FROM rating_history")
+            self._run("DELETE FROM ratings")
+            rows = self._run("SELECT table_id, rated, season, record FROM rated_matches WHERE voided IS NULL"
+                             " AND record IS NOT NULL ORDER BY rated, table_id")
+            for table_id, rated, season, record in rows:
+                self._w_apply(int(table_id), MatchRecord.from_json(json.loads(record)), float(rated), season,
+                              leave_points)
+        return len(rows)
+
+    def _w_backfill_records(self) -> None:
+        """Matches rated before records were kept: their record from the rating history (each
+        account's place as its score; nobody left), where all four are still there."""
+        for (table_id,) in self._run("SELECT table_id FROM rated_matches WHERE record IS NULL"):
+            got = self._run("SELECT account_id, place FROM rating_history WHERE table_id = ? AND season = ?"
+                            " ORDER BY account_id", (table_id, ALL_TIME))
+            if len(got) != 4:
+                continue
+            record = {"accounts": [int(r[0]) for r in got], "scores": [-int(r[1]) for r in got],
+                      "left": [False] * 4, "absent": [False] * 4}
+            self._run("UPDATE rated_matches SET record = ? WHERE table_id = ?",
+                      (json.dumps(record), table_id))
 
     def standing(self, account_id: int, season: str = ALL_TIME) -> Standing | None:
         rows = self._read(f"SELECT {_COLUMNS} FROM ratings WHERE account_id = ? AND season = ?",

@@ -47,14 +47,14 @@ class TalkSql:
                           (table_id, hand, limit))
         return [_row(r) for r in rows]
 
-    def set_avatar(self, secret_hash: str, avatar: str | None) -> bool:
+    def set_avatar(self, player_id: int, avatar: str | None) -> bool:
         with self._tx():
-            rows = self._run("UPDATE players SET avatar = ? WHERE secret_hash = ? RETURNING id",
-                             (avatar, secret_hash))
+            rows = self._run("UPDATE players SET avatar = ? WHERE id = ? AND deleted IS NULL RETURNING id",
+                             (avatar, player_id))
         return bool(rows)
 
-    def avatar(self, secret_hash: str) -> str | None:
-        rows = self._read("SELECT avatar FROM players WHERE secret_hash = ?", (secret_hash,))
+    def avatar(self, player_id: int) -> str | None:
+        rows = self._read("SELECT avatar FROM players WHERE id = ?", (player_id,))
         return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def table_avatars(self, table_id: int) -> dict[int, str]:

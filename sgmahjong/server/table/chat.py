@@ -2,10 +2,11 @@
 :class:`~.table.Table` (``table.chat``).
 
 A message is text only (the client shows it with ``textContent``): at most :data:`TEXT_MAX`
-characters, not empty, no control characters and no bidi overrides (a message cannot restyle or
-reorder the messages around it). A quick phrase or an emote is sent as its id and shown in each
-viewer's language. Each seat (each spectator's connection) has a token bucket (the server settings
-``chat_rate`` and ``chat_burst``): beyond it a message is refused and the socket stays open.
+characters, not empty, and what :func:`~..text.text_problem` allows (one line, nothing invisible, a
+few marks on a letter at most). A quick phrase or an emote is sent as its id and shown in each
+viewer's language. Every message counts against its person and its address (:func:`limit_keys`;
+the caller's limit, kept across reconnects: http/limits.PersonLimits): beyond it a message is
+refused and the socket stays open.
 
 Every message is stored with the hand it was said in and the number of that hand's actions applied
 by then (``step``: the replay's step), so a reload shows the recent ones and a replay shows each at
@@ -17,7 +18,6 @@ to the options)."""
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..store import Store
+from ..text import MAX_MARKS, TextProblem
+from ..text import text_problem as shown_text_problem
 
 if TYPE_CHECKING:
     from ..store import ChatRow
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 
 TEXT_MAX = 200  # characters of one chat message
 KEEP = 50  # recent messages sent to a connection at hello (and kept in memory per table)
-BUCKETS_MAX = 64  # spectators' rate buckets kept per table (the least recent dropped)
 #: quick phrases (the client shows each in the viewer's language: strings "chat.phrase.ID")
 PHRASES: tuple[str, ...] = (
     "huat", "wait", "so_fast", "sorry", "jiayou", "good_hand", "your_turn", "nice", "again",
@@ -42,32 +43,31 @@ PHRASES: tuple[str, ...] = (
 #: emotes (SVG stickers drawn by the client: the four animals of the tile set and a few faces)
 EMOTES: tuple[str, ...] = ("cat", "rat", "rooster", "centipede", "laugh", "cry", "angry", "heart")
 SPECTATOR = "Spectator"
-_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+#: who may say a line: ``(address, person keys)`` -> whether both still have a token (one is spent)
+Limit = Callable[[str, tuple[str, ...]], bool]
 
 
-def text_problem(text: str) -> tuple[str, str] | None:
-    """Why ``text`` cannot be a chat message (error code, reason), or None when it can."""
+def text_problem(text: str, max_marks: int = MAX_MARKS) -> TextProblem | None:
+    """Why ``text`` cannot be a chat message, or None when it can."""
     if not text.strip():
-        return "chat_empty", "the message is empty"
+        return TextProblem("chat_empty", "the message is empty", {})
     if len(text) > TEXT_MAX:
-        return "chat_too_long", f"a message is at most {TEXT_MAX} characters (this one has {len(text)})"
-    for ch in text:
-        if ord(ch) in _BIDI:
-            return "chat_bad_text", f"the message holds a text-direction override (U+{ord(ch):04X})"
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            return "chat_bad_text", f"the message holds a control character (U+{ord(ch):04X})"
-    return None
+        return TextProblem("chat_too_long", f"a message is at most {TEXT_MAX} characters (this one has"
+                           f" {len(text)})", {"most": TEXT_MAX})
+    return shown_text_problem(text, max_marks)
+
+
+def limit_keys(conn: Connection, table_id: int) -> tuple[str, ...]:
+    """The keys besides its address that a line from ``conn`` counts against: its identity's (from
+    identity.person_keys, without the address's own key there: the address has its own, larger limit,
+    shared by everyone behind it) and, from a seat, that seat's (a guest seated without an identity)."""
+    keys = tuple(k for k in conn.person if k != f"a:{conn.address}")
+    return keys if conn.seat is None else (*keys, f"s:{table_id}:{conn.seat}")
 
 
 def row_json(row: ChatRow) -> dict[str, Any]:
     return {"type": "chat", "seq": row.seq, "seat": row.seat, "name": row.name, "kind": row.kind,
             "body": row.body, "hand": row.hand, "step": row.step, "at": row.at}
-
-
-class Bucket(Protocol):
-    """A rate limit (the HTTP edge's token bucket): :meth:`take` spends one message if it may go."""
-
-    def take(self) -> bool: ...
 
 
 @dataclass
@@ -76,7 +76,6 @@ class ChatState:
 
     seq: int | None = None  # the next message's number (None: not read from the store yet)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP))
-    buckets: dict[object, Bucket] = field(default_factory=dict)
     muted: set[int] = field(default_factory=set)  # seats the host muted for everyone
     spectators: bool | None = None  # spectators may chat (None: as the option says)
 
@@ -131,11 +130,10 @@ class TableChat:
         conn.push(self.message())
         conn.push({"type": "chat_log", "messages": list(self.state.recent)})
 
-    def say(self, conn: Connection, kind: str, body: str, rate: float, burst: int,
-            new_bucket: Callable[[], Bucket]) -> None:
-        """A message from ``conn``: checked, stored, then sent to every connection of this table. Each
-        seat (each spectator's connection) has a rate limit made by ``new_bucket`` (``burst`` messages
-        at once, then ``rate`` a second: for the reason given)."""
+    def say(self, conn: Connection, kind: str, body: str, limit: Limit, max_marks: int = MAX_MARKS) -> None:
+        """A message from ``conn``: checked (a text's letters at most ``max_marks`` marks each), counted
+        by ``limit`` (its address and :func:`limit_keys`), stored, then sent to every connection of this
+        table."""
         seat = conn.seat
         table = self.table
         if not table.options.chat:
@@ -145,15 +143,15 @@ class TableChat:
         if seat is not None and seat in self.state.muted:
             raise ProtocolError("chat_muted", "the host has muted your seat's chat", "chat")
         if kind == "text":
-            problem = text_problem(body)
+            problem = text_problem(body, max_marks)
             if problem is not None:
-                raise ProtocolError(problem[0], problem[1], "chat")
+                raise ProtocolError(problem.code, problem.message, "chat", problem.params or None)
             body = body.strip()
         elif body not in (PHRASES if kind == "phrase" else EMOTES):
             raise ProtocolError("chat_unknown", f"no {kind} is called {body[:30]!r}", "chat")
-        if not self._bucket(conn, new_bucket).take():
-            raise ProtocolError("chat_rate", f"too many messages: at most {burst} at once, then one"
-                                f" every {1 / rate:g} s" if rate > 0 else "too many messages", "chat")
+        if not limit(conn.address, limit_keys(conn, table.id)):
+            raise ProtocolError("chat_rate", "too many messages from you or your address; wait a moment",
+                                "chat")
         seq = self._load()
         name = (table.seats[seat].name if seat is not None else SPECTATOR) or ""
         at = round(time.time(), 3)
@@ -167,15 +165,6 @@ class TableChat:
         for c in list(table.conns):
             if c.hello:
                 c.push(message)
-
-    def _bucket(self, conn: Connection, new_bucket: Callable[[], Bucket]) -> Bucket:
-        key: object = conn.seat if conn.seat is not None else conn
-        buckets = self.state.buckets
-        bucket = buckets.pop(key, None) or new_bucket()
-        buckets[key] = bucket  # most recent last
-        while len(buckets) > BUCKETS_MAX:
-            del buckets[next(iter(buckets))]
-        return bucket
 
     def mute(self, conn: Connection, seat: int | None, muted: bool) -> None:
         """The host mutes (or unmutes) a seat for everyone; ``seat`` None: the spectators."""

@@ -52,6 +52,12 @@ class Connection:
                  table_id: int | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
+        # who it is (http/identity.py): its address, the players its session acts as, and the seat of
+        # theirs at this table (None: a spectator, counted against the spectators' caps)
+        self.address = ""  # the client's address as limits count it (http/identity.address_of)
+        self.person: tuple[str, ...] = ()  # the keys its per-person limits count under (person_keys)
+        self.player_ids: tuple[int, ...] = ()
+        self.owner_seat: int | None = None
         self._send = send
         self._write_now = write_now  # a synchronous send (guard.DirectWrites), if the server has one
         self._sending = False  # the writer is inside an awaited send (direct writes wait for it)
@@ -61,6 +67,7 @@ class Connection:
         self.closed = False  # nothing more is queued (the socket went, the client was dropped, ...)
         self.view: dict[str, Any] | None = None  # the last view this connection was sent (whole or merged)
         self.evicted = False  # the table moved to another worker (see ownership.py)
+        self.close_code: int | None = None  # sent away (:meth:`send_away`): closed with this code
         self.storage_down = False  # the table's writes failed: told so, then closed (app.py)
         # (text, writes to be committed before it, when it was queued)
         self._pending: deque[tuple[str, int, float]] = deque()
@@ -140,6 +147,12 @@ class Connection:
             pending.popleft()
             SEND_DELAY.observe(now - queued)
         return True
+
+    def send_away(self, message: dict[str, Any], code: int) -> None:
+        """Tell the client why, then close its socket with ``code`` (after what is queued)."""
+        self.push(message)
+        self.close_code = code
+        self.finish()
 
     def finish(self) -> None:
         """No more messages: the writer sends what is queued (once committed) and returns."""

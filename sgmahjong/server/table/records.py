@@ -18,15 +18,19 @@ class PlayerRecords:
         self.table_id = table_id
         self.links: dict[int, int] | None = None  # seat -> player id, None: not read yet
 
+    def seat_links(self) -> dict[int, int]:
+        """seat -> player id of the seats taken by a player (read once, again after :meth:`forget`)."""
+        if self.links is None:
+            self.links = self.store.seat_players(self.table_id)
+        return self.links
+
     def forget(self) -> None:
         """A seat was linked: read the links again at the next hand's end."""
         self.links = None
 
     def record_hand(self, number: int, hand: HandState, kinds: list[str]) -> None:
         """Record an ended hand for the players whose seats are still theirs (human seats only)."""
-        if self.links is None:
-            self.links = self.store.seat_players(self.table_id)
-        links = {seat: pid for seat, pid in self.links.items() if kinds[seat] == "human"}
+        links = {seat: pid for seat, pid in self.seat_links().items() if kinds[seat] == "human"}
         if not links:
             return
         result = hand.result or {}

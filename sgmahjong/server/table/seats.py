@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .. import protocol
 from ..protocol import ProtocolError
 from ..store import SeatRow
+from ..text import MAX_MARKS, check_text
 
 NAME_MAX = 24
 
@@ -90,9 +91,10 @@ class Seating:
             raise ProtocolError("seat_taken", f"seat {seat} is taken", ref)
         return seat
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """A human takes ``seat`` (or the first free one): the seat and its secret token."""
-        name = clean_name(name)
+    def join(self, name: str, seat: int | None, max_marks: int | None = None) -> tuple[int, str]:
+        """A human takes ``seat`` (or the first free one): the seat and its secret token (``max_marks``:
+        the setting ``text_max_marks``; None: its default)."""
+        name = clean_name(name, MAX_MARKS if max_marks is None else max_marks)
         seat = self.free_seat(seat)
         self.require_free_name(name)
         token = secrets.token_urlsafe(24)
@@ -136,12 +138,13 @@ class Seating:
             s.ready = False
 
 
-def clean_name(name: str) -> str:
+def clean_name(name: str, max_marks: int = MAX_MARKS) -> str:
+    """A display name as others see it (its runs of white space made one space), or ProtocolError:
+    empty, too long, or what :func:`~..text.text_problem` refuses."""
     name = " ".join(name.split())
     if not name:
         raise ProtocolError("invalid", "a name is needed")
     if len(name) > NAME_MAX:
         raise ProtocolError("invalid", f"a name has at most {NAME_MAX} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise ProtocolError("invalid", "a name must be printable text")
+    check_text(name, max_marks)
     return name

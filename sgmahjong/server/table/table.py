@@ -31,7 +31,7 @@ from ..options import TableOptions
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..ranking.record import RankedPolicy
 from ..store import SeatRow, Store, TableRow
-from . import engine
+from . import engine, owners
 from .bots import BotDriver
 from .chat import TableChat
 from .claim_pause import ClaimPause, lone_human
@@ -177,10 +177,17 @@ class Table:
             raise ProtocolError("wrong_status", message or f"not possible while the table is {self.status}",
                                 ref)
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a seat (lobby only): the seat number and its secret token."""
+    def join(self, name: str, seat: int | None, player_id: int | None = None,
+             max_marks: int | None = None) -> tuple[int, str]:
+        """Take a seat (lobby only) for ``player_id``, who has no other here (:mod:`.owners`): the seat
+        number and its secret token (``max_marks``: Seating.join)."""
         self.require_status("lobby", None, "the match has started; seats can no longer be taken")
-        taken = self.seating.join(name, seat)
+        if player_id is not None and owners.seat_of(self, [player_id]) is not None:
+            raise ProtocolError("already_seated", "you already have a seat at this table")
+        taken = self.seating.join(name, seat, max_marks)
+        if player_id is not None:
+            self.store.link_seat_player(self.id, taken[0], player_id)
+            self.records.forget()
         self.broadcast_table()
         return taken
 
@@ -326,7 +333,7 @@ class Table:
             events = [*events, *self._hand_ended(match, record=True)]
             self.seating.not_ready()
         self._guarded("the deadline", what, self._refresh_deadline)
-        self._guarded("the claim pause", what, self._pause_claims)
+        self._guarded("the claim pause", what, self.pause.after_change, self.fanout.watched)
         if not self._guarded("the fan-out", what, self._broadcast, events) and self.match is not None:
             self.fanout.resend_views(self.match, self.status, self.deadlines.timer)
         self._guarded("the hints", what, self._push_hints)
@@ -344,9 +351,6 @@ class Table:
             log.exception("table %s: %s failed after %s (the change stays; the table goes on)",
                           self.code, step, " ".join(map(str, what)))
             return False
-
-    def _pause_claims(self) -> None:
-        self.pause.after_change(self.fanout.watched)
 
     def _refresh_deadline(self) -> None:
         self.deadlines.refresh_since(self.match)
@@ -367,13 +371,9 @@ class Table:
             self.hints.push(self.match, self.status, self.hand_number, seats, self.fanout.push_seat)
 
     # -- connections ----------------------------------------------------------------------------------
-    def hello(self, conn: Connection, token: str | None) -> None:
-        seat = None
-        if token is not None:
-            seat = self.seating.seat_of_token(token)
-            if seat is None:
-                raise ProtocolError("bad_token", "this token does not open any seat of this table", "hello")
-        conn.seat = seat
+    def hello(self, conn: Connection, token: str | None, player_ids: tuple[int, ...] = ()) -> None:
+        """A socket says who it is: its seat (:func:`.owners.seat_at_hello`), else a spectator."""
+        conn.seat = seat = owners.seat_at_hello(self, token, player_ids)
         conn.hello = True
         conn.push({"type": "welcome", "protocol": PROTOCOL_VERSION, "code": self.code, "seat": seat})
         self.broadcast_table()

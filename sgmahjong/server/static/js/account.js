@@ -1,20 +1,25 @@
 // The account card of /me (docs/accounts.md): claim an account for this browser's history with a
 // passkey (navigator.credentials), sign in with a passkey or a device link code, list and remove
-// devices and passkeys, show a link code for a new device, sign out (here or everywhere).
+// devices and passkeys, show a link code for a new device, sign out (here or everywhere). Where the
+// server does not offer passkeys (`passkeys_off`: a host other than localhost without a relying party
+// set), the passkey buttons are hidden and the link code remains.
 // Data: /api/account/*; the session is an HttpOnly cookie the page never sees.
 import { esc } from "./api.js";
-import { forgetIdentity, playerHeaders } from "./identity.js";
+import { errorText } from "./errors.js";
+import { identityReady } from "./identity.js";
 import { has, t } from "./i18n.js";
 import { showRating } from "./rating.js";
 
 const $ = (id) => document.getElementById(id);
 let changed = () => {};
 let codeTimer = null;
+let passkeysOff = false;
 
 async function send(method, url, body = {}) {
+  await identityReady;
   const res = await fetch(url, {
     method,
-    headers: { "Content-Type": "application/json", Accept: "application/json", ...playerHeaders() },
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
   });
   let data = null;
@@ -24,9 +29,12 @@ async function send(method, url, body = {}) {
     data = null;
   }
   if (!res.ok) {
-    const err = new Error(data && data.code && has(`account.error.${data.code}`)
-      ? t(`account.error.${data.code}`) : (data && data.error) || `HTTP ${res.status}`);
+    const code = data && data.code;
+    const err = new Error(code && has(`account.error.${code}`) ? t(`account.error.${code}`)
+      : code && has(`error.${code}`) ? errorText({ code, message: data.error, params: data.params })
+        : (data && data.error) || `HTTP ${res.status}`);
     err.status = res.status;
+    err.code = data && data.code;
     throw err;
   }
   return data;
@@ -72,7 +80,6 @@ function say(text) {
 }
 
 async function signedIn(answer) {
-  if (answer.fresh_identity) forgetIdentity(); // this browser's identity was another account's
   await refresh();
   changed();
   showRating().catch(() => {});
@@ -100,6 +107,11 @@ function attempt(fn) {
     try {
       await fn();
     } catch (err) {
+      if (err.code === "passkeys_off" && !passkeysOff) {
+        passkeysOff = true; // the card now says so where the passkey buttons were
+        await refresh().catch(() => {});
+        return;
+      }
       say(err.name === "NotAllowedError" ? t("account.cancelled") : err.message);
     }
   };
@@ -110,19 +122,23 @@ function when(seconds) {
 }
 
 function renderSignedOut() {
+  const withPasskeys = passkeysOff
+    ? `<p class="muted" id="passkeys-off">${esc(t("account.error.passkeys_off"))}</p>`
+    : `<form id="claim-form" class="account-row"><label><span>${esc(t("account.name"))}</span> ` +
+      `<input type="text" id="claim-name" maxlength="40" required autocomplete="username webauthn"></label>` +
+      `<button type="submit" id="claim-btn">${esc(t("account.claim"))}</button></form>` +
+      `<p class="account-row"><button type="button" class="secondary" id="signin-btn">${esc(t("account.signin"))}</button></p>`;
   $("account").innerHTML =
-    `<p class="muted">${esc(t("account.intro"))}</p>` +
-    `<form id="claim-form" class="account-row"><label><span>${esc(t("account.name"))}</span> ` +
-    `<input type="text" id="claim-name" maxlength="40" required autocomplete="username webauthn"></label>` +
-    `<button type="submit" id="claim-btn">${esc(t("account.claim"))}</button></form>` +
-    `<p class="account-row"><button type="button" class="secondary" id="signin-btn">${esc(t("account.signin"))}</button></p>` +
+    `<p class="muted">${esc(t("account.intro"))}</p>` + withPasskeys +
     `<form id="link-form" class="account-row"><label><span>${esc(t("account.code"))}</span> ` +
     `<input type="text" id="link-code" maxlength="20" required autocomplete="one-time-code" ` +
     `placeholder="XXXXX-XXXXX" spellcheck="false"></label>` +
     `<button type="submit" class="secondary" id="link-btn">${esc(t("account.link"))}</button></form>`;
-  $("claim-name").value = $("me-name") ? $("me-name").value : "";
-  $("claim-form").addEventListener("submit", attempt(() => createPasskey($("claim-name").value.trim())));
-  $("signin-btn").addEventListener("click", attempt(passkeySignIn));
+  if (!passkeysOff) {
+    $("claim-name").value = $("me-name") ? $("me-name").value : "";
+    $("claim-form").addEventListener("submit", attempt(() => createPasskey($("claim-name").value.trim())));
+    $("signin-btn").addEventListener("click", attempt(passkeySignIn));
+  }
   $("link-form").addEventListener("submit", attempt(async () => {
     await signedIn(await send("POST", "/api/account/link", { code: $("link-code").value }));
   }));
@@ -139,13 +155,14 @@ function renderSignedIn(a) {
   $("account").innerHTML =
     `<p id="account-name">${esc(t("account.signed_in", { name: a.name }))}</p>` +
     `<h3>${esc(t("account.passkeys"))}</h3><ul class="account-list" id="passkeys">${keys.join("")}</ul>` +
-    `<p class="account-row"><button type="button" class="secondary" id="add-passkey">${esc(t("account.add_passkey"))}</button></p>` +
+    (passkeysOff ? ""
+      : `<p class="account-row"><button type="button" class="secondary" id="add-passkey">${esc(t("account.add_passkey"))}</button></p>`) +
     `<h3>${esc(t("account.devices"))}</h3><ul class="account-list" id="devices">${devices.join("")}</ul>` +
     `<p class="account-row"><button type="button" class="secondary" id="code-btn">${esc(t("account.show_code"))}</button>` +
     ` <output id="link-shown" class="link-code"></output></p>` +
     `<p class="account-row"><button type="button" class="secondary" id="signout-btn">${esc(t("account.signout"))}</button>` +
     ` <button type="button" class="secondary" id="signout-all-btn">${esc(t("account.signout_all"))}</button></p>`;
-  $("add-passkey").addEventListener("click", attempt(() => createPasskey(null)));
+  if (!passkeysOff) $("add-passkey").addEventListener("click", attempt(() => createPasskey(null)));
   $("code-btn").addEventListener("click", attempt(showCode));
   $("signout-btn").addEventListener("click", attempt(() => signOut("/api/account/signout")));
   $("signout-all-btn").addEventListener("click", attempt(() => signOut("/api/account/signout-all")));
@@ -179,7 +196,7 @@ async function showCode() {
 }
 
 async function signOutHere() {
-  forgetIdentity(); // the identity's history is the account's: this browser starts a fresh guest
+  // the server made this device a new guest: the account's hands, seats and clubs stay the account's
   await refresh();
   changed();
   showRating().catch(() => {});
@@ -195,6 +212,7 @@ export async function refresh() {
   clearInterval(codeTimer);
   const res = await fetch("/api/account", { headers: { Accept: "application/json" } });
   const a = await res.json();
+  passkeysOff = passkeysOff || Boolean(a.passkeys_off);
   document.body.classList.toggle("signed-in", Boolean(a.signed_in));
   if (a.signed_in) renderSignedIn(a);
   else renderSignedOut();

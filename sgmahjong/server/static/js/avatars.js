@@ -4,7 +4,7 @@
 import { t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 import { getJSON } from "./api.js";
-import { playerHeaders } from "./identity.js";
+import { identityReady } from "./identity.js";
 
 /** avatar id -> the tile it shows (ids as server/http/avatars.py AVATARS). */
 export const AVATAR_TILES = {
@@ -56,7 +56,8 @@ export function tableAvatars(code, onChange) {
 export async function avatarPicker(box, status) {
   let body;
   try {
-    const res = await fetch("/api/me/avatar", { headers: { Accept: "application/json", ...playerHeaders() } });
+    await identityReady;
+    const res = await fetch("/api/me/avatar", { headers: { Accept: "application/json" } });
     if (!res.ok) return;
     body = await res.json();
   } catch (_err) {
@@ -72,7 +73,7 @@ export async function avatarPicker(box, status) {
     b.append(avatarElement(id, 44));
     b.addEventListener("click", async () => {
       const res = await fetch("/api/me/avatar", {
-        method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders() },
+        method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ avatar: id }),
       });
       const answer = await res.json().catch(() => ({}));

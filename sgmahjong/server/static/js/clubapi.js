@@ -1,12 +1,13 @@
-// What the club pages share: requests carrying this browser's identity (X-Player), money and stakes
+// What the club pages share: requests (the session cookie says who asks), money and stakes
 // as text, and list items built from text (a name a player typed is always textContent).
 import { decode } from "./api.js";
 import { errorText } from "./errors.js";
-import { playerHeaders } from "./identity.js";
+import { identityReady } from "./identity.js";
 
 /** A JSON request to the club API; throws Error(reason) on an HTTP error (err.status set). */
 export async function clubRequest(method, url, body = undefined) {
-  const headers = { Accept: "application/json", ...playerHeaders() };
+  await identityReady;
+  const headers = { Accept: "application/json" };
   const init = { method, headers };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";

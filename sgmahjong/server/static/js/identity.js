@@ -1,54 +1,48 @@
-// The player's browser-held identity: a random secret kept in this browser's localStorage (the
-// server stores only its hash, like a seat token) and a display name. No passwords: whoever holds
-// the browser is the player. Sent as the X-Player header to /api/me, and with a join.
-const KEY = "sgmj-player";
+// Who this browser is: the server knows it by its session cookie (HttpOnly, made by the first request
+// that needs one), so pages send nothing of their own. A browser of an older release kept a secret in
+// localStorage: it is sent once to be adopted (POST /api/me/adopt), then forgotten.
+const OLD_KEY = "sgmj-player";
 const NAME_KEY = "sgmahjong:name"; // the name the table page fills in (shared with it)
 
-function randomSecret() {
-  const bytes = new Uint8Array(32);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+async function adopt() {
+  let old = null;
+  try {
+    old = JSON.parse(localStorage.getItem(OLD_KEY) || "null");
+  } catch (_err) {
+    old = null;
+  }
+  if (!old || typeof old.secret !== "string") return;
+  try {
+    const res = await fetch("/api/me/adopt", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ secret: old.secret }),
+    });
+    if (res.status >= 500 || res.status === 429) return; // try again on the next visit
+    if (old.name && !localStorage.getItem(NAME_KEY)) localStorage.setItem(NAME_KEY, old.name);
+    localStorage.removeItem(OLD_KEY);
+  } catch (_err) {
+    /* offline: try again on the next visit */
+  }
 }
 
-/** {secret, name} of this browser (created on first use). */
-export function playerIdentity() {
-  const me = storedIdentity();
+/** Resolves once an old browser secret (if any) was adopted: await it before a page's first request. */
+export const identityReady = adopt();
+
+/** The display name used last on this browser ("" if none). */
+export function rememberedName() {
   try {
-    me.name = localStorage.getItem(NAME_KEY) || me.name || "";
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch (_err) {
+    return "";
+  }
+}
+
+/** Remember the display name used last (the table page fills it in). */
+export function rememberName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
   } catch (_err) {
     /* private mode */
   }
-  return me;
-}
-
-function storedIdentity() {
-  let me = null;
-  try {
-    me = JSON.parse(localStorage.getItem(KEY) || "null");
-  } catch (_err) {
-    me = null;
-  }
-  if (!me || typeof me.secret !== "string" || me.secret.length < 32) {
-    me = { secret: randomSecret(), name: "" };
-    localStorage.setItem(KEY, JSON.stringify(me));
-  }
-  return me;
-}
-
-/** Remember the display name used last (the server learns it with the next join or rename). */
-export function rememberName(name) {
-  const me = storedIdentity();
-  me.name = name;
-  localStorage.setItem(KEY, JSON.stringify(me));
-  localStorage.setItem(NAME_KEY, name);
-}
-
-/** Forget this browser's identity (after its history was deleted). */
-export function forgetIdentity() {
-  localStorage.removeItem(KEY);
-}
-
-/** Request headers that identify the player. */
-export function playerHeaders() {
-  return { "X-Player": storedIdentity().secret };
 }

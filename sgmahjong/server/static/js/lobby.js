@@ -2,6 +2,7 @@
 // GET /api/rules), then share its link; list the open tables.
 import "./site-header.js";
 import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
+import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
 import { playerName } from "./names.js";
 import { avatarElement } from "./avatars.js";
@@ -56,7 +57,7 @@ async function create(ev) {
     $("created").hidden = false;
     refreshTables();
   } catch (err) {
-    $("create-error").textContent = err.message;
+    $("create-error").textContent = err.code ? errorText(err) : err.message;
   }
 }
 

@@ -1,8 +1,9 @@
 // /me: this browser's player — display name, totals, net over time, the hands (newest first, with a
-// link to each replay), export and delete. Data: GET /api/me (X-Player header), POST /api/players.
+// link to each replay), export and delete. Data: GET /api/me (the session cookie), POST /api/players.
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
-import { forgetIdentity, playerHeaders, playerIdentity, rememberName } from "./identity.js";
+import { errorText } from "./errors.js";
+import { identityReady, rememberedName, rememberName } from "./identity.js";
 import { avatarPicker } from "./avatars.js";
 import { lang, shownAfter, t } from "./i18n.js";
 import { initAccount, refresh as refreshAccount } from "./account.js";
@@ -12,7 +13,8 @@ const WIND_CJK = { E: "東", S: "南", W: "西", N: "北" };
 const state = { page: 1, pages: 1, data: null };
 
 async function fetchMe(page) {
-  const res = await fetch(`/api/me?page=${page}`, { headers: { Accept: "application/json", ...playerHeaders() } });
+  await identityReady;
+  const res = await fetch(`/api/me?page=${page}`, { headers: { Accept: "application/json" } });
   const body = await res.json();
   if (!res.ok) throw new Error(body.error || res.statusText);
   return body;
@@ -102,7 +104,7 @@ async function load(page) {
 }
 
 async function exportHistory() {
-  const res = await fetch("/api/me/export", { headers: playerHeaders() });
+  const res = await fetch("/api/me/export");
   if (!res.ok) {
     $("data-status").textContent = t("me.nothing");
     return;
@@ -121,10 +123,9 @@ async function exportHistory() {
 async function deleteHistory() {
   if (!window.confirm(t(state.data && state.data.account ? "account.confirm_delete" : "me.confirm_delete"))) return;
   const res = await fetch("/api/me", {
-    method: "DELETE", headers: { ...playerHeaders(), "Content-Type": "application/json" }, body: "{}",
+    method: "DELETE", headers: { "Content-Type": "application/json" }, body: "{}",
   });
   const body = await res.json();
-  forgetIdentity();
   $("data-status").textContent = t("me.deleted", { n: body.deleted ?? 0 });
   $("me-name").value = "";
   if (body.account) await refreshAccount();
@@ -135,18 +136,18 @@ $("name-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const name = $("me-name").value.trim();
   try {
-    const res = await postJSON("/api/players", { secret: playerIdentity().secret, name });
+    const res = await postJSON("/api/players", { name });
     rememberName(res.name);
     $("name-saved").textContent = t("me.saved");
   } catch (err) {
-    $("name-saved").textContent = err.message;
+    $("name-saved").textContent = err.code ? errorText(err) : err.message;
   }
 });
 $("newer").addEventListener("click", () => load(state.page - 1));
 $("older").addEventListener("click", () => load(state.page + 1));
 $("export-btn").addEventListener("click", exportHistory);
 $("delete-btn").addEventListener("click", deleteHistory);
-$("me-name").value = playerIdentity().name || "";
+$("me-name").value = rememberedName();
 document.title = t("me.doc_title");
 shownAfter(load(1));
 initAccount(() => load(1));

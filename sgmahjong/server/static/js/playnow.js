@@ -5,18 +5,10 @@ import { postJSON } from "./api.js";
 import { saveToken } from "./protocol.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
-import { playerIdentity } from "./identity.js";
+import { identityReady, rememberedName } from "./identity.js";
 
 const NAME_KEY = "sgmahjong:name";
 const $ = (id) => document.getElementById(id);
-
-function remembered() {
-  try {
-    return localStorage.getItem(NAME_KEY) || "";
-  } catch (_err) {
-    return "";
-  }
-}
 
 async function go(path) {
   const name = $("play-name").value.trim();
@@ -33,7 +25,8 @@ async function go(path) {
   }
   for (const b of [$("play-bots"), $("quick-play")]) b.disabled = true;
   try {
-    const body = { name, player: playerIdentity().secret };
+    await identityReady;
+    const body = { name };
     if (path === "/api/play" && $("play-pace")) body.options = { pace: $("play-pace").value };
     const res = await postJSON(path, body);
     saveToken(res.code, res.token);
@@ -51,7 +44,7 @@ function guestName() {
 
 function init() {
   if (!$("play-form")) return;
-  $("play-name").value = remembered() || playerIdentity().name || guestName();
+  $("play-name").value = rememberedName() || guestName();
   $("play-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     go("/api/play");

@@ -2,7 +2,6 @@
 // have waited and the rating window, then go to the table found (the ticket is the seat's token).
 import { postJSON } from "./api.js";
 import { t } from "./i18n.js";
-import { playerHeaders } from "./identity.js";
 import { saveToken } from "./protocol.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +21,7 @@ function waitingUI(on) {
 async function join() {
   say("");
   const res = await fetch("/api/ranked/join", {
-    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json", ...playerHeaders() },
+    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: "{}",
   });
   const body = await res.json();

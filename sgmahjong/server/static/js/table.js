@@ -19,7 +19,7 @@ import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
 import { errorText } from "./errors.js";
 import { initFlow } from "./matchflow.js";
-import { playerIdentity } from "./identity.js";
+import { identityReady } from "./identity.js";
 import { initChat } from "./chat.js";
 import { tableAvatars } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
@@ -151,8 +151,8 @@ async function join(seat) {
     return;
   }
   try {
-    const res = await postJSON(`/api/tables/${encodeURIComponent(state.code)}/join`,
-      { name, seat, player: playerIdentity().secret });
+    await identityReady;
+    const res = await postJSON(`/api/tables/${encodeURIComponent(state.code)}/join`, { name, seat });
     clearToast();
     try { localStorage.setItem(NAME_KEY, name); } catch (_err) { /* private mode */ }
     saveToken(state.code, res.token);
