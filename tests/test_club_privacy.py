@@ -42,6 +42,7 @@ def reads(table: str) -> list[tuple[str, str]]:
     """Every HTTP request that reads something of a table or its hands: (method, path)."""
     hand = f"/api/tables/{table}/hands/1"
     return [("GET", f"/api/tables/{table}"), ("GET", f"/api/tables/{table}/results"),
+            ("GET", f"/api/tables/{table}/avatars"),
             ("GET", f"{hand}/log"), ("GET", f"{hand}/replay"), ("GET", f"{hand}/review?seat=0"),
             ("POST", f"{hand}/expert?seat=0"), ("GET", f"{hand}/expert?seat=0"),  # GET: asked already
             ("POST", f"/api/tables/{table}/expert?seat=0"), ("POST", f"{hand}/analysis?seat=0&step=0")]
