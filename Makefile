@@ -15,7 +15,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse pyodide docs
+.PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse pyodide axe docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,11 +50,13 @@ static: $(STAMP)
 	$(BIN)/sgmahjong build-static --quiet
 
 # npm packages, pinned in tools/NAME/package-lock.json (`npm ci` there; node_modules is not committed):
-# Lighthouse for tests/test_lighthouse.py and the bench; Pyodide, with which the calculator's offline scorer
-# runs the server's Python in the browser (docs/delivery.md). `make test` and `make bench` install both;
-# `make serve` needs neither: without Pyodide the calculator simply does not offer the offline scorer.
+# Lighthouse for tests/test_lighthouse.py and the bench; axe-core for tests/test_axe.py (the pages'
+# accessibility audit, docs/accessibility.md); Pyodide, with which the calculator's offline scorer
+# runs the server's Python in the browser (docs/delivery.md). `make test` installs all three, `make bench`
+# Lighthouse and Pyodide; `make serve` needs none of them: without Pyodide the calculator simply does not offer the offline scorer.
 LIGHTHOUSE := tools/lighthouse/node_modules/.package-lock.json
 PYODIDE := tools/pyodide/node_modules/.package-lock.json
+AXE := tools/axe/node_modules/.package-lock.json
 tools/%/node_modules/.package-lock.json: tools/%/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "make: tools/$* needs Node.js and npm: apt-get install nodejs npm"; exit 1; }
 	cd tools/$* && npm ci --no-audit --no-fund --loglevel=error
@@ -64,6 +66,8 @@ lighthouse: $(LIGHTHOUSE)
 
 pyodide: $(PYODIDE)
 
+axe: $(AXE)
+
 # a local cluster: PostgreSQL in ./data/cluster, WORKERS server processes, HAProxy on PORT (deploy/README.md)
 WORKERS ?= 2
 cluster: $(STAMP) $(NATIVE)
@@ -72,7 +76,7 @@ cluster: $(STAMP) $(NATIVE)
 cluster-stop: $(STAMP)
 	$(BIN)/sgmahjong cluster down --data data/cluster
 
-test: $(DEVSTAMP) $(NATIVE) chromium $(PYODIDE) static $(LIGHTHOUSE)
+test: $(DEVSTAMP) $(NATIVE) chromium $(PYODIDE) static $(LIGHTHOUSE) $(AXE)
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's Chromium (never `playwright install`): installed here when missing

@@ -235,7 +235,7 @@ def test_keyboard_only_play(live_server: Any, browser: Browser, open_page: Any) 
     expect(south.locator("#hand .slot")).to_have_count(before - 1)
     expect(south.locator('.discards[data-discards="1"] .tile').last).to_have_attribute("data-tile", focused)
     # the live region announced it
-    expect(south.locator("#announce")).to_contain_text("Bo discard")
+    expect(south.locator("#announce")).to_contain_text("You discard")
 
 
 # -- feel: motion, sounds, toasts -----------------------------------------------------------------

@@ -34,10 +34,11 @@ CONSTANTS = {
     "scoring.scorer._ORDER", "tiles._NOTATION", "server.http.reference.PRESETS",
     "server.http.websocket.MOVED", "server.http.reference.BOT_LEVEL_INFO", "server.http.pages.PAGES",
     "server.http.common.STORAGE_DOWN", "server.http.common.STATUS", "server.http.websocket.STORAGE_DOWN",
-    "server.http.app.STORAGE_DOWN", "server.http.tables.STATUS",
+    "server.http.app.STORAGE_DOWN",
     "server.options.CHOICES", "server.table.bot_timing.PACES",
     "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
     "calculator._FIELDS",  # a calculator request's fields, their checks and defaults
+    "server.table.departures.GONE",  # the message of a socket sent away (its player was deleted)
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
     "bots.expert.CLOCKS", "bots.lean.NO_WINS", "bots.lean_state.NO_WINS", "calculator.BY_ID",
@@ -45,7 +46,7 @@ CONSTANTS = {
     "scoring.reference.PATTERNS", "scoring.reference.SPECIAL_WINS", "scoring.registry.BY_ID",
     "scoring.registry.PATTERNS", "scoring.scorer.PATTERNS", "scoring.special.SPECIAL_WINS",
     "server.cluster.ownership.MOVED", "server.http.players.PRESETS", "server.protocol.BOT_LEVEL_INFO",
-    "server.http.clubs.STATUS", "server.http.clubs.PRESETS", "server.clubs.view.PRESETS",
+    "server.http.clubs.PRESETS", "server.clubs.view.PRESETS",
     "bots.styles.STYLES", "bots.styles.CLAIM_ORDER", "bots.STYLES", "commands.simulate.STYLES",  # test styles
     "bots.forward._CLAIM_RANK",  # the eager rollout style: the order of the claims it takes
 }

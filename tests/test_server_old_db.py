@@ -10,9 +10,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, free_port, session_cookie
 from tests.data.make_old_db import play_human, replay_parts
 
 DATA = Path(__file__).parent / "data"
@@ -62,18 +60,22 @@ def test_an_old_database_opens_answers_the_same_and_plays_on(tmp_path: Path) -> 
         assert replay.pop("chat") == []  # the replay's chat (added since): an old hand has none
         _same(replay_parts(without_new_fields(replay)), expected["replay"])
         assert server.get(f"/api/tables/{code}/results").json() == expected["results"]
-        me = httpx.get(server.url + "/api/me", headers={"X-Player": play["player"]}).json()
+        # the browser that held the identity's secret: its first visit adopts it (its session from then on)
+        adopted = server.post("/api/me/adopt", {"secret": play["player"]})
+        assert adopted.json() == {"adopted": True}
+        cookie = session_cookie(adopted)
+        me = server.get("/api/me", cookie).json()
         # as before, each hand with no seat wind: it was recorded before the winds were kept
         hands = [{**h, "wind": None} for h in expected["me"]["hands"]]
         assert older(me) == {**expected["me"], "hands": hands}
 
         # the table in play: its human comes back and plays the second hand to its end
-        with server.ws(code) as ws:
+        with server.ws(code, cookie) as ws:  # the seat is the adopted player's: its session opens it
             assert ws.hello(play["token"])["seat"] == play["seat"]
             play_human(ws, lambda m: m["status"] != "playing")
         summary = server.get(f"/api/tables/{code}").json()
         assert summary["hand_number"] == 2 and summary["status"] in ("between_hands", "finished")
-        me = httpx.get(server.url + "/api/me", headers={"X-Player": play["player"]}).json()
+        me = server.get("/api/me", cookie).json()
         assert me["totals"]["hands"] == expected["me"]["totals"]["hands"] + 1
         assert me["hands"][0]["wind"] in ("E", "S", "W", "N")  # a hand played now keeps its wind
 

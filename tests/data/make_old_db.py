@@ -1,5 +1,6 @@
 """Build ``old-server.sqlite3`` and ``old-server.json`` (tests/test_server_old_db.py) with the code of a
-checkout: ``PYTHONPATH=CHECKOUT python tests/data/make_old_db.py OUT_DIR``.
+checkout of that time (browser-held identities sent as ``X-Player``):
+``PYTHONPATH=CHECKOUT python tests/data/make_old_db.py OUT_DIR``.
 
 The database holds a table against bots with its human seated, one hand ended and the next hand a
 few actions in (a browser identity linked to the seat), and a public table in its lobby with one

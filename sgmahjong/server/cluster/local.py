@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..settings import from_environment
+from ..settings import SettingsError, from_environment
 from .haproxy import ProxySettings, haproxy_config
 
 PG_BIN_DIRS = ("/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin")
@@ -339,10 +339,22 @@ class LocalCluster:
     def proxy_config(self) -> Path:
         return self.folder / "haproxy.cfg"
 
+    @property
+    def stats_socket(self) -> Path | None:
+        """HAProxy's runtime API (``haproxy.show_info``; ``show table web`` through ``runtime_api``);
+        None when the folder's path is too long for a Unix socket's (108 bytes)."""
+        path = self.folder / "haproxy.sock"
+        return path if len(os.fsencode(path)) < 100 else None
+
     def write_proxy_config(self) -> None:
-        self.proxy_config.write_text(haproxy_config(
-            f"{self.bind}:{self.port}", [(w.name, f"127.0.0.1:{w.port}") for w in self.workers],
-            self.proxy_settings))
+        try:
+            config = haproxy_config(f"{self.bind}:{self.port}",
+                                    [(w.name, f"127.0.0.1:{w.port}") for w in self.workers],
+                                    self.proxy_settings,
+                                    stats_socket=str(self.stats_socket) if self.stats_socket else None)
+        except SettingsError as exc:
+            raise ClusterError(str(exc)) from None
+        self.proxy_config.write_text(config)
         check = subprocess.run([haproxy(), "-c", "-q", "-f", str(self.proxy_config)], capture_output=True,
                                text=True, check=False)
         if check.returncode != 0:

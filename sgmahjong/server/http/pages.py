@@ -17,6 +17,7 @@ PAGES = {
     "/how-to-play": "howto.html",
     "/scoring": "scoring.html",
     "/calculator": "calculator.html",
+    "/keys": "keys.html",
 }
 
 

@@ -1,6 +1,6 @@
 // The table's feel: sounds for draws, discards, claims, wins and payments; motion (a discarded tile
 // travels to its pool, a claimed tile moves into the set, a "Pong!" call-out at the claiming seat);
-// instant payments as small toasts by the seats concerned. With prefers-reduced-motion nothing moves.
+// instant payments as small toasts by the seats concerned. With prefers-reduced-motion, or in screen-reader mode, nothing moves.
 //
 //   const feel = createFeel({felt, mySeat(), seatName(seat)})
 //   feel.onEvent(event)    before the view that follows is drawn: remembers where tiles come from
@@ -13,7 +13,12 @@ import { paymentAmounts, paymentReason } from "./events.js";
 const CALLS = { chow: "table.callout.chow", pong: "table.callout.pong", kong: "table.callout.kong", win: "table.callout.win" };
 
 export function reducedMotion() {
-  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return srMode() || Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+/** Screen-reader mode (a11y.js): no motion and no call-outs. */
+function srMode() {
+  return document.documentElement.classList.contains("sr-mode");
 }
 
 export function createFeel(ctx) {
@@ -25,7 +30,7 @@ export function createFeel(ctx) {
 
   function callout(seat, key) {
     const plate = plateOf(seat);
-    if (!plate) return;
+    if (!plate || srMode()) return;
     const el = document.createElement("div");
     el.className = "callout";
     el.textContent = t(key);
@@ -73,6 +78,7 @@ export function createFeel(ctx) {
       if (!plate) return;
       const el = document.createElement("div");
       el.className = "pay-toast " + (a > 0 ? "gain flash" : "loss");
+      el.setAttribute("aria-hidden", "true"); // the announcer says each payment
       el.dataset.seat = String(seat);
       el.textContent = a > 0 ? `${reason} ${signed(a)}` : signed(a);
       placeBy(el, plate, plate.getBoundingClientRect().height + 4);

@@ -74,7 +74,7 @@ async function refreshTables() {
     return;
   }
   el.innerHTML = `<div class="table-scroll"><table class="data cards-on-phone"><thead><tr><th>${t("lobby.col.table")}</th>` +
-    `<th>${t("lobby.col.status")}</th><th>${t("lobby.col.players")}</th><th>${t("lobby.col.rules")}</th><th></th>` +
+    `<th>${t("lobby.col.status")}</th><th>${t("lobby.col.players")}</th><th>${t("lobby.col.rules")}</th><th><span class="sr-only">${t("a11y.col.open")}</span></th>` +
     `</tr></thead><tbody>${data.tables.map((tb) => {
       const players = tb.seats.map((s, i) => (s.kind === "empty" ? "·"
         : `<span class="lobby-seat">${seatAvatar(s, i)}${esc(playerName(tb.seats, i))}${seatRank(s)}</span>`))

@@ -158,6 +158,14 @@ function go(step) {
   state.step = Math.max(0, Math.min(n, step));
   history.replaceState(null, "", `?seat=${state.pov}&step=${state.step}`);
   render();
+  announceStep();
+}
+
+/** A screen reader hears each step it moves to: "Step 12 of 80: West discards 5 Bamboo". */
+function announceStep() {
+  const f = frame();
+  const text = f.number === 0 ? t("replay.deal") : t("replay.action", { who: seatName(f.seat), move: moveText(f.action) });
+  $("replay-announce").textContent = t("a11y.step", { n: state.step, total: state.data.frames.length - 1, text });
 }
 
 // -- the wall check ----------------------------------------------------------------------------------

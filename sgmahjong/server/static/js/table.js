@@ -10,7 +10,6 @@ import { esc, patternNames, postJSON } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { chowInfo, legalGroups, myHand } from "./moves.js";
 import { fillResult, renderReady } from "./result.js";
-import { eventKind } from "./events.js";
 import { bonusRow, discardPool, highlightCopies } from "./felt.js";
 import { renderTracker } from "./tracker.js";
 import { playerName } from "./names.js";
@@ -23,6 +22,7 @@ import { identityReady } from "./identity.js";
 import { initChat } from "./chat.js";
 import { tableAvatars } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
+import { initA11y } from "./a11y.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -56,6 +56,8 @@ const state = {
 // match flow, log, hints and the player's options (matchflow.js)
 const flow = initFlow({ state, sendAction, seatName: seatLabel, toast, rerender: () => render() });
 const NAME_KEY = "sgmahjong:name";
+// screen readers: announcements, the keys that ask the table, the hand by arrow keys (a11y.js)
+const a11y = initA11y({ state, seatName, windOf });
 
 // -- small helpers ---------------------------------------------------------------------------------
 
@@ -246,7 +248,7 @@ function renderPlay() {
     const slots = document.querySelectorAll("#hand .slot .tile");
     if (slots.length) slots[Math.min(focusIndex, slots.length - 1)].focus({ preventScroll: true });
   }
-  announceTurn(v);
+  a11y.afterRender();
   // a tab in the background shows in its title when the table waits for you
   const mine = (v.legal_actions || []).length > 0 && !v.result;
   document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? state.table.name : t("table.code")} — sgmahjong`;
@@ -357,45 +359,16 @@ function placeMoveBar() {
 function renderHandInteractivity() {
   const v = state.view;
   const g = legalGroups(v);
-  document.querySelectorAll("#hand .slot").forEach((slot) => {
+  const slots = document.querySelectorAll("#hand .slot");
+  slots.forEach((slot, i) => {
     const tile = slot.querySelector(".tile").dataset.tile;
     const ok = !state.pending && g.discards.has(tile);
     slot.classList.toggle("can-discard", ok);
     const te = slot.querySelector(".tile");
     te.title = ok ? t("table.discard_tile", { tile: tileName(tile) }) : tileName(tile);
-    te.setAttribute("aria-label", te.title);
+    te.setAttribute("aria-label", a11y.tileLabel(tile, i, slots.length));
     te.setAttribute("aria-disabled", ok ? "false" : "true");
   });
-}
-
-// -- screen readers: the aria-live region announces turns, discards, claims, wins and payments ----
-
-function announce(text) {
-  const box = $("announce");
-  if (!box || !text) return;
-  const p = document.createElement("p");
-  p.textContent = text;
-  box.append(p);
-  while (box.children.length > 12) box.firstChild.remove();
-}
-
-function announceTurn(v) {
-  let key = null;
-  let text = null;
-  if (v.result) {
-    key = `end ${v.version}`;
-  } else if (v.phase === "turn" && typeof v.turn === "number") {
-    key = `turn ${v.turn} ${v.wall_remaining}`;
-    text = v.turn === state.seat ? t("a11y.your_turn") : t("a11y.turn", { who: seatName(v.turn) });
-  } else if (v.phase === "claim" && legalGroups(v).pass) {
-    const d = v.last_discard ? v.last_discard.tile : v.window ? v.window.tile : "";
-    key = `claim ${v.version}`;
-    text = t("a11y.claim", { tile: d ? tileName(d) : "" });
-  }
-  if (key && key !== state.announced) {
-    state.announced = key;
-    announce(text);
-  }
 }
 
 function turnStatus(v) {
@@ -552,6 +525,7 @@ function renderResult() {
   });
   renderReady(el, state.table, state.seat);
   flow.decorateResult(el);
+  a11y.decorateResult(el, v);
 }
 
 /** "Show the table": the result steps aside so the final board shows; a button brings it back. */
@@ -583,10 +557,8 @@ function renderTrackerPanel() {
 function onEvent(msg) {
   const e = msg.event || {};
   if (e.kind === "hand_start") state.readySent = false;
-  const text = flow.onEvent(e);
-  if (text && ["discard", "chow", "pong", "kong", "win", "payment", "drawn_game", "bonus"].includes(eventKind(e))) {
-    announce(text);
-  }
+  flow.onEvent(e);
+  a11y.onEvent(e);
   if (state.feel) state.feel.onEvent(e);
 }
 
@@ -806,6 +778,7 @@ function start() {
       if (prevVersion !== msg.view.version || true) render();
       if (state.feel) state.feel.afterRender();
       flow.afterView();
+      a11y.onView(msg.view);
       document.body.dataset.version = String(msg.view.version);
       firstDrawn();
     },
@@ -814,7 +787,7 @@ function start() {
     chat_state: (msg) => state.chat.onState(msg),
     chat_log: (msg) => state.chat.onLog(msg),
     log: (msg) => flow.onLog(msg),
-    hints: (msg) => flow.onHints(msg),
+    hints: (msg) => { flow.onHints(msg); a11y.onHints(msg); },
     rematch: (msg) => flow.onRematch(msg),
     error(msg) {
       if (msg.code === "bad_token") {
