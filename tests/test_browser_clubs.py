@@ -104,5 +104,5 @@ def test_the_owner_makes_a_club_table_public_and_a_stranger_is_told_why_not(live
     stranger = as_player(open_page, player(live_server, "Eve"), "Eve", "zh")
     stranger.goto(f"{live_server.url}/replay/{table}/1")
     expect(stranger.locator("#replay-error")).to_have_text(
-        "只有俱乐部成员可以查看这张牌桌（除非俱乐部主人把它设为公开）。")
+        "只有牌友会成员可以查看这张牌桌（除非会长把它设为公开）。")
     assert "Friday" not in stranger.content()

@@ -125,7 +125,7 @@ def take_daily(server: TableServer, request: Request, kind: str, most: int) -> R
     if server.store.take_quota(kind, persons, most, now - DAY, now):
         return None
     what = "new clubs" if kind == "clubs" else "invite links"
-    return error(429, f"you have made {most} {what} today (the most): try again tomorrow",
+    return error(429, f"you have made {most} {what} in the last 24 hours (the most): try again tomorrow",
                  f"{kind}_per_day", {"most": most})
 
 
