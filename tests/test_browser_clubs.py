@@ -5,29 +5,32 @@ a club table public with its box; a stranger at a replay of a members-only table
 
 from __future__ import annotations
 
+import csv
+import io
 import time
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.test_clubs import call, invited, player, record
+from tests.test_clubs import call, invited, new_club, player, record
 
 expect.set_options(timeout=15_000)
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
-def as_player(open_page: Any, cookie: str, name: str, lang: str) -> Page:
-    """A page of the visitor whose session is ``cookie`` (what ``player`` gives for ``name``)."""
+def as_player(open_page: Any, cookie: str, name: str, lang: str, url: str = "") -> Page:
+    """A browser whose session is ``cookie`` (``sg_session=...``, from :func:`player`)."""
     page: Page = open_page(DESKTOP, lang)
     page.context.add_cookies([{"name": "sg_session", "value": cookie.split("=", 1)[1],
-                               "domain": "127.0.0.1", "path": "/"}])
+                               "url": url or "http://127.0.0.1"}])
     page.on("dialog", lambda d: d.accept())
     return page
 
 
 def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> None:
     beng_secret, mei_secret = player(live_server, "Ah Beng"), player(live_server, "Mei Ling")
-    beng = as_player(open_page, beng_secret, "Ah Beng", "en")
+    beng = as_player(open_page, beng_secret, "Ah Beng", "en", live_server.url)
     beng.goto(f"{live_server.url}/clubs")
     expect(beng.locator("#my-clubs")).to_contain_text("no club")
     beng.fill("#club-name", "<b>Thursday</b> kaki")  # typed text is shown as text, never markup
@@ -41,7 +44,7 @@ def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> N
     link = beng.locator("#invite-url").input_value()
     assert "#invite=" in link
     # Mei Ling opens the link in her own browser, in 中文, and joins
-    mei = as_player(open_page, mei_secret, "Mei Ling", "zh")
+    mei = as_player(open_page, mei_secret, "Mei Ling", "zh", live_server.url)
     mei.goto(link)
     mei.locator("#join-btn").click()
     expect(mei.locator("#club-title")).to_have_text("<b>Thursday</b> kaki")
@@ -71,7 +74,7 @@ def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> N
     expect(beng.locator("#transfers li")).to_have_text(["All square: nobody owes anything."])
     expect(beng.locator("#history li")).to_have_count(1)
     # a stranger sees only "no such club"
-    stranger = as_player(open_page, player(live_server, "Eve"), "Eve", "en")
+    stranger = as_player(open_page, player(live_server, "Eve"), "Eve", "en", live_server.url)
     stranger.goto(f"{live_server.url}/club/{code}")
     expect(stranger.locator("#club-status")).to_have_text("No such club (or you are not a member of it).")
     assert "Thursday" not in stranger.content()
@@ -106,3 +109,43 @@ def test_the_owner_makes_a_club_table_public_and_a_stranger_is_told_why_not(live
     expect(stranger.locator("#replay-error")).to_have_text(
         "只有牌友会成员可以查看这张牌桌（除非会长把它设为公开）。")
     assert "Friday" not in stranger.content()
+
+
+def test_a_device_signed_out_everywhere_cannot_act_for_the_club(live_server: Any, open_page: Any) -> None:
+    """Before, "sign out everywhere" left a phone the browser secret's powers: it still opened its
+    account's club as owner and made an invite link. Now the phone is a new guest."""
+    from tests.test_accounts import cookie_of, device, key_for, register, sign_in
+
+    laptop, phone_api = device(live_server), device(live_server)
+    key = key_for(live_server)
+    assert register(laptop, key, "Ah Beng").status_code == 200
+    code = laptop.post("/api/clubs", json={"name": "Kaki"}).json()["code"]
+    assert sign_in(phone_api, key).status_code == 200
+    phone = as_player(open_page, cookie_of(phone_api), "Ah Beng", "en", live_server.url)
+    phone.goto(f"{live_server.url}/club/{code}")
+    expect(phone.locator("#club-title")).to_have_text("Kaki")
+    expect(phone.locator("#invite-new")).to_be_visible()  # the owner's, while signed in
+    assert laptop.post("/api/account/signout-all", json={}).json()["ended"] == 2
+    phone.reload()
+    expect(phone.locator("#club-status")).to_have_text("No such club (or you are not a member of it).")
+    expect(phone.locator("#invite-new")).to_be_hidden()
+    made = phone.evaluate("""async (code) => (await fetch(`/api/clubs/${code}/invites`, {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: "{}"})).status""", code)
+    assert made == 404  # the request the old page would send: refused
+    assert "Kaki" not in phone.content()
+
+
+def test_a_guest_member_downloads_the_club_ledger_as_csv(live_server: Any, open_page: Any) -> None:
+    """Before, the CSV link could not send the X-Player header, so it silently failed for every member
+    who was not signed in. The session cookie goes with a plain link."""
+    owner, guest = player(live_server, "Ah Beng"), player(live_server, "Mei Ling")
+    code = new_club(live_server, owner)["code"]
+    invited(live_server, owner, code, guest)
+    mei = as_player(open_page, guest, "Mei Ling", "en", live_server.url)
+    mei.goto(f"{live_server.url}/club/{code}")
+    expect(mei.locator("#club-title")).to_have_text("Kaki")
+    with mei.expect_download() as got:
+        mei.locator("#csv-link").click()
+    rows = list(csv.reader(io.StringIO(Path(got.value.path()).read_text(encoding="utf-8"))))
+    assert rows[0][:2] == ["member", "matches"], rows[:2]
+    assert {"Ah Beng", "Mei Ling"} <= {r[0] for r in rows[1:]}, rows
