@@ -1,6 +1,7 @@
 """Clubs in the browser (static/js/clubs.js, club.js): Ah Beng starts a club on /clubs and makes an
 invite link; Mei Ling (a second context, in 中文) joins by it; after recorded matches both see the
-ledger and the settle-up text in their language; a stranger sees only "no such club"."""
+ledger and the settle-up text in their language; a stranger sees only "no such club". The owner makes
+a club table public with its box; a stranger at a replay of a members-only table is told why not."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.test_clubs import invited, new_club, player, record
+from tests.test_clubs import call, invited, new_club, player, record
 
 expect.set_options(timeout=15_000)
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -77,6 +78,37 @@ def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> N
     stranger.goto(f"{live_server.url}/club/{code}")
     expect(stranger.locator("#club-status")).to_have_text("No such club (or you are not a member of it).")
     assert "Thursday" not in stranger.content()
+
+
+def test_the_owner_makes_a_club_table_public_and_a_stranger_is_told_why_not(live_server: Any,
+                                                                            open_page: Any) -> None:
+    ann_secret, mei_secret = player(live_server, "Ann"), player(live_server, "Mei Ling")
+    club = call(live_server, "POST", "/api/clubs", ann_secret, {"name": "Kaki"}).json()["code"]
+    invited(live_server, ann_secret, club, mei_secret)
+    r = call(live_server, "POST", f"/api/clubs/{club}/tables", ann_secret, {"name": "Friday"})
+    table = r.json()["code"]
+    ann = as_player(open_page, ann_secret, "Ann", "en")
+    ann.goto(f"{live_server.url}/club/{club}")
+    box = ann.locator(f'#club-tables input[data-table="{table}"]')
+    expect(box).not_to_be_checked()
+    expect(ann.locator("#club-tables label.table-public")).to_have_text("Public")
+    box.check()
+    expect(ann.locator(f'#club-tables input[data-table="{table}"]')).to_be_checked()  # drawn again
+    assert live_server.get(f"/api/tables/{table}").status_code == 200  # open to anyone now
+    # a member sees the word (in 中文), not the box
+    mei = as_player(open_page, mei_secret, "Mei Ling", "zh")
+    mei.goto(f"{live_server.url}/club/{club}")
+    expect(mei.locator("#club-tables li")).to_contain_text("公开")
+    expect(mei.locator("#club-tables input")).to_have_count(0)
+    ann.locator(f'#club-tables input[data-table="{table}"]').uncheck()
+    expect(ann.locator(f'#club-tables input[data-table="{table}"]')).not_to_be_checked()
+    assert live_server.get(f"/api/tables/{table}").json()["code"] == "club_only"
+    # a stranger opening one of its replays is told why, in the page's language
+    stranger = as_player(open_page, player(live_server, "Eve"), "Eve", "zh")
+    stranger.goto(f"{live_server.url}/replay/{table}/1")
+    expect(stranger.locator("#replay-error")).to_have_text(
+        "只有牌友会成员可以查看这张牌桌（除非会长把它设为公开）。")
+    assert "Friday" not in stranger.content()
 
 
 def test_a_device_signed_out_everywhere_cannot_act_for_the_club(live_server: Any, open_page: Any) -> None:

@@ -195,7 +195,7 @@ def test_only_members_sit_at_a_club_table(live_server: LiveServer) -> None:
     code = new_club(live_server, owner, preset="shooter_pays")["code"]
     invited(live_server, owner, code, friend)
     table = call(live_server, "POST", f"/api/clubs/{code}/tables", friend, {"name": "Thursday"}).json()
-    summary = live_server.get(f"/api/tables/{table['code']}").json()
+    summary = call(live_server, "GET", f"/api/tables/{table['code']}", friend).json()
     assert summary["private"] and summary["name"] == "Thursday"
     assert summary["rules"]["payout"] == "shooter_pays"  # the club's house rules
     join = f"/api/tables/{table['code']}/join"
@@ -250,7 +250,7 @@ def test_a_club_match_played_to_the_end_and_its_rematch(live_server: LiveServer)
         ws.hello(tokens[0])
         ws.send({"type": "start"})
         ws.until("view")
-    play_to_the_end(live_server, table, tokens)
+    play_to_the_end(live_server, table, tokens, ann)
     with live_server.ws(table) as ws:
         ws.hello(tokens[0])
         final = ws.until("view")["view"]["match_ledger"]

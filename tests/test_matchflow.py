@@ -54,10 +54,11 @@ def test_quick_play_pairs_players_then_opens_a_new_table(live_server: LiveServer
     assert sorted(s["name"] for s in summary["seats"] if s["kind"] == "human") == ["Ann", "Bo"]
 
 
-def play_to_the_end(live_server: LiveServer, code: str, tokens: list[str]) -> None:
-    """Both humans away (bots play their seats); between hands both say next."""
+def play_to_the_end(live_server: LiveServer, code: str, tokens: list[str], player: str | None = None) -> None:
+    """Both humans away (bots play their seats); between hands both say next (``player``: the session
+    cookie the table's summary is read with)."""
     for _ in range(60):
-        summary = wait_status(live_server, code, {"between_hands", "finished"})
+        summary = wait_status(live_server, code, {"between_hands", "finished"}, player=player)
         if summary["status"] == "finished":
             return
         clients = [live_server.ws(code) for _ in tokens]

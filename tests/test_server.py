@@ -33,10 +33,13 @@ def seated(server: LiveServer, code: str, name: str, seat: int) -> tuple[WsClien
     return ws, token
 
 
-def wait_status(server: LiveServer, code: str, statuses: set[str], timeout: float = 120) -> dict[str, Any]:
+def wait_status(server: LiveServer, code: str, statuses: set[str], timeout: float = 120,
+                player: str | None = None) -> dict[str, Any]:
+    """The table's summary once its status is one of ``statuses`` (read as ``player``, a session's
+    cookie: a club table's summary is its members' alone)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        summary: dict[str, Any] = server.get(f"/api/tables/{code}").json()
+        summary: dict[str, Any] = server.get(f"/api/tables/{code}", player).json()
         if summary["status"] in statuses:
             return summary
         time.sleep(0.1)

@@ -100,7 +100,7 @@ class ServerSettings:
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page
     # -- the expert's reviews and analysis board (server/analysis; docs/playing.md) --------------------
     analysis_workers: int = 1  # processes computing expert reviews and analyses (started on first use)
-    analysis_queue: int = 16  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
+    analysis_queue: int = 64  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
     analysis_deals: int = 0  # deals per decision of an expert review or analysis (0: the expert's default)
     analysis_cache: int = 256  # analyses of a replay step kept in memory (the oldest is dropped beyond)
     analysis_wait_seconds: float = 8.0  # a request for an analysis waits this long before "still working"
@@ -134,6 +134,10 @@ class ServerSettings:
     chat_address_burst: int = 20  # ... after a burst of this many (a line needs a token of both limits)
     chat_tracked: int = 10000  # people and addresses whose chat allowance is kept (least recent forgotten)
     text_max_marks: int = 2  # combining marks (accents) on one letter of a chat line or a name, at most
+    # -- fair shares per person (by identity and by address): expert jobs, new clubs, invite links --
+    analysis_jobs_per_requester: int = 4  # expert jobs (hand reviews, analyses) one person may have queued
+    clubs_per_day: int = 5  # clubs one person may create in 24 hours
+    club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -145,7 +149,8 @@ class ServerSettings:
                      "static_builds_kept", "club_name_max", "club_members_max", "club_stake_max",
                      "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
-                     "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked"):
+                     "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
+                     "analysis_jobs_per_requester"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

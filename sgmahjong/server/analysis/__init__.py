@@ -4,7 +4,7 @@ reviewer (:mod:`.reviewer`) that stores each expert review once and keeps recent
 replay step in memory. Started on first use, shut down with the server."""
 
 from . import jobs
-from .pool import JobPool, PoolBusy
-from .reviewer import MODE, Reviewer
+from .pool import JobPool, PoolBusy, RequesterBusy
+from .reviewer import MODE, Reviewer, ReviewRunning
 
-__all__ = ["MODE", "JobPool", "PoolBusy", "Reviewer", "jobs"]
+__all__ = ["MODE", "JobPool", "PoolBusy", "RequesterBusy", "ReviewRunning", "Reviewer", "jobs"]

@@ -15,6 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ... import coach
@@ -30,6 +31,21 @@ MODE = "expert"  # the stored reviews' mode (the fast "strong" review is not sto
 FAILED = "the review could not be computed"
 
 
+class ReviewRunning(Exception):
+    """The requester has a whole-match review going on: one at a time."""
+
+    def __init__(self) -> None:
+        super().__init__("you have a whole-match review going on: wait for it to finish")
+
+
+@dataclass(eq=False)
+class _Chain:
+    """A whole-match review going on: whose it is, and the job of the hand being reviewed."""
+
+    requester: tuple[str, ...]
+    job: Job | None = None
+
+
 def failure(job: Job) -> dict[str, Any]:
     """A failed job's answer: the input's fault (``bad``: the message says what), or ours."""
     exc = job.error()
@@ -43,7 +59,8 @@ class Reviewer:
     the store calls are short reads and one write per computed review."""
 
     def __init__(self, settings: ServerSettings) -> None:
-        self.pool = JobPool(settings.analysis_workers, settings.analysis_queue)
+        self.pool = JobPool(settings.analysis_workers, settings.analysis_queue,
+                            settings.analysis_jobs_per_requester)
         self.deals = settings.analysis_deals or coach.DEFAULT_DEALS
         if not coach.MIN_DEALS <= self.deals <= coach.MAX_DEALS:
             raise SettingsError(f"server setting analysis_deals must be 0 (the expert's default,"
@@ -52,25 +69,36 @@ class Reviewer:
         self.wait_seconds = settings.analysis_wait_seconds
         self._analyses: OrderedDict[tuple[int, int, int, int, int], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
+        self._chains: dict[tuple[int, int], _Chain] = {}  # whole-match reviews going on: (table, seat)
+        self._match_of: dict[str, tuple[int, int]] = {}  # a requester key's whole-match review
 
     def close(self) -> None:
         self.pool.close()
 
     # -- reviews of a hand -------------------------------------------------------------------------
-    def review(self, store: Store, table_id: int, hand: int, seat: int,
-               text: Callable[[], str] | None) -> dict[str, Any]:
+    def review(self, store: Store, table_id: int, hand: int, seat: int, text: Callable[[], str] | None,
+               requester: tuple[str, ...] = (), *, counted: bool = True,
+               then: Callable[[Job], object] | None = None) -> dict[str, Any]:
         """The expert review of ``seat`` in that finished hand: stored, being computed, or (with
-        ``text``, the hand's log) started now. Raises :class:`PoolBusy` when the pool is full."""
+        ``text``, the hand's log) queued now for ``requester``. Raises :class:`PoolBusy` when the
+        pool is full, :class:`~.pool.RequesterBusy` when the requester holds their most jobs (``counted``:
+        this one counts; ``then``: called with the job once it is over, as the review is stored)."""
         stored = store.review(table_id, hand, seat, MODE, self.deals)
         if stored is not None:
             return _done(stored)
         key = ("review", table_id, hand, seat, self.deals)
         job = self.pool.job(key)
-        if job is None and text is not None:
+        if text is not None and (job is None or (then is not None and job.status in ("queued", "running"))):
             loop = asyncio.get_running_loop()
+
+            def keep(j: Job) -> None:
+                self._keep(store, table_id, hand, seat, j)
+                if then is not None:
+                    then(j)
+
             job = self.pool.submit(
-                key, jobs.expert_review, (text(), seat, self.deals), progress=True,
-                on_done=lambda j: _in_loop(loop, self._keep, store, table_id, hand, seat, j))
+                key, jobs.expert_review, (text(), seat, self.deals), requester=requester, counted=counted,
+                progress=True, on_done=lambda j: _in_loop(loop, keep, j))
         if job is None:
             return {"status": "none"}
         if job.status == "failed":
@@ -87,25 +115,26 @@ class Reviewer:
         except StoreError as exc:  # computed again on a later request; the poll still sees it
             log.warning("expert review not stored: %s", exc)
 
-    def match(self, store: Store, table_id: int, seat: int,
-              text: Callable[[int], str] | None) -> dict[str, Any]:
-        """Every finished hand of the table reviewed for ``seat`` (with ``text``, the missing ones
-        queued, as many as the pool takes): each hand's status, and the match's summary once all are
-        done (``partial``: the summary of those done so far)."""
+    def match(self, store: Store, table_id: int, seat: int, text: Callable[[int], str] | None,
+              requester: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Every finished hand of the table reviewed for ``seat``: each hand's status, and the match's
+        summary once all are done (``partial``: the summary of those done so far). With ``text``, the
+        missing hands are reviewed one after another (a whole-match review: one job in the pool at a
+        time, in the requester's line); a requester runs one whole-match review at a time (another
+        raises :class:`ReviewRunning`; asking again for the same one joins it)."""
         finished = [h.number for h in store.hands(table_id) if h.ended is not None]
+        busy = False
+        if text is not None:
+            busy = not self._run_match(store, table_id, seat, finished, text, requester)
+        chain = self._chains.get((table_id, seat))
         stored = store.table_reviews(table_id, seat, MODE, self.deals)
         hands: list[dict[str, Any]] = []
         done: list[tuple[int, dict[str, Any]]] = []
-        busy = False
         for number in finished:
-            if number in stored:
-                answer = _done(stored[number])
-            else:
-                try:
-                    answer = self.review(store, table_id, number, seat,
-                                         None if text is None or busy else _bind(text, number))
-                except PoolBusy:
-                    busy, answer = True, {"status": "none"}
+            answer = _done(stored[number]) if number in stored else self.review(
+                store, table_id, number, seat, None)
+            if answer["status"] == "none" and chain is not None:
+                answer = {"status": "queued", "done": 0, "total": 0}  # its turn in the match's review
             if answer["status"] == "done":
                 done.append((number, answer["review"]))
             hands.append({"hand": number, **{k: v for k, v in answer.items() if k != "review"},
@@ -118,11 +147,64 @@ class Reviewer:
         return {"seat": seat, "deals": self.deals, "hands": hands, "busy": busy, "complete": complete,
                 "summary": summary}
 
+    def _run_match(self, store: Store, table_id: int, seat: int, finished: list[int],
+                   text: Callable[[int], str], requester: tuple[str, ...]) -> bool:
+        """Start (or go on with) the whole-match review of ``seat``; False when the pool was full."""
+        key = (table_id, seat)
+        chain = self._chains.get(key)
+        if chain is None:
+            for k in requester:
+                other = self._match_of.get(k)
+                if other is not None and other in self._chains:
+                    raise ReviewRunning
+            chain = self._chains[key] = _Chain(requester)
+            for k in requester:
+                self._match_of[k] = key
+        if chain.job is not None and chain.job.status in ("queued", "running"):
+            return True
+        return self._next_hand(store, key, chain, finished, text)
+
+    def _next_hand(self, store: Store, key: tuple[int, int], chain: _Chain, finished: list[int],
+                   text: Callable[[int], str]) -> bool:
+        """Queue the next hand of a whole-match review (or end it: every hand reviewed, or tried and
+        failed, or the pool full); False when the pool was full."""
+        table_id, seat = key
+        stored = store.table_reviews(table_id, seat, MODE, self.deals)
+        for number in finished:
+            if number in stored:
+                continue
+            job = self.pool.job(("review", table_id, number, seat, self.deals))
+            if job is not None and job.status in ("done", "failed"):
+                continue  # done and being stored, or failed (its answer says why)
+            try:
+                self.review(store, table_id, number, seat, _bind(text, number), chain.requester,
+                            counted=False, then=lambda _j: self._go_on(store, key, chain, finished, text))
+            except PoolBusy:
+                self._end(key, chain)
+                return False
+            chain.job = self.pool.job(("review", table_id, number, seat, self.deals))
+            return True
+        self._end(key, chain)
+        return True
+
+    def _go_on(self, store: Store, key: tuple[int, int], chain: _Chain, finished: list[int],
+               text: Callable[[int], str]) -> None:
+        if self._chains.get(key) is chain:
+            chain.job = None
+            self._next_hand(store, key, chain, finished, text)
+
+    def _end(self, key: tuple[int, int], chain: _Chain) -> None:
+        if self._chains.get(key) is chain:
+            del self._chains[key]
+        for k in chain.requester:
+            if self._match_of.get(k) == key:
+                del self._match_of[k]
+
     # -- the analysis board ------------------------------------------------------------------------
-    def analysis(self, table_id: int, hand: int, number: int, seat: int,
-                 text: Callable[[], str] | None) -> tuple[dict[str, Any], Job | None]:
+    def analysis(self, table_id: int, hand: int, number: int, seat: int, text: Callable[[], str] | None,
+                 requester: tuple[str, ...] = ()) -> tuple[dict[str, Any], Job | None]:
         """What the expert would do for ``seat`` after the first ``number`` actions of the hand:
-        (the answer, the job computing it if it is not done)."""
+        (the answer, the job computing it if it is not done; queued for ``requester``)."""
         key = (table_id, hand, number, seat, self.deals)
         with self._lock:
             cached = self._analyses.get(key)
@@ -132,7 +214,7 @@ class Reviewer:
         job = self.pool.job(("analysis", *key))
         if job is None and text is not None:
             job = self.pool.submit(("analysis", *key), jobs.expert_analysis,
-                                   (text(), number, seat, self.deals),
+                                   (text(), number, seat, self.deals), requester=requester,
                                    on_done=lambda j: self._remember(key, j))
         if job is None:
             return {"status": "none"}, None

@@ -72,7 +72,8 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
                    "ledger": _ledger(period_lines, members), **_settlement(period_lines, names)},
         "season": {"number": season, "started": season_start, "ledger": _ledger(season_lines, members)},
         "history": history,
-        "tables": [{"code": t.code, "name": t.name, "status": t.status, "url": f"/t/{t.code}"}
+        "tables": [{"code": t.code, "name": t.name, "status": t.status, "url": f"/t/{t.code}",
+                    "public": t.public}
                    for t in store.club_tables(club.id, tables_listed, live=True)],
         "recent": _recent(store, club, members, tables_listed),
         "invites": ([{"id": i.id, "created": i.created, "expires": i.expires}
@@ -101,7 +102,8 @@ def _recent(store: Store, club: ClubRow, members: Sequence[MemberRow], limit: in
             member = book.who(keys, h)
             if member is not None:
                 nets[member] = nets.get(member, 0) + h.net
-        out.append({"code": t.code, "name": t.name, "status": t.status, "played": max(h.ended for h in mine),
+        out.append({"code": t.code, "name": t.name, "status": t.status, "public": t.public,
+                    "played": max(h.ended for h in mine),
                     "hands": len({h.hand for h in mine}),
                     "nets": [{"name": names[k], "net": v, "money": v * club.stake}
                              for k, v in sorted(nets.items(), key=lambda kv: -kv[1])]})

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..protocol import ProtocolError
-from . import identity
+from . import clubs, identity
 from .common import error, json_body, refused
 
 #: the players' avatars: the four animals and the eight flowers of the tile set
@@ -54,6 +54,8 @@ def routes(server: Any) -> list[Route]:
         table = await server.find(request.path_params["code"])
         if table is None:
             return error(404, "no such table")
+        if not clubs.may_see(server, identity.player_ids_of(server, request), table):
+            return error(403, clubs.CLUB_ONLY, "club_only")
         seats = server.store.table_avatars(table.id)
         humans = {s.seat for s in table.seats if s.kind == "human"}
         return JSONResponse({"seats": {str(k): v for k, v in seats.items() if k in humans}})

@@ -6,8 +6,10 @@ Who asks is the visitor of the request's session (identity.py): a signed-in acco
 it), else a guest's player. A member is a player; an account's players are one
 member. Everything of a club answers 404 "no such club" to anyone not a member, whether or not the
 club exists. State-changing routes are POSTs with a JSON body (the guard middleware's Origin and
-content-type checks stand in front of them: CSRF). Club tables are private (never in the lobby) and
-only members may sit at one (:func:`may_sit`).
+content-type checks stand in front of them: CSRF). Club tables are private (never in the lobby), only
+members may sit at one (:func:`may_sit`), and only members may see one (:func:`may_see`: its summary,
+results, replays and their chat, reviews, spectating) unless the owner made that table public. New
+clubs and invite links are counted per person (identity and address) per day.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
@@ -35,7 +38,9 @@ from .common import NewTables, error, json_body, refused
 from .pages import static_page
 
 NO_CLUB = "no such club"
+CLUB_ONLY = "only the club's members may see a club's table"
 INVITE_BYTES = 18  # random bytes of an invite code (24 characters of URL-safe text)
+DAY = 86400.0  # seconds of the daily quotas (a rolling day)
 
 
 class _Body(BaseModel):
@@ -69,6 +74,15 @@ class Empty(_Body):
     pass
 
 
+class Public(_Body):
+    public: bool
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
 def invite_hash(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
@@ -89,6 +103,30 @@ def may_sit(server: TableServer, request: Request, table: Table) -> bool:
     if club_id is None:
         return True
     return server.store.membership(club_id, identity.player_ids_of(server, request)) is not None
+
+
+def may_see(server: TableServer, player_ids: Sequence[int], table: _Identified) -> bool:
+    """Whether a viewer (every player id they act as: ``identity.player_ids_of``) may see ``table``
+    (a live table or its row): its summary, results, replays with their chat, reviews and analyses,
+    and watching it. Anyone may see a table of no club and a club table its owner made public; a
+    club's other tables are its members' alone."""
+    access = server.store.club_table_access(table.id)
+    if access is None or access[1]:
+        return True
+    return bool(player_ids) and server.store.membership(access[0], player_ids) is not None
+
+
+def take_daily(server: TableServer, request: Request, kind: str, most: int) -> Response | None:
+    """Count one use of a daily quota (``kind``: "clubs", "invites") for the asker, by identity and by
+    address; the 429 refusal (code ``clubs_per_day`` or ``invites_per_day``) when either has ``most``
+    uses in the last 24 hours. Only a hash of each key is stored."""
+    persons = [hashlib.sha256(k.encode()).hexdigest()[:32] for k in identity.person_keys(server, request)]
+    now = time.time()
+    if server.store.take_quota(kind, persons, most, now - DAY, now):
+        return None
+    what = "new clubs" if kind == "clubs" else "invite links"
+    return error(429, f"you have made {most} {what} in the last 24 hours (the most): try again tomorrow",
+                 f"{kind}_per_day", {"most": most})
 
 
 def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
@@ -146,6 +184,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
                               f" rules (a tai is {base} points), a multiple of {base} cents")
         if len(store().player_clubs(ids)) >= settings.clubs_per_player:
             return error(409, f"you are in {settings.clubs_per_player} clubs already (the most)")
+        if (refusal := take_daily(server, request, "clubs", settings.clubs_per_day)) is not None:
+            return refusal
         code = secrets.token_urlsafe(8)
         store().create_club(code, name, body.stake // base, body.preset, acting, time.time())
         club = store().club(code)
@@ -194,6 +234,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         now = time.time()
         if len(store().invites(club.id, now)) >= settings.club_invites_max:
             return error(409, f"the club has {settings.club_invites_max} invite links (the most): revoke one")
+        if (refusal := take_daily(server, request, "invites", settings.club_invites_per_day)) is not None:
+            return refusal
         days = settings.club_invite_days if body.days is None else body.days
         code = secrets.token_urlsafe(INVITE_BYTES)
         invite_id = store().add_invite(club.id, invite_hash(code), now, now + days * 86400 if days else None)
@@ -272,6 +314,16 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         server.ownership.created(table)
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)
 
+    async def publish(request: Request) -> Response:
+        got = await owner_action(request, Public)
+        if isinstance(got, Response):
+            return got
+        club, _me, body = got
+        table = store().table_by_code(request.path_params["table"][:40])
+        if table is None or not store().set_club_table_public(club.id, table.id, body.public):
+            return error(404, "no such table in this club")
+        return JSONResponse({"code": table.code, "public": body.public})
+
     async def next_period(request: Request) -> Response:
         got = await owner_action(request, Empty)
         if isinstance(got, Response):
@@ -293,6 +345,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         Route("/api/clubs/{code}/leave", leave, methods=["POST"]),
         Route("/api/clubs/{code}/remove", remove, methods=["POST"]),
         Route("/api/clubs/{code}/tables", new_table, methods=["POST"]),
+        Route("/api/clubs/{code}/tables/{table}/public", publish, methods=["POST"]),
         Route("/api/clubs/{code}/settle", next_period, methods=["POST"]),
         Route("/api/clubs/{code}/season", next_period, methods=["POST"]),
     ]

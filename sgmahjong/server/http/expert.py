@@ -8,9 +8,12 @@ processes, :mod:`..analysis`; these routes start it, and answer how far it has g
 - ``/api/tables/CODE/hands/N/analysis?seat=S&step=K``: what the expert would do for that seat at
   replay step K; POST starts it and waits a few seconds for the answer, GET polls.
 
-Only ended hands are served (409 otherwise), as the replay. Answers: 200 done, 202 queued or
-running (poll again), 404 not asked for yet (GET), 409 the hand or step cannot be reviewed (the
-message says why), 503 the reviewer is busy (``Retry-After``).
+Only ended hands are served (409 otherwise), as the replay, and a club table's only to whom may see
+it (403 ``club_only``). Answers: 200 done, 202 queued or running (poll again), 404 not asked for yet
+(GET), 409 the hand or step cannot be reviewed (the message says why), 429 the asker has their most
+jobs queued (``expert_jobs``) or another whole-match review going on (``review_running``), 503 the
+reviewer is busy (``Retry-After``). Jobs are queued per person (``identity.person_keys``) and the
+pool serves the persons in turn.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..analysis import PoolBusy, Reviewer
+from ..analysis import PoolBusy, RequesterBusy, Reviewer, ReviewRunning
 from ..store import TableRow
 from ..tables import TableServer
+from . import identity
+from .clubs import CLUB_ONLY, may_see
+from .common import error
 from .replay import BAD_SEAT, CODE_RE, HandNotServed, ended_hand_log, query_seat
 
 BUSY_RETRY = 30  # seconds a busy answer asks the page to wait
@@ -46,6 +52,13 @@ def _busy(exc: PoolBusy) -> JSONResponse:
                         headers={"Retry-After": str(BUSY_RETRY)})
 
 
+def _refused(exc: RequesterBusy | ReviewRunning) -> JSONResponse:
+    code = "expert_jobs" if isinstance(exc, RequesterBusy) else "review_running"
+    answer = error(429, str(exc), code, {"most": exc.most} if isinstance(exc, RequesterBusy) else None)
+    answer.headers["Retry-After"] = str(BUSY_RETRY)
+    return answer
+
+
 async def _wait(future: Future[Any], seconds: float) -> None:
     """Wait up to ``seconds`` for a job's future (its outcome is read later, from the reviewer)."""
     waited = asyncio.wrap_future(future)
@@ -62,9 +75,11 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
         if seat is None:
             return JSONResponse({"error": BAD_SEAT}, status_code=400)
         try:
-            return (seat, *ended_hand_log(server, request.path_params["code"], request.path_params["number"]))
+            table, number, text = ended_hand_log(server, request.path_params["code"],
+                                                 request.path_params["number"], request)
         except HandNotServed as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
+            return error(exc.status, exc.message, exc.code)
+        return seat, table, number, text
 
     async def hand_review(request: Request) -> Response:
         found = ended(request)
@@ -72,10 +87,14 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
             return found
         seat, table, number, text = found
         start = request.method == "POST"
+        who = identity.person_keys(server, request) if start else ()
         try:
-            data = reviewer.review(server.store, table.id, number, seat, (lambda: text) if start else None)
+            data = reviewer.review(server.store, table.id, number, seat, (lambda: text) if start else None,
+                                   who)
         except PoolBusy as exc:
             return _busy(exc)
+        except RequesterBusy as exc:
+            return _refused(exc)
         return _answer({"code": table.code, "hand_number": number, "seat": seat, "deals": reviewer.deals,
                         **data})
 
@@ -87,14 +106,20 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
         table = server.store.table_by_code(code) if CODE_RE.match(code) else None
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
+        if not may_see(server, identity.player_ids_of(server, request), table):
+            return error(403, CLUB_ONLY, "club_only")
 
         def text(number: int) -> str:
             return ended_hand_log(server, code, str(number))[2]
 
+        start = request.method == "POST"
+        who = identity.person_keys(server, request) if start else ()
         try:
-            data = reviewer.match(server.store, table.id, seat, text if request.method == "POST" else None)
+            data = reviewer.match(server.store, table.id, seat, text if start else None, who)
         except PoolBusy as exc:
             return _busy(exc)
+        except ReviewRunning as exc:
+            return _refused(exc)
         if data["busy"] and not any(h["status"] != "none" for h in data["hands"]):
             return _busy(PoolBusy())
         return JSONResponse({"code": table.code, **data},
@@ -111,13 +136,17 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
             return JSONResponse({"error": f"step is a whole number from 0 to {steps}"}, status_code=400)
         step = int(step_text)
         start = request.method == "POST"
+        who = identity.person_keys(server, request) if start else ()
         try:
-            data, job = reviewer.analysis(table.id, number, step, seat, (lambda: text) if start else None)
+            data, job = reviewer.analysis(table.id, number, step, seat, (lambda: text) if start else None,
+                                          who)
             if job is not None and start:
                 await _wait(job.future, reviewer.wait_seconds)
                 data, _ = reviewer.analysis(table.id, number, step, seat, None)
         except PoolBusy as exc:
             return _busy(exc)
+        except RequesterBusy as exc:
+            return _refused(exc)
         return _answer({"code": table.code, "hand_number": number, "seat": seat, "step": step,
                         "deals": reviewer.deals, **data})
 

@@ -12,7 +12,7 @@ from ...errors import SgMahjongError
 from .. import matchflow
 from ..protocol import ProtocolError, validation_message
 from ..tables import TableServer
-from . import identity, players
+from . import clubs, identity, players
 from .common import NewTables, error, json_body, refused
 
 
@@ -40,6 +40,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         table = server.get(request.path_params["code"])
         if table is None:
             return error(404, "no such table")
+        if not clubs.may_see(server, identity.player_ids_of(server, request), table):
+            return error(403, clubs.CLUB_ONLY, "club_only")
         return JSONResponse({"hands": matchflow.hand_results(table)})
 
     async def quick(request: Request) -> Response:

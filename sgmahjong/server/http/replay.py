@@ -1,7 +1,9 @@
 """Finished hands for everyone: the log, the replay frames, the review, and the /replay page.
 
 Nothing of a hand is served before it has ended (409, and no tile in the answer): its tiles are
-secret until then. The replay and review are computed from the stored log off the event loop.
+secret until then. A club table's hands are served only to whom may see the table
+(:func:`.clubs.may_see`: its members, or anyone once the owner made it public; else 403
+``club_only``). The replay and review are computed from the stored log off the event loop.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from ...rules import RuleSet
 from ..store import Store, TableRow
 from ..table.chat import row_json
 from ..tables import TableServer
+from . import identity
+from .clubs import CLUB_ONLY, may_see
+from .common import error
 from .pages import static_page
 
 REPLAY_CHAT = 500  # chat messages of one hand served with its replay
@@ -34,25 +39,34 @@ REVIEW_CACHE = 128  # reviews kept (a finished hand never changes); the oldest i
 
 
 class HandNotServed(Exception):
-    """A hand that is not (yet) served: the HTTP status and the message."""
+    """A hand that is not (yet) served: the HTTP status, the message and the error code if any."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def ended_hand_log(server: TableServer, code: str, number_text: str) -> tuple[TableRow, int, str]:
-    """(table row, hand number, log text) of an ended hand, from the store (any worker may answer);
-    raises :class:`HandNotServed` otherwise."""
+def _not_served(exc: HandNotServed) -> JSONResponse:
+    return error(exc.status, exc.message, exc.code)
+
+
+def ended_hand_log(server: TableServer, code: str, number_text: str,
+                   viewer: Request | None = None) -> tuple[TableRow, int, str]:
+    """(table row, hand number, log text) of an ended hand, from the store (any worker may answer),
+    for the asker of ``viewer`` (who must be allowed to see the table); raises :class:`HandNotServed`
+    otherwise."""
     store = server.store
     table = store.table_by_code(code) if CODE_RE.match(code) else None
     if table is None:
         raise HandNotServed(404, "no such table")
+    if viewer is not None and not may_see(server, identity.player_ids_of(server, viewer), table):
+        raise HandNotServed(403, CLUB_ONLY, "club_only")
     try:
         number = int(number_text)
     except ValueError:
@@ -91,9 +105,9 @@ def routes(server: TableServer) -> list[Route]:
     async def hand_log(request: Request) -> Response:
         try:
             table, number, text = ended_hand_log(server, request.path_params["code"],
-                                                 request.path_params["number"])
+                                                 request.path_params["number"], request)
         except HandNotServed as exc:
-            return _error(exc.status, exc.message)
+            return _not_served(exc)
         return PlainTextResponse(
             text, media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{table.code}-hand{number}.jsonl"'},
@@ -102,10 +116,10 @@ def routes(server: TableServer) -> list[Route]:
     async def hand_replay(request: Request) -> Response:
         try:
             table, number, text = ended_hand_log(server, request.path_params["code"],
-                                                 request.path_params["number"])
+                                                 request.path_params["number"], request)
             data = await asyncio.to_thread(replay_frames, text)
         except HandNotServed as exc:
-            return _error(exc.status, exc.message)
+            return _not_served(exc)
         except SgMahjongError as exc:
             return _error(409, str(exc))
         rules = RuleSet.from_dict(dict(table.rules))
@@ -121,7 +135,7 @@ def routes(server: TableServer) -> list[Route]:
             return _error(400, BAD_SEAT)
         try:
             table, number, text = ended_hand_log(server, request.path_params["code"],
-                                                 request.path_params["number"])
+                                                 request.path_params["number"], request)
             key = (table.id, number, seat)
             data = reviews.get(key)
             if data is None:
@@ -133,7 +147,7 @@ def routes(server: TableServer) -> list[Route]:
             else:
                 reviews.move_to_end(key)
         except HandNotServed as exc:
-            return _error(exc.status, exc.message)
+            return _not_served(exc)
         except SgMahjongError as exc:
             return _error(409, str(exc))
         return JSONResponse(data)

@@ -60,6 +60,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         table = await server.find(request.path_params["code"])
         if table is None:
             return error(404, "no such table")
+        if not clubs.may_see(server, identity.player_ids_of(server, request), table):
+            return error(403, clubs.CLUB_ONLY, "club_only")
         return JSONResponse(table.summary())
 
     async def join_table(request: Request) -> Response:

@@ -1,7 +1,9 @@
 """The store's clubs (migration 0022, docs/clubs.md): clubs, their members (browser identities: the
 ``players`` rows /me keys), invite links (only the code's hash is kept), seasons and settle-up periods,
-and the tables played in a club. A club's ledger is read from the recorded hands of its tables
-(``player_hands``, the numbers /me shows): :meth:`club_hands`."""
+and the tables played in a club (each the members' alone unless the owner made it public, migration
+0031). A club's ledger is read from the recorded hands of its tables (``player_hands``, the numbers /me
+shows): :meth:`club_hands`. The daily quotas of new clubs and invite links count uses per person key
+(:meth:`take_quota`)."""
 
 from __future__ import annotations
 
@@ -74,6 +76,7 @@ class ClubTableRow:
     name: str
     status: str
     created: float
+    public: bool = False  # the owner opened it to everyone (else: the members' alone)
 
 
 class ClubMethods(abc.ABC):
@@ -139,6 +142,20 @@ class ClubMethods(abc.ABC):
     @abc.abstractmethod
     def table_club(self, table_id: int) -> int | None:
         """The club a table was opened for (None: not a club table)."""
+
+    @abc.abstractmethod
+    def club_table_access(self, table_id: int) -> tuple[int, bool] | None:
+        """(the club, whether the table is public) of a club table; None: not a club table."""
+
+    @abc.abstractmethod
+    def set_club_table_public(self, club_id: int, table_id: int, public: bool) -> bool:
+        """Open a club table to everyone (``public``) or keep it the members'; False: not the club's."""
+
+    @abc.abstractmethod
+    def take_quota(self, kind: str, persons: Sequence[str], most: int, since: float, when: float) -> bool:
+        """Count one use of ``kind`` at ``when`` for each of ``persons`` (keys, stored as given)
+        unless one of them has ``most`` uses since ``since`` already (then False, nothing counted).
+        Uses older than ``since`` are forgotten."""
 
     @abc.abstractmethod
     def club_tables(self, club_id: int, limit: int, *, live: bool) -> list[ClubTableRow]:
@@ -279,12 +296,37 @@ class SqlClubs(SqlHooks, ClubMethods):
         rows = self._read("SELECT club_id FROM club_tables WHERE table_id = ?", (table_id,))
         return int(rows[0][0]) if rows else None
 
+    def club_table_access(self, table_id: int) -> tuple[int, bool] | None:
+        rows = self._read("SELECT club_id, public FROM club_tables WHERE table_id = ?", (table_id,))
+        return (int(rows[0][0]), bool(rows[0][1])) if rows else None
+
+    def set_club_table_public(self, club_id: int, table_id: int, public: bool) -> bool:
+        with self._tx():
+            rows = self._run("UPDATE club_tables SET public = ? WHERE club_id = ? AND table_id = ?"
+                             " RETURNING table_id", (int(public), club_id, table_id))
+        return bool(rows)
+
+    def take_quota(self, kind: str, persons: Sequence[str], most: int, since: float, when: float) -> bool:
+        if not persons:
+            return True
+        marks = ", ".join("?" * len(persons))
+        with self._tx():
+            self._run("DELETE FROM club_quota WHERE kind = ? AND at < ?", (kind, since))
+            rows = self._run(f"SELECT COUNT(*) FROM club_quota WHERE kind = ? AND person IN ({marks})"
+                             " GROUP BY person ORDER BY COUNT(*) DESC LIMIT 1", (kind, *persons))
+            if rows and int(rows[0][0]) >= most:
+                return False
+            for person in persons:
+                self._run("INSERT INTO club_quota (kind, person, at) VALUES (?, ?, ?)", (kind, person, when))
+        return True
+
     def club_tables(self, club_id: int, limit: int, *, live: bool) -> list[ClubTableRow]:
         only_live = f" AND t.status IN {_LIVE}" if live else ""
-        rows = self._read("SELECT t.id, t.code, t.name, t.status, ct.created FROM club_tables ct"
+        rows = self._read("SELECT t.id, t.code, t.name, t.status, ct.created, ct.public FROM club_tables ct"
                           f" JOIN tables t ON t.id = ct.table_id WHERE ct.club_id = ?{only_live}"
                           " ORDER BY ct.created DESC, t.id DESC LIMIT ?", (club_id, limit))
-        return [ClubTableRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
+        return [ClubTableRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), bool(r[5]))
+                for r in rows]
 
     def club_hands(self, club_id: int, since: float, until: float | None = None, *,
                    tables: Sequence[int] | None = None) -> list[ClubHandRow]:

@@ -1,9 +1,10 @@
 // /club/CODE: a club's page for its members (GET /api/clubs/CODE; anyone else gets 404 and sees only
 // "no such club"): its open tables, the ledger of the current settle-up period and of the season, the
 // fewest transfers that settle up (copyable as a message in the page's language), recent matches,
-// members and invite links, past settle-ups. Every name is a player's text: set as textContent.
+// members and invite links, past settle-ups. The owner may make a club table public (its replays,
+// results and spectating open to anyone with its link). Every name is a player's text: textContent.
 import { presetName } from "./api.js";
-import { clubRequest, el, money, signedMoney, stakesLabel } from "./clubapi.js";
+import { clubRequest, el, failText, money, signedMoney, stakesLabel } from "./clubapi.js";
 import { lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -35,7 +36,7 @@ async function post(path, body = {}) {
     await load();
     return answer;
   } catch (err) {
-    status(err.message, true);
+    status(failText(err), true);
     return null;
   }
 }
@@ -87,12 +88,26 @@ function renderSettle() {
   $("settle-text").value = [head, ...(lines.length ? lines : [t("club.all_square")])].join("\n");
 }
 
+/** Who may see a club table: for the owner a checkbox that makes it public, for the others a word. */
+function privacy(x) {
+  if (data.club.role !== "owner") return el("span", x.public ? ` · ${t("club.public")}` : "", "muted");
+  const label = el("label", "", "table-public");
+  const box = el("input");
+  box.type = "checkbox";
+  box.checked = Boolean(x.public);
+  box.dataset.table = x.code;
+  box.addEventListener("change", () => post(`/tables/${encodeURIComponent(x.code)}/public`, { public: box.checked }));
+  label.append(" ", box, ` ${t("club.public")}`);
+  label.title = t("club.public_title");
+  return label;
+}
+
 function renderTables() {
   const items = data.tables.map((x) => {
     const li = el("li");
     const a = el("a", x.name);
     a.href = x.url;
-    li.append(a, el("span", ` · ${t(`club.status.${x.status}`)}`, "muted"));
+    li.append(a, el("span", ` · ${t(`club.status.${x.status}`)}`, "muted"), privacy(x));
     return li;
   });
   $("club-tables").replaceChildren(...(items.length ? items : [el("li", t("club.no_tables"), "muted")]));
@@ -100,7 +115,7 @@ function renderTables() {
     const li = el("li");
     const a = el("a", m.name);
     a.href = `/t/${m.code}`;
-    li.append(a, el("span", ` · ${date(m.played)} · ${t("club.hands_n", { n: m.hands })}`, "muted"));
+    li.append(a, el("span", ` · ${date(m.played)} · ${t("club.hands_n", { n: m.hands })}`, "muted"), privacy(m));
     li.append(el("div", m.nets.map((n) => `${n.name} ${signedMoney(n.money)}`).join(" · "), "recent-nets"));
     return li;
   });
@@ -160,7 +175,7 @@ async function load() {
   } catch (err) {
     $("club-body").hidden = true;
     $("club-title").textContent = t("club.title");
-    status(err.status === 404 ? t("club.not_found") : err.message, true);
+    status(err.status === 404 ? t("club.not_found") : failText(err), true);
   }
 }
 
@@ -195,7 +210,7 @@ $("leave").addEventListener("click", async () => {
     await clubRequest("POST", `${api}/leave`, {});
     location.href = "/clubs";
   } catch (err) {
-    status(err.message, true);
+    status(failText(err), true);
   }
 });
 $("new-table").addEventListener("click", async () => {
@@ -203,7 +218,7 @@ $("new-table").addEventListener("click", async () => {
     const table = await clubRequest("POST", `${api}/tables`, {});
     location.href = table.url;
   } catch (err) {
-    status(err.message, true);
+    status(failText(err), true);
   }
 });
 load();

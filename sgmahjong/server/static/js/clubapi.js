@@ -1,6 +1,7 @@
 // What the club pages share: requests (the session cookie says who asks), money and stakes
 // as text, and list items built from text (a name a player typed is always textContent).
 import { decode } from "./api.js";
+import { errorText } from "./errors.js";
 import { identityReady } from "./identity.js";
 
 /** A JSON request to the club API; throws Error(reason) on an HTTP error (err.status set). */
@@ -13,6 +14,12 @@ export async function clubRequest(method, url, body = undefined) {
     init.body = JSON.stringify(body);
   }
   return decode(await fetch(url, init));
+}
+
+/** A failed request's text: the page's own words for an error code (a daily quota, members only),
+ * else the server's message. */
+export function failText(err) {
+  return err.code ? errorText(err) : err.message;
 }
 
 /** Cents as money: $3.20, -$1.05. */

@@ -1,8 +1,7 @@
 // /clubs: my clubs (GET /api/clubs), start one (POST /api/clubs), and join by an invite link
 // (/clubs#invite=CODE: POST /api/clubs/join; the code stays in the fragment, never sent in a URL).
 import { presetName } from "./api.js";
-import { clubRequest, el, stakesLabel } from "./clubapi.js";
-import { errorText } from "./errors.js";
+import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +36,7 @@ async function load() {
   try {
     renderClubs(await clubRequest("GET", "/api/clubs"));
   } catch (err) {
-    status(err.message, true);
+    status(failText(err), true);
   }
 }
 
@@ -49,7 +48,7 @@ $("create-form").addEventListener("submit", async (e) => {
     });
     location.href = club.url;
   } catch (err) {
-    status(err.code ? errorText(err) : err.message, true);
+    status(failText(err), true);
   }
 });
 
@@ -61,7 +60,7 @@ if (invite) {
       const club = await clubRequest("POST", "/api/clubs/join", { invite });
       location.href = club.url;
     } catch (err) {
-      status(err.message, true);
+      status(failText(err), true);
     }
   });
 }

@@ -4,6 +4,7 @@
 // (replay.js) owns the state and hands its helpers in with setupExpert(); everything the server says
 // is written as text.
 import { getJSON, postJSON } from "./api.js";
+import { errorText as codeText } from "./errors.js";
 import { t } from "./i18n.js";
 
 const POLL_MS = 800;
@@ -21,11 +22,12 @@ function valueText(o) {
   return t("replay.expert.value", { mean: signed(o.mean), se: Number(o.se).toFixed(2) });
 }
 
-/** A failed request in the page's language (busy, no choice there) or the server's own words. */
+/** A failed request in the page's language (busy, no choice there, one's own jobs queued already,
+ * members only) or the server's own words. */
 function errorText(err) {
   if (err.status === 503 && err.code === "busy") return t("replay.expert.busy");
   if (err.status === 409 && page.board) return t("replay.board.no_choice");
-  return err.message;
+  return err.code ? codeText(err) : err.message;
 }
 
 /** POST to start (or join) a job, then GET (or POST again: `repost`, which queues what a busy

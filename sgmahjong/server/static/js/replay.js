@@ -4,6 +4,7 @@
 // GET /api/tables/CODE/hands/N/replay (frames: the state after each step), .../review?seat=S and the
 // expert's routes; the page keeps no game logic.
 import { getJSON, patternNames } from "./api.js";
+import { errorText } from "./errors.js";
 import { logItem } from "./tablelog.js";
 import { parseTiles } from "./notation.js";
 import { fillResult, wallDigest } from "./result.js";
@@ -252,7 +253,7 @@ async function loadReview() {
   try {
     state.review = await getJSON(`/api/tables/${encodeURIComponent(state.code)}/hands/${state.number}/review?seat=${seat}`);
   } catch (err) {
-    $("review-summary").textContent = err.message;
+    $("review-summary").textContent = err.code ? errorText(err) : err.message;
     return;
   } finally {
     $("review-btn").disabled = false;
@@ -362,7 +363,7 @@ async function main() {
   } catch (err) {
     const el = $("replay-error");
     el.hidden = false;
-    el.textContent = t("replay.none", { error: err.message });
+    el.textContent = err.code ? errorText(err) : t("replay.none", { error: err.message });
     return;
   }
   const data = state.data;
