@@ -34,6 +34,8 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.seat_registry import SEAT_COOKIES
+
 # Property tests check what holds, never how fast: no deadline per example and no "too slow" health
 # check, which a loaded CI machine would otherwise trip at random.
 settings.register_profile(
@@ -47,10 +49,9 @@ FAST_OPTIONS: dict[str, Any] = {
 }
 
 
-#: seat token -> the session cookie of the player who took the seat (a seat is its player's: a socket
-#: opens it with that player's session). Filled by :func:`remember_seat` from every answer that seats
-#: someone; :meth:`WsClient.hello` sends the cookie of the token it is given.
-SEAT_COOKIES: dict[str, str] = {}
+# SEAT_COOKIES: seat token -> the session cookie of the player who took the seat (a seat is its
+# player's: a socket opens it with that player's session). Filled by :func:`remember_seat` from every
+# answer that seats someone; :meth:`WsClient.hello` sends the cookie of the token it is given.
 
 
 def session_cookie(response: httpx.Response) -> str | None:

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from sgmahjong.server.cluster.local import LocalCluster
-from tests.conftest import FAST_OPTIONS, WsClient, free_port
+from tests.conftest import FAST_OPTIONS, WsClient, free_port, remember_seat
 
 SEED = 2024
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,6 +132,7 @@ def test_a_killed_workers_table_resumes_on_the_other_with_nothing_lost(cluster: 
     for seat, name in enumerate(("Ann", "Bob", "Cat", "Dan")):
         j = httpx.post(f"{proxy}/api/tables/{code}/join", json={"name": name, "seat": seat}, timeout=10)
         assert j.status_code == 200, j.text
+        remember_seat(j)  # each seat is its new visitor's: that session opens it
         players.append(Player(ws_url, j.json()["token"], seat))
     for p in players:
         assert p.connect()

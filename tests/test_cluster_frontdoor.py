@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 
 from sgmahjong.server.cluster.local import LocalCluster
 from sgmahjong.server.settings import ServerSettings
-from tests.conftest import FAST_OPTIONS, free_port
+from tests.conftest import FAST_OPTIONS, free_port, remember_seat
 from tests.test_cluster import Player, _play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,9 +88,11 @@ def test_a_slowloris_from_one_address_does_not_stop_another_client_playing(clust
             assert r.status_code == 201, r.text
             code = r.json()["code"]
             players = []
-            for seat, name in enumerate(("Ann", "Bob", "Cat", "Dan")):
-                j = web.post(f"{cluster.url}/api/tables/{code}/join", json={"name": name, "seat": seat})
+            for seat, name in enumerate(("Ann", "Bob", "Cat", "Dan")):  # four players: four browsers
+                j = httpx.post(f"{cluster.url}/api/tables/{code}/join", json={"name": name, "seat": seat},
+                               timeout=10)
                 assert j.status_code == 200, j.text
+                remember_seat(j)
                 players.append(Player(f"ws://127.0.0.1:{cluster.port}/ws/{code}", j.json()["token"], seat))
         for p in players:
             assert p.connect()

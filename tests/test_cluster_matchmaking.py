@@ -21,6 +21,7 @@ from sgmahjong.server.cluster.local import LocalCluster
 from sgmahjong.server.http import sessions
 from sgmahjong.server.ranking.ladder import BASE, SCALE
 from sgmahjong.server.store import open_store
+from sgmahjong.server.store.identity_sql import SessionRow
 from tests.conftest import free_port
 
 PLAYERS = 40
@@ -51,8 +52,12 @@ def signed_in_players(url: str) -> list[dict[str, Any]]:
             aid = store.create_account(f"Q{i:02d}", f"q{i:02d}", f"queue-handle-{i}")
             assert aid is not None
             token = secrets.token_urlsafe(32)
-            store.add_session(sessions.digest(token), aid, time.time() + 3600, "test", 5)
-            out.append({"account": aid, "cookie": token, "player": secrets.token_urlsafe(32)})
+            pid = store.new_guest(f"Q{i:02d}")
+            assert store.claim_player(pid, aid)
+            now = time.time()
+            store.add_session(SessionRow(sessions.digest(token), pid, aid, f"device-{i}", "", now, now + 3600,
+                                         now, "test"), 5)
+            out.append({"account": aid, "cookie": token})
         with psycopg.connect(url, autocommit=True) as conn:
             for i, p in enumerate(out):
                 mu = (SPREAD * i) / SCALE + 3 * sigma  # rating BASE + SPREAD * i
@@ -74,8 +79,8 @@ def test_forty_players_queue_through_both_workers_and_a_killed_worker_loses_nobo
     def join(i: int) -> str:
         p = players[i]
         worker = (a, b)[i % 2]  # half through each worker, all at once
-        r = httpx.post(worker.url + "/api/ranked/join", json={}, timeout=20,
-                       headers={"X-Player": p["player"]}, cookies={sessions.COOKIE: p["cookie"]})
+        r = httpx.post(worker.url + "/api/ranked/join", json={}, timeout=20,  # forty homes
+                       headers={"X-Forwarded-For": f"10.0.{i}.1"}, cookies={"sg_session": p["cookie"]})
         assert r.status_code == 200, r.text
         return str(r.json()["ticket"])
 

@@ -170,8 +170,10 @@ def test_messages_are_compressed_only_when_the_setting_says_so(tmp_path: Path, d
     live.start()
     try:
         table = live.create_table("deflate", seed=7)
-        token = live.join(table["code"], "Ann", 0)["token"]
-        with connect(f"{live.ws_url}/ws/{table['code']}", compression="deflate", proxy=None) as ws:
+        joined = live.join(table["code"], "Ann", 0)
+        token = joined["token"]
+        with connect(f"{live.ws_url}/ws/{table['code']}", compression="deflate", proxy=None,
+                     additional_headers={"Cookie": joined["cookie"]}) as ws:
             agreed = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
             assert ("permessage-deflate" in agreed) is deflate
             ws.send(json.dumps({"type": "hello", "token": token}))

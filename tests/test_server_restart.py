@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import FAST_OPTIONS, WsClient, free_port
+from tests.conftest import FAST_OPTIONS, WsClient, free_port, remember_seat
 
 SEED = 42
 
@@ -77,8 +77,12 @@ def test_restart_resumes_a_table_mid_hand_with_no_action_lost(tmp_path: Path, se
         r = httpx.post(server.url + "/api/tables",
                        json={"name": "Restart", "seed": seed, "options": options}, timeout=10)
         code = r.json()["code"]
-        tokens = [httpx.post(f"{server.url}/api/tables/{code}/join", json={"name": n, "seat": s},
-                             timeout=10).json()["token"] for s, n in ((0, "Ann"), (1, "Bob"))]
+        tokens = []
+        for s, n in ((0, "Ann"), (1, "Bob")):
+            joined = httpx.post(f"{server.url}/api/tables/{code}/join", json={"name": n, "seat": s},
+                                timeout=10)
+            remember_seat(joined)  # the seat is the new visitor's: its session opens it
+            tokens.append(joined.json()["token"])
         clients = [server.ws(code), server.ws(code)]
         for ws, token in zip(clients, tokens, strict=True):
             ws.hello(token)
