@@ -116,15 +116,23 @@ def test_behind_the_proxy_the_per_address_websocket_cap_applies(cluster: LocalCl
     for _ in range(300):  # idle sockets (no hello) from one address, to one table (so one worker)
         try:
             sock = from_address("127.0.0.3", cluster.port)
-            admitted.append(connect(f"ws://127.0.0.1:{cluster.port}/ws/{code}", sock=sock, open_timeout=10,
-                                    proxy=None, legacy=True))
+            ws = connect(f"ws://127.0.0.1:{cluster.port}/ws/{code}", sock=sock, open_timeout=10,
+                         proxy=None, legacy=True)
         except Exception:
-            refused += 1
+            refused += 1  # refused at the handshake (the worker's per-address connection cap)
+            continue
+        try:
+            ws.recv(timeout=0.5)  # an admitted spectator is sent nothing before its hello ...
+            refused += 1  # ... a refused one its reason (too_many), then the close
+            with contextlib.suppress(Exception):
+                ws.close()
+        except TimeoutError:
+            admitted.append(ws)
     for ws in admitted:
         ws.close()
-    cap = ServerSettings().max_connections_per_address
-    print(f"\n{len(admitted)} of 300 idle WebSockets from one address admitted (worker cap {cap},"
-          f" proxy cap {cluster.proxy_settings.client_connections})")
+    cap = ServerSettings().spectators_per_address
+    print(f"\n{len(admitted)} of 300 idle WebSockets from one address admitted (spectators per address"
+          f" {cap}, proxy cap {cluster.proxy_settings.client_connections})")
     assert 0 < len(admitted) <= cap < cluster.proxy_settings.client_connections
     assert refused == 300 - len(admitted)
 

@@ -147,7 +147,7 @@ def test_a_private_table_with_the_ranked_rules_is_never_rated(tmp_path: object) 
     from pathlib import Path
 
     from tests.conftest import FAST_OPTIONS, LiveServer, free_port
-    from tests.test_accounts import device, key_for, register
+    from tests.test_accounts import cookie_of, device, key_for, register
     from tests.test_server import wait_status
 
     server = LiveServer(free_port(), str(Path(str(tmp_path)) / "ranked.sqlite3"))
@@ -165,7 +165,7 @@ def test_a_private_table_with_the_ranked_rules_is_never_rated(tmp_path: object) 
             r = client.post(f"/api/tables/{code}/join", json={"name": name, "seat": seat})
             assert r.status_code == 200, r.text
             tokens.append(r.json()["token"])
-        with server.ws(code) as ann:
+        with server.ws(code, cookie_of(players[0])) as ann:
             ann.hello(tokens[0])
             ann.send({"type": "start"})
             ann.until("view", lambda m: m["status"] == "playing")
