@@ -5,10 +5,12 @@ day (``clubs_per_day``, ``club_invites_per_day``), stored so that every worker c
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 
 from sgmahjong.server.settings import ServerSettings
 from sgmahjong.server.store import open_store
@@ -158,3 +160,25 @@ def test_new_clubs_and_invite_links_are_counted_per_identity_and_per_address(tmp
         assert r.status_code == 429 and r.json()["code"] == "invites_per_day"
         other = clubs[1].json()["code"]
         assert _as(server, "POST", f"/api/clubs/{other}/invites", ann, three, {}).status_code == 429
+
+
+def test_only_members_watch_a_club_table_and_its_chat_until_it_is_public(live_server: LiveServer) -> None:
+    """Before, a stranger with a club table's code watched it and chatted there. Now the socket of
+    anyone not a member is refused before its hello, unless the owner made the table public."""
+    owner, member, stranger = (player(live_server, n) for n in ("Ann", "Ben", "Eve"))
+    club = new_club(live_server, owner, "Secret kaki")["code"]
+    invited(live_server, owner, club, member)
+    body = {"name": "Thursday", "options": FAST_OPTIONS}
+    table = call(live_server, "POST", f"/api/clubs/{club}/tables", owner, body).json()["code"]
+    for who in (stranger, None):
+        with live_server.ws(table, who) as ws:
+            with contextlib.suppress(ConnectionClosed):  # refused at once, before any hello
+                ws.send({"type": "hello", "token": None})
+            refused = ws.recv()
+            assert refused["type"] == "error" and refused["code"] == "club_only"
+    with live_server.ws(table, member) as ws:  # a member watches
+        assert ws.hello(None)["seat"] is None
+    made = call(live_server, "POST", f"/api/clubs/{club}/tables/{table}/public", owner, {"public": True})
+    assert made.status_code == 200, made.text
+    with live_server.ws(table, stranger) as ws:  # public now: anyone
+        assert ws.hello(None)["seat"] is None

@@ -39,7 +39,7 @@ from ..table import owners
 from ..table.connections import Connection
 from ..table.table import Table
 from ..tables import TableServer
-from . import identity
+from . import clubs, identity
 from .common import STORAGE_DOWN
 from .guard import DirectWrites
 from .limits import PersonLimits, TokenBucket
@@ -88,6 +88,12 @@ def routes(server: TableServer) -> list[BaseRoute]:
         conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
         conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
         conn.player_ids = tuple(identity.player_ids_of(server, ws))
+        if not clubs.may_see(server, conn.player_ids, table):  # a club's table: its members' alone
+            metrics.REFUSALS.labels("club_only").inc()
+            await ws.send_json({"type": "error", "code": "club_only", "ref": None,
+                                "message": "only the club's members may watch a club's table"})
+            await ws.close(code=4403)
+            return
         async with table.lock:  # checked and added at once: sockets opened together are counted
             conn.owner_seat = owners.seat_of(table, conn.player_ids)
             refusal = admission(table, conn, settings)

@@ -34,6 +34,9 @@ export function saveToken(code, token) {
   }
 }
 
+// errors after which the socket is closed for good (not a club member, no such table)
+const FINAL = new Set(["club_only", "no_table"]);
+
 export class TableConnection {
   constructor(code, token, handlers) {
     this.code = code;
@@ -71,6 +74,7 @@ export class TableConnection {
       }
       if (!msg || typeof msg.type !== "string" || this.ws !== ws) return;
       if (msg.type === "welcome") this.retry = 0;
+      if (msg.type === "error" && FINAL.has(msg.code)) this.closed = true; // no use reconnecting
       if (msg.type === "error" && msg.code === "moved") {
         this.retry = 0;
         ws.close();
