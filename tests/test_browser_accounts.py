@@ -78,13 +78,12 @@ def devices(browser: Browser, server: LiveServer) -> Iterator[Any]:
 
 
 def guest_plays_a_hand(server: LiveServer, d: Device) -> str:
-    """The guest starts a game against bots from the page (its browser identity goes with it, as the
-    lobby's Play button sends it); with no timers a bot plays the seat until the hand ends."""
+    """The guest starts a game against bots from the page (its session cookie goes with it, as with the
+    lobby's Play button); with no timers a bot plays the seat until the hand ends."""
     d.me()
     code = d.page.evaluate("""async (options) => {
-        const me = JSON.parse(localStorage.getItem("sgmj-player"));
         const res = await fetch("/api/play", {method: "POST", headers: {"Content-Type": "application/json"},
-            body: JSON.stringify({name: "Guest Ann", player: me.secret, seed: 4, options})});
+            body: JSON.stringify({name: "Guest Ann", seed: 4, options})});
         return (await res.json()).code;
     }""", FAST_OPTIONS)
     wait_status(server, code, {"between_hands", "finished"})
