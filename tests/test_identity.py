@@ -10,7 +10,6 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -19,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import FAST_OPTIONS, LiveServer, WsClient, serving, session_cookie
 from tests.test_accounts import cookie_of, device, key_for, register, sign_in
+from tests.test_browser_flow import drive
 from tests.test_server import wait_status
 
 
@@ -43,33 +43,10 @@ def mark_ranked(server: LiveServer, code: str) -> None:
     db.close()
 
 
-def play_until_each_seat_acted(clients: dict[int, WsClient], timeout: float = 60) -> None:
-    """Play the sockets' seats (pass every claim, discard the drawn tile, else the first discard) until
-    every seat has made a move of its own."""
-    views: dict[int, dict[str, Any]] = {}
-    done: set[tuple[int, int]] = set()
+def play_until_each_seat_acted(clients: dict[int, WsClient]) -> None:
+    """Play the sockets' seats (pass every claim, discard the drawn tile) until each made a move."""
     acted: set[int] = set()
-    end = time.monotonic() + timeout
-    while acted != set(clients) and time.monotonic() < end:
-        for seat, ws in clients.items():
-            try:
-                msg = ws.recv(timeout=0.05)
-            except TimeoutError:
-                msg = None
-            if msg and msg.get("type") == "view":
-                views[seat] = msg["view"]
-            v = views.get(seat)
-            if v is None or (seat, v["version"]) in done or not v["legal_actions"]:
-                continue
-            legal = v["legal_actions"]
-            drawn = v["seats"][seat]["drawn"]
-            action = "pass" if "pass" in legal else f"discard {drawn}" if drawn else ""
-            if action not in legal:
-                action = next(a for a in legal if a.startswith("discard"))
-            ws.send({"type": "action", "action": action, "version": v["version"]})
-            done.add((seat, v["version"]))
-            acted.add(seat)
-    assert acted == set(clients), f"only seats {sorted(acted)} played"
+    drive(clients, "", lambda _view: acted == set(clients), acted=acted)
 
 
 def test_deleting_a_player_in_a_ranked_match_keeps_it_rated_and_the_table_playing(

@@ -17,7 +17,6 @@ IPv6 client by its /64, the block one subscriber is given); :func:`person_keys` 
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 import secrets
 import time
@@ -30,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..protocol import ProtocolError
 from ..store.accounts import AccountRow
 from ..store.identity_sql import SessionRow
+from ..table.seats import hash_token as digest
 from .limits import AddressBuckets
 
 COOKIE = "sg_session"
@@ -37,10 +37,6 @@ TOUCH_SECONDS = 300.0  # a session's last use (and its account's sightings) is w
 _BOX = "sg_set_cookie"  # where a route leaves the Set-Cookie values for :class:`SessionCookies`
 _VISITOR = "sg_visitor"  # the request's visitor, once read
 LABEL_MAX = 60
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 @dataclass

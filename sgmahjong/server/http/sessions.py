@@ -16,8 +16,10 @@ from starlette.requests import HTTPConnection
 
 from ..store.accounts import AccountRow
 from ..store.identity_sql import SessionRow
+from ..table.seats import hash_token
 from . import identity
-from .identity import digest as digest
+
+digest = hash_token  # how session ids and link codes are stored: their SHA-256
 
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32: no I, L, O, U
 CODE_LENGTH = 10  # characters: 50 bits
