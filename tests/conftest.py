@@ -72,6 +72,13 @@ def remember_seat(response: httpx.Response, cookie: str | None = None) -> None:
         SEAT_COOKIES[token] = cookie
 
 
+def give_seat_session(context: Any, base: str, token: str) -> None:
+    """A browser context gets the session of the player who took the seat of ``token`` (a seat opens
+    with its player's session: a token alone opens nothing)."""
+    cookie = SEAT_COOKIES[token]
+    context.add_cookies([{"name": "sg_session", "value": cookie.split("=", 1)[1], "url": base}])
+
+
 class WsClient:
     """A blocking WebSocket client speaking the JSON protocol. ``view`` and ``delta`` messages come
     out expanded as a browser's viewstate.js does it: their ``event`` messages, then the whole ``view``

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, free_port, give_seat_session
 from tests.test_browser import scripted_wall
 from tests.test_server import seated, wait_status
 
@@ -39,7 +39,7 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
-Site = tuple[LiveServer, dict[str, str], dict[str, str]]
+Site = tuple[LiveServer, dict[str, str], dict[str, str], str]
 
 
 @pytest.fixture(scope="module")
@@ -63,16 +63,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                  "replay": f"/replay/{done}/1", "table seating": f"/t/{waiting}",
                  "table watched": f"/t/{watched['code']}", "table in a seat": mine["url"],
                  "table result": f"/t/{done}"}
-        yield server, pages, {f"sgmahjong:{mine['code']}": mine["token"]}
+        yield server, pages, {f"sgmahjong:{mine['code']}": mine["token"]}, mine["token"]
     finally:
         server.stop()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_axe_finds_no_violation_on_any_page(site: Any, browser: Browser, lang: str) -> None:
-    server, pages, storage = site
+    server, pages, storage, token = site
     source = axe_source()
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    give_seat_session(ctx, server.url, token)  # the seated player's own browser
     script = f"localStorage.setItem('sgmahjong:lang', '{lang}');" + "".join(
         f"localStorage.setItem('{k}', '{v}');" for k, v in storage.items())
     ctx.add_init_script(script)

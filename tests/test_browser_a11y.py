@@ -20,7 +20,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.conftest import WsClient
+from tests.conftest import WsClient, give_seat_session
 
 expect.set_options(timeout=15_000)
 
@@ -211,6 +211,7 @@ def test_a_blind_player_plays_a_hand_from_the_lobby(live_server: Any, open_page:
 def test_a_blind_player_plays_a_hand_in_chinese(live_server: Any, open_page: Any) -> None:
     r = live_server.post("/api/play", {"name": "Ann", "seed": SEED, "options": IN_PLAY}).json()
     page = open_page({"viewport": {"width": 1280, "height": 900}}, lang="zh")
+    give_seat_session(page.context, live_server.url, r["token"])  # the seat's player's session
     page.goto(live_server.url + "/")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"sgmahjong:{r['code']}", r["token"]])
     page.goto(live_server.url + r["url"])

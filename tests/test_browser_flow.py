@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import FAST_OPTIONS, WsClient, stacked_wall
+from tests.conftest import FAST_OPTIONS, WsClient, give_seat_session, stacked_wall
 from tests.test_browser import autoplay, new_page, no_errors, start_with_bots, take_seat
 from tests.test_matchflow import play_to_the_end, score_json
 
@@ -18,6 +18,7 @@ expect.set_options(timeout=15_000)
 
 
 def open_with_token(page: Page, base: str, code: str, token: str) -> None:
+    give_seat_session(page.context, base, token)  # the seat's player's session, as on their device
     page.goto(f"{base}/")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"sgmahjong:{code}", token])
     page.goto(f"{base}/t/{code}")
