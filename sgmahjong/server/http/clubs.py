@@ -177,7 +177,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         """The acting player, their identities and the request's body; or the refusal."""
         acting, ids = acting_player(server, request)
         if acting is None:
-            return error(400, "choose a display name first: a club's members are players", "name_needed")
+            return error(400, "choose a name on /me first: a club's members are players", "name_needed")
         try:
             return acting, ids, await body_of(request, model)
         except ProtocolError as exc:
