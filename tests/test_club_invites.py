@@ -20,7 +20,8 @@ def make(server: LiveServer, owner: str, club: str, label: str = "", **extra: ob
 
 
 def test_invite_links_are_told_apart_and_revoking_acts_on_the_right_one(live_server: LiveServer) -> None:
-    owner, mei, beng = player(live_server, "Ann"), player(live_server, "Mei Ling"), player(live_server, "Beng")
+    owner, mei = player(live_server, "Ann"), player(live_server, "Mei Ling")
+    beng = player(live_server, "Beng")
     club = new_club(live_server, owner)["code"]
     for_mei = make(live_server, owner, club, "  for   Mei Ling ")
     for_beng = make(live_server, owner, club, "<b>for Ah Beng</b>")
@@ -53,7 +54,7 @@ def test_invite_links_are_told_apart_and_revoking_acts_on_the_right_one(live_ser
     assert call(live_server, "POST", f"/api/clubs/{club}/invites", mei, {"label": "mine"}).status_code == 403
 
 
-def test_the_invitation_names_the_club_and_sender_and_says_why_a_link_is_dead(live_server: LiveServer) -> None:
+def test_the_invitation_names_the_club_and_sender_or_says_why_not(live_server: LiveServer) -> None:
     owner = player(live_server, "Ah Beng")
     club = new_club(live_server, owner, "Thursday kaki", stake=20)["code"]
     link = make(live_server, owner, club, "for Mei Ling")

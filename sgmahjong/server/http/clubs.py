@@ -1,5 +1,7 @@
-"""Club routes (docs/clubs.md): create a club, invite links (made, listed, revoked; only the code's hash
-is stored and the code is shown once), join by link, leave or remove a member, open a club table,
+"""Club routes (docs/clubs.md): create a club, invite links (made with a label, listed with their
+fingerprint and maker, revoked; only the code's hash is stored and the code is shown once), what a link
+is before joining (the invitation, or why it joins nobody), join by link (a new friend named in the same
+request), leave or remove a member, open a club table,
 the club page's data, settle up (mark settled: a new period), start a season, the ledger as CSV.
 
 Who asks is the visitor of the request's session (identity.py): a signed-in account (every player of

@@ -1,5 +1,6 @@
 """The store's clubs (migration 0022, docs/clubs.md): clubs, their members (browser identities: the
-``players`` rows /me keys), invite links (only the code's hash is kept), seasons and settle-up periods,
+``players`` rows /me keys), invite links (only the code's hash is kept; each with the owner's label and
+its maker, migration 0032), seasons and settle-up periods,
 and the tables played in a club (each the members' alone unless the owner made it public, migration
 0031). A club's ledger is read from the recorded hands of its tables (``player_hands``, the numbers /me
 shows): :meth:`club_hands`. The daily quotas of new clubs and invite links count uses per person key
