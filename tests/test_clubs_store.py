@@ -84,6 +84,32 @@ def test_clubs_members_invites_periods(database_url: str) -> None:
         store.close()
 
 
+def test_invite_links_keep_their_label_and_maker(database_url: str) -> None:
+    """Migration 0032: each link keeps the owner's label and its maker (named while a member), and is
+    found by its hash revoked or not, so the page can say which."""
+    store = open_store(database_url)
+    try:
+        ann, ben = store.new_guest("Ann"), store.new_guest("Ben")
+        club_id = store.create_club("c0de", "Kaki", 20, "default", ann, 100.0)
+        store.add_member(club_id, ben, "member", 101.0)
+        mei = store.add_invite(club_id, hash_token("for-mei"), 110.0, 500.0, label="for Mei Ling", maker=ann)
+        old = store.add_invite(club_id, hash_token("old"), 111.0, None)  # as made before the migration
+        by_ben = store.add_invite(club_id, hash_token("ben's"), 112.0, None, label="<b>x</b>", maker=ben)
+        listed = store.invites(club_id, 120.0)
+        assert [(i.id, i.label, i.maker, i.code_hash) for i in listed] == [
+            (by_ben, "<b>x</b>", "Ben", hash_token("ben's")), (old, "", None, hash_token("old")),
+            (mei, "for Mei Ling", "Ann", hash_token("for-mei"))]
+        assert store.revoke_invite(club_id, mei, 130.0)
+        found = store.invite_by_hash(hash_token("for-mei"))
+        assert found is not None and found[0].name == "Kaki"
+        assert (found[1].id, found[1].revoked, found[1].expires, found[1].maker) == (mei, 130.0, 500.0, "Ann")
+        assert store.invite_by_hash(hash_token("nothing")) is None
+        store.remove_member(club_id, ben)  # a maker who left is no longer named
+        assert [i.maker for i in store.invites(club_id, 140.0)] == [None, None]
+    finally:
+        store.close()
+
+
 @st.composite
 def club_matches(draw: st.DrawFn) -> tuple[list[list[int | None]], list[list[tuple[int, ...]]],
                                           list[list[tuple[int | None, int]]]]:

@@ -95,6 +95,7 @@ class ServerSettings:
     club_members_max: int = 50  # members of one club
     club_invites_max: int = 20  # usable invite links of one club at once
     club_invite_days: float = 7.0  # an invite link expires this many days after it was made (0: never)
+    club_invite_label_max: int = 40  # characters of an invite link's label ("for Mei Ling")
     club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
     club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page

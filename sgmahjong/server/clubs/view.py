@@ -15,6 +15,8 @@ from ..store.clubs_sql import OWNER, ClubHandRow, ClubRow, MemberRow, PeriodRow
 from . import book
 from .ledger import Line
 
+FINGERPRINT = 6  # hex digits of an invite code's hash that tell the owner's links apart
+
 
 def tai_stake(club: ClubRow) -> int:
     """The "20" of "20c/40c": cents a 1-tai hand costs each loser (base points at the club's stake)."""
@@ -76,7 +78,8 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
                     "public": t.public}
                    for t in store.club_tables(club.id, tables_listed, live=True)],
         "recent": _recent(store, club, members, tables_listed),
-        "invites": ([{"id": i.id, "created": i.created, "expires": i.expires}
+        "invites": ([{"id": i.id, "created": i.created, "expires": i.expires, "label": i.label,
+                      "fingerprint": i.code_hash[:FINGERPRINT], "maker": i.maker or members[0].name}
                      for i in store.invites(club.id, now)] if owner else None),
     }
 

@@ -1,5 +1,7 @@
-"""Club routes (docs/clubs.md): create a club, invite links (made, listed, revoked; only the code's hash
-is stored and the code is shown once), join by link, leave or remove a member, open a club table,
+"""Club routes (docs/clubs.md): create a club, invite links (made with a label, listed with their
+fingerprint and maker, revoked; only the code's hash is stored and the code is shown once), what a link
+is before joining (the invitation, or why it joins nobody), join by link (a new friend named in the same
+request), leave or remove a member, open a club table,
 the club page's data, settle up (mark settled: a new period), start a season, the ledger as CSV.
 
 Who asks is the visitor of the request's session (identity.py): a signed-in account (every player of
@@ -26,10 +28,11 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...rules import PRESETS
-from ..clubs.view import club_page, club_summary, ledger_csv
+from ..clubs.view import FINGERPRINT, club_page, club_summary, ledger_csv
 from ..protocol import ProtocolError, validation_message
 from ..store import Store
-from ..store.clubs_sql import MEMBER, OWNER, ClubRow, MemberRow
+from ..store.clubs_sql import MEMBER, OWNER, ClubRow, InviteRow, MemberRow
+from ..table.seats import NAME_MAX, clean_name
 from ..table.table import Table
 from ..tables import CreateTable, TableServer
 from ..text import text_problem
@@ -55,10 +58,15 @@ class NewClub(_Body):
 
 class NewInvite(_Body):
     days: Annotated[float, Field(ge=0, le=366)] | None = None  # None: the club_invite_days setting
+    label: Annotated[str, Field(max_length=200)] = ""  # and at most club_invite_label_max, checked after
 
 
-class Join(_Body):
+class Invitation(_Body):
     invite: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class Join(Invitation):
+    name: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # for a visitor with none
 
 
 class Member(_Body):
@@ -85,6 +93,23 @@ class _Identified(Protocol):
 
 def invite_hash(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
+
+
+def fingerprint(code_hash: str) -> str:
+    """An invite link's short fingerprint: the first characters of its code's hash (never the code)."""
+    return code_hash[:FINGERPRINT]
+
+
+def invite_refusal(found: tuple[ClubRow, InviteRow] | None, now: float) -> Response | None:
+    """Why an invite link joins nobody (404, code ``invite_unknown``, ``invite_revoked`` or
+    ``invite_expired``), or None: it is valid."""
+    if found is None:
+        return error(404, "no such invite link: ask the club's owner for a new one", "invite_unknown")
+    if found[1].revoked is not None:
+        return error(404, "the club's owner revoked this invite link: ask for a new one", "invite_revoked")
+    if found[1].expires is not None and found[1].expires <= now:
+        return error(404, "this invite link has expired: ask for a new one", "invite_expired")
+    return None
 
 
 def acting_player(server: TableServer, request: Request) -> tuple[int | None, list[int]]:
@@ -154,7 +179,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         """The acting player, their identities and the request's body; or the refusal."""
         acting, ids = acting_player(server, request)
         if acting is None:
-            return error(400, "choose a name on /me first: a club's members are players")
+            return error(400, "choose a name on /me first: a club's members are players", "name_needed")
         try:
             return acting, ids, await body_of(request, model)
         except ProtocolError as exc:
@@ -230,17 +255,27 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         got = await owner_action(request, NewInvite)
         if isinstance(got, Response):
             return got
-        club, _me, body = got
+        club, me, body = got
+        label = " ".join(body.label.split())
+        if len(label) > settings.club_invite_label_max:
+            most = settings.club_invite_label_max
+            return error(400, f"a label has at most {most} characters", "label_too_long", {"most": most})
+        if label and (problem := text_problem(label, settings.text_max_marks)) is not None:
+            return error(400, problem.message, problem.code, problem.params)
         now = time.time()
         if len(store().invites(club.id, now)) >= settings.club_invites_max:
-            return error(409, f"the club has {settings.club_invites_max} invite links (the most): revoke one")
+            most = settings.club_invites_max
+            return error(409, f"the club has {most} invite links (the most): revoke one", "invites_max",
+                         {"most": most})
         if (refusal := take_daily(server, request, "invites", settings.club_invites_per_day)) is not None:
             return refusal
         days = settings.club_invite_days if body.days is None else body.days
         code = secrets.token_urlsafe(INVITE_BYTES)
-        invite_id = store().add_invite(club.id, invite_hash(code), now, now + days * 86400 if days else None)
-        return JSONResponse({"id": invite_id, "invite": code, "url": f"/clubs#invite={code}"},
-                            status_code=201)
+        code_hash = invite_hash(code)
+        expires = now + days * 86400 if days else None
+        invite_id = store().add_invite(club.id, code_hash, now, expires, label=label, maker=me.player_id)
+        return JSONResponse({"id": invite_id, "invite": code, "url": f"/clubs#invite={code}", "label": label,
+                             "fingerprint": fingerprint(code_hash), "expires": expires}, status_code=201)
 
     async def revoke(request: Request) -> Response:
         got = await owner_action(request, Empty)
@@ -254,21 +289,54 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, "no such invite link (or revoked already)")
         return JSONResponse({"revoked": invite_id})
 
+    async def invitation(request: Request) -> Response:
+        """What an invite link's page shows before joining: the club's name, stakes and house rules,
+        who sent the link, how many members it has; or why the link joins nobody."""
+        try:
+            body = await body_of(request, Invitation)
+        except ProtocolError as exc:
+            return refused(exc)
+        found = store().invite_by_hash(invite_hash(body.invite))
+        if (refusal := invite_refusal(found, time.time())) is not None:
+            return refusal
+        assert found is not None
+        club, link = found
+        members = store().club_members(club.id)
+        acting, ids = acting_player(server, request)
+        member = store().membership(club.id, ids) is not None
+        summary = club_summary(club, MEMBER)
+        return JSONResponse({
+            "club": {k: summary[k] for k in ("name", "preset", "stake", "cents_per_point")},
+            "inviter": link.maker or members[0].name, "owner": members[0].name, "members": len(members),
+            "fingerprint": fingerprint(link.code_hash), "expires": link.expires, "member": member,
+            "url": summary["url"] if member else None, "needs_name": acting is None, "name_max": NAME_MAX})
+
     async def join(request: Request) -> Response:
-        got = await player_action(request, Join)
-        if isinstance(got, Response):
-            return got
-        acting, ids, body = got
-        club = store().invite_club(invite_hash(body.invite), time.time())
-        if club is None:
-            return error(404, "this invite link is not (or no longer) valid:"
-                              " ask the club's owner for a new one")
-        if store().membership(club.id, ids) is None:
+        try:
+            body = await body_of(request, Join)
+            found = store().invite_by_hash(invite_hash(body.invite))
+            if (refusal := invite_refusal(found, time.time())) is not None:
+                return refusal
+            assert found is not None
+            club = found[0]
+            acting, ids = acting_player(server, request)
+            if acting is None and body.name is None:
+                return error(400, "choose a display name: a club's members are players", "name_needed")
+            if store().membership(club.id, ids) is not None:
+                return JSONResponse(club_summary(club, MEMBER))
             if len(store().club_members(club.id)) >= settings.club_members_max:
-                return error(409, f"the club has {settings.club_members_max} members (the most)")
+                most = settings.club_members_max
+                return error(409, f"the club has {most} members (the most)", "club_full", {"most": most})
             if len(store().player_clubs(ids)) >= settings.clubs_per_player:
-                return error(409, f"you are in {settings.clubs_per_player} clubs already (the most)")
-            store().add_member(club.id, acting, MEMBER, time.time())
+                most = settings.clubs_per_player
+                return error(409, f"you are in {most} clubs already (the most)", "clubs_max", {"most": most})
+            if acting is None:  # a new friend: named now, in the same step
+                name = clean_name(str(body.name), settings.text_max_marks)
+                acting = identity.ensure(server, request, name).player_id
+                store().rename_player(acting, name)
+        except ProtocolError as exc:
+            return refused(exc)
+        store().add_member(club.id, acting, MEMBER, time.time())
         return JSONResponse(club_summary(club, MEMBER))
 
     async def leave(request: Request) -> Response:
@@ -338,6 +406,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         Route("/api/clubs", mine, methods=["GET"]),
         Route("/api/clubs", create, methods=["POST"]),
         Route("/api/clubs/join", join, methods=["POST"]),
+        Route("/api/clubs/invitation", invitation, methods=["POST"]),
         Route("/api/clubs/{code}", page, methods=["GET"]),
         Route("/api/clubs/{code}/ledger.csv", export, methods=["GET"]),
         Route("/api/clubs/{code}/invites", invite, methods=["POST"]),

@@ -1,5 +1,6 @@
 """The store's clubs (migration 0022, docs/clubs.md): clubs, their members (browser identities: the
-``players`` rows /me keys), invite links (only the code's hash is kept), seasons and settle-up periods,
+``players`` rows /me keys), invite links (only the code's hash is kept; each with the owner's label and
+its maker, migration 0032), seasons and settle-up periods,
 and the tables played in a club (each the members' alone unless the owner made it public, migration
 0031). A club's ledger is read from the recorded hands of its tables (``player_hands``, the numbers /me
 shows): :meth:`club_hands`. The daily quotas of new clubs and invite links count uses per person key
@@ -43,6 +44,9 @@ class InviteRow:
     created: float
     expires: float | None
     revoked: float | None
+    label: str = ""  # the owner's words for it ("for Mei Ling"), plain text; "" for none
+    code_hash: str = ""  # the hash of its code (its first characters tell the owner's links apart)
+    maker: str | None = None  # the name of the member who made it; None: made before, or since left
 
 
 @dataclass
@@ -109,11 +113,19 @@ class ClubMethods(abc.ABC):
     def remove_member(self, club_id: int, player_id: int) -> bool: ...
 
     @abc.abstractmethod
-    def add_invite(self, club_id: int, code_hash: str, when: float, expires: float | None) -> int: ...
+    def add_invite(self, club_id: int, code_hash: str, when: float, expires: float | None, *,
+                   label: str = "", maker: int | None = None) -> int:
+        """A new invite link (its code's hash), made by the player ``maker`` with the owner's
+        ``label``; its id."""
 
     @abc.abstractmethod
     def invites(self, club_id: int, when: float) -> list[InviteRow]:
         """The invite links still usable at ``when`` (neither revoked nor expired), newest first."""
+
+    @abc.abstractmethod
+    def invite_by_hash(self, code_hash: str) -> tuple[ClubRow, InviteRow] | None:
+        """The invite link of a code (its hash), revoked or expired or not, with its club; None:
+        no such link."""
 
     @abc.abstractmethod
     def revoke_invite(self, club_id: int, invite_id: int, when: float) -> bool: ...
@@ -173,6 +185,11 @@ _CLUB = "id, code, name, stake, preset, created"
 _MEMBER = ("m.player_id, COALESCE(a.name, p.name), m.role, m.joined, p.account_id FROM club_members m"
            " JOIN players p ON p.id = m.player_id LEFT JOIN accounts a ON a.id = p.account_id")
 _LIVE = "('lobby', 'playing', 'between_hands')"
+# an invite link, its maker named while they are a member of its club (``i`` the invite)
+_INVITE = "i.id, i.created, i.expires, i.revoked, i.label, i.code_hash, COALESCE(ma.name, mp.name)"
+_INVITES = ("club_invites i LEFT JOIN club_members mm ON mm.club_id = i.club_id"
+            " AND mm.player_id = i.maker LEFT JOIN players mp ON mp.id = mm.player_id"
+            " LEFT JOIN accounts ma ON ma.id = mp.account_id")
 
 
 def _club(r: tuple[Any, ...]) -> ClubRow:
@@ -181,6 +198,12 @@ def _club(r: tuple[Any, ...]) -> ClubRow:
 
 def _member(r: tuple[Any, ...]) -> MemberRow:
     return MemberRow(int(r[0]), str(r[1]), str(r[2]), float(r[3]), None if r[4] is None else int(r[4]))
+
+
+def _invite(r: tuple[Any, ...]) -> InviteRow:
+    return InviteRow(int(r[0]), float(r[1]), None if r[2] is None else float(r[2]),
+                     None if r[3] is None else float(r[3]), str(r[4]), str(r[5]),
+                     None if r[6] is None else str(r[6]))
 
 
 def _marks(ids: Sequence[int]) -> tuple[str, tuple[int, ...]]:
@@ -239,17 +262,24 @@ class SqlClubs(SqlHooks, ClubMethods):
                              " RETURNING player_id", (club_id, player_id))
         return bool(rows)
 
-    def add_invite(self, club_id: int, code_hash: str, when: float, expires: float | None) -> int:
+    def add_invite(self, club_id: int, code_hash: str, when: float, expires: float | None, *,
+                   label: str = "", maker: int | None = None) -> int:
         with self._tx():
-            rows = self._run("INSERT INTO club_invites (club_id, code_hash, created, expires)"
-                             " VALUES (?, ?, ?, ?) RETURNING id", (club_id, code_hash, when, expires))
+            rows = self._run("INSERT INTO club_invites (club_id, code_hash, created, expires, label, maker)"
+                             " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                             (club_id, code_hash, when, expires, label, maker))
         return int(rows[0][0])
 
     def invites(self, club_id: int, when: float) -> list[InviteRow]:
-        rows = self._read("SELECT id, created, expires, revoked FROM club_invites WHERE club_id = ?"
-                          " AND revoked IS NULL AND (expires IS NULL OR expires > ?) ORDER BY id DESC",
-                          (club_id, when))
-        return [InviteRow(int(r[0]), float(r[1]), None if r[2] is None else float(r[2]), None) for r in rows]
+        rows = self._read(f"SELECT {_INVITE} FROM {_INVITES} WHERE i.club_id = ? AND i.revoked IS NULL"
+                          " AND (i.expires IS NULL OR i.expires > ?) ORDER BY i.id DESC", (club_id, when))
+        return [_invite(r) for r in rows]
+
+    def invite_by_hash(self, code_hash: str) -> tuple[ClubRow, InviteRow] | None:
+        rows = self._read(f"SELECT {_INVITE}, c.id, c.code, c.name, c.stake, c.preset, c.created"
+                          f" FROM {_INVITES} JOIN clubs c ON c.id = i.club_id WHERE i.code_hash = ?",
+                          (code_hash,))
+        return (_club(rows[0][7:]), _invite(rows[0])) if rows else None
 
     def revoke_invite(self, club_id: int, invite_id: int, when: float) -> bool:
         with self._tx():

@@ -135,14 +135,28 @@ function renderMembers() {
     }
     return li;
   }));
-  $("invites").replaceChildren(...(data.invites || []).map((i) => {
-    const li = el("li", t(i.expires ? "club.invite_until" : "club.invite_open",
-      { made: date(i.created), until: i.expires ? date(i.expires) : "" }));
-    li.append(" ", act(t("club.revoke"), "secondary small", () => post(`/invites/${i.id}/revoke`)));
-    return li;
-  }));
+  $("invites").replaceChildren(...(data.invites || []).map(inviteRow));
   document.querySelectorAll(".owner-only").forEach((e) => { e.hidden = !owner; });
   document.querySelectorAll(".member-only").forEach((e) => { e.hidden = owner; });
+}
+
+/** One of the owner's invite links, told apart by its label, fingerprint, maker and dates; its Revoke
+ * acts on that row's link alone. */
+function inviteRow(i) {
+  const li = el("li", "", "invite-row");
+  li.dataset.invite = String(i.id);
+  const which = el("span", "", "invite-which");
+  which.append(el("span", i.label || t("club.invite_no_label"), i.label ? "invite-label" : "muted"), " ",
+    el("code", i.fingerprint, "invite-print"));
+  const when = [t("club.invite_made_by", { made: date(i.created), maker: i.maker }),
+    i.expires ? t("club.invite_valid", { until: date(i.expires) }) : t("club.invite_forever")].join(" · ");
+  const name = i.label ? `“${i.label}” (${i.fingerprint})` : i.fingerprint;
+  const revoke = act(t("club.revoke"), "secondary small", () => {
+    if (confirm(t("club.revoke_confirm", { which: name }))) post(`/invites/${i.id}/revoke`);
+  });
+  revoke.setAttribute("aria-label", `${t("club.revoke")} ${name}`);
+  li.append(which, " ", revoke, el("div", when, "muted invite-when"));
+  return li;
 }
 
 function renderHistory() {
@@ -195,11 +209,14 @@ $("settle-mark").addEventListener("click", () => {
 $("season-new").addEventListener("click", () => {
   if (confirm(t("club.season_confirm"))) post("/season");
 });
-$("invite-new").addEventListener("click", async () => {
-  const made = await post("/invites");
+$("invite-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const made = await post("/invites", { label: $("invite-label").value });
   if (made) {
+    $("invite-label").value = "";
     $("invite-made").hidden = false;
     $("invite-url").value = new URL(made.url, location.origin).toString();
+    $("invite-made-print").textContent = [made.label, made.fingerprint].filter(Boolean).join(" · ");
     $("invite-url").select();
     status(t("club.invite_once"));
   }

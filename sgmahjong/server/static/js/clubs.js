@@ -1,8 +1,9 @@
-// /clubs: my clubs (GET /api/clubs), start one (POST /api/clubs), and join by an invite link
-// (/clubs#invite=CODE: POST /api/clubs/join; the code stays in the fragment, never sent in a URL).
+// /clubs: my clubs (GET /api/clubs), start one (POST /api/clubs), and the invite page
+// (/clubs#invite=CODE: invite.js; the code stays in the fragment, never sent in a URL).
 import { presetName } from "./api.js";
 import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { t } from "./i18n.js";
+import { showInvite } from "./invite.js";
 
 const $ = (id) => document.getElementById(id);
 const STAKES = [10, 20, 50, 100, 200];
@@ -13,6 +14,7 @@ function status(text, bad = false) {
 }
 
 function renderClubs(d) {
+  if (invite && !d.has_identity) $("mine-card").hidden = true; // a new friend: the invite is the page
   const list = $("my-clubs");
   list.replaceChildren();
   if (!d.clubs.length) list.append(el("li", t(d.has_identity ? "clubs.none" : "clubs.no_identity"), "muted"));
@@ -54,15 +56,9 @@ $("create-form").addEventListener("submit", async (e) => {
 
 const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
 if (invite) {
-  $("invite-card").hidden = false;
-  $("join-btn").addEventListener("click", async () => {
-    try {
-      const club = await clubRequest("POST", "/api/clubs/join", { invite });
-      location.href = club.url;
-    } catch (err) {
-      status(failText(err), true);
-    }
-  });
+  $("clubs-intro").hidden = true;
+  $("create-card").hidden = true;
+  showInvite(invite);
 }
 document.title = t("clubs.doc_title");
 load();
