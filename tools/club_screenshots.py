@@ -9,7 +9,6 @@ club-{desktop,phone}-{en,zh}.png (1366x768 and 360 px, the whole page), reduced 
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -40,12 +39,11 @@ def main() -> None:
         for i, hands in enumerate(PLAYED):
             record(server, code, [*seats[i % 4:], *seats[:i % 4]], hands, time.time() + 0.01)
         call(server, "POST", f"/api/clubs/{code}/tables", owner, {"name": "Thursday 8pm"})
-        identity = json.dumps({"secret": owner, "name": "Ah Beng"})
         for lang in ("en", "zh"):
             for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
                 page = page_for(browser, size, lang)
-                keep = f"localStorage.setItem('sgmj-player', {json.dumps(identity)})"
-                page.context.add_init_script(keep)
+                page.context.add_cookies([{"name": "sg_session", "value": owner.split("=", 1)[1],
+                                           "url": server.url}])
                 page.goto(f"{server.url}/club/{code}?lang={lang}")
                 page.wait_for_selector("#ledger table")
                 shot = out / f"club-{label}-{lang}.png"

@@ -62,20 +62,16 @@ def play_until_my_turn(page: Page) -> None:
     page.wait_for_timeout(600)
 
 
-HISTORY_SECRET = "screenshots-history-" + "x" * 24
-
-
-def evening_game(server: LiveServer, messages: tuple[dict, ...], player: str | None = None) -> str:
-    """"Evening game" (greedy bots, seed 21): Ann joins at East (as ``player``, if given); for each of
-    ``messages`` she connects, sends it and leaves (a bot plays her seat) and the hand is played to its
-    end. The table's code."""
+def evening_game(server: LiveServer, messages: tuple[dict, ...], cookie: str | None = None) -> str:
+    """"Evening game" (greedy bots, seed 21): Ann joins at East (with the session ``cookie``, if given,
+    else as a new visitor); for each of ``messages`` she connects, sends it and leaves (a bot plays her
+    seat) and the hand is played to its end. The table's code."""
     import time
 
     code = server.create_table("Evening game", seed=21, options={
         "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
         "claim_pause": 0, "bot_level": "greedy"})["code"]
-    body = {"name": "Ann", "seat": 0, **({"player": player} if player else {})}
-    token = server.post(f"/api/tables/{code}/join", body).json()["token"]
+    token = server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0}, cookie).json()["token"]
     for message in messages:
         with server.ws(code) as ws:
             ws.hello(token)
@@ -91,10 +87,13 @@ def evening_game(server: LiveServer, messages: tuple[dict, ...], player: str | N
 
 def history(server: LiveServer, browser: Browser, out: Path) -> None:
     """docs/me.png, replay.png and review.png: Ann's two hands at "Evening game", as she sees them."""
-    code = evening_game(server, ({"type": "start"}, {"type": "next"}), HISTORY_SECRET)
+    from tests.conftest import session_cookie
+
+    cookie = session_cookie(server.post("/api/players", {"name": "Ann"}))
+    assert cookie is not None
+    code = evening_game(server, ({"type": "start"}, {"type": "next"}), cookie)
     ctx = browser.new_context(**DESKTOP, locale="en-GB")
-    ctx.add_init_script(f"localStorage.setItem('sgmj-player', JSON.stringify({{secret: '{HISTORY_SECRET}', "
-                        "name: 'Ann'}))")
+    ctx.add_cookies([{"name": "sg_session", "value": cookie.split("=", 1)[1], "url": server.url}])
     page = ctx.new_page()
     page.goto(f"{server.url}/me")
     page.wait_for_selector("#hands tbody tr")

@@ -60,7 +60,7 @@ def ranked_matches(database: str) -> None:
     import random
 
     from sgmahjong.rules import RuleSet
-    from sgmahjong.server.ranking.record import current_season
+    from sgmahjong.server.ranking.record import RankedPolicy
     from sgmahjong.server.store import open_store
 
     rng = random.Random(26)
@@ -69,7 +69,7 @@ def ranked_matches(database: str) -> None:
         ann = store.account_players(1)[0]
         players = [ann]
         for i, name in enumerate(NAMES):
-            pid = store.ensure_player(f"shots-{i:02d}".ljust(40, "x"), name)
+            pid = store.new_guest(name)
             aid = store.create_account(name, name.lower(), f"shots-handle-{i}")
             store.claim_player(pid, aid)
             players.append(pid)
@@ -83,8 +83,10 @@ def ranked_matches(database: str) -> None:
             table_id = store.create_table(f"Ranked {m}", f"shots{m:04d}", True, rules, {})
             for seat, pid in enumerate(seated):
                 store.link_seat_player(table_id, seat, pid)
+            store.mark_ranked(table_id, [store.player_account(pid) for pid in seated])  # as the queue does
             scores = [round(100 * (skill[pid] + rng.gauss(0, 1.5))) for pid in seated]
-            store.rate_match(table_id, scores, [], when + m * 3600, current_season())
+            store.rate_match(table_id, scores, [False] * 4, [False] * 4, when + m * 3600,
+                             RankedPolicy.of().current_season(), 20)
             store.release(table_id)
     finally:
         store.close()
@@ -97,9 +99,8 @@ def main(outdir: Path, docs: bool) -> None:
         page.goto(base + "/me")
         for seed in (3, 4, 5, 6):
             page.evaluate("""async ([options, seed]) => {
-                const me = JSON.parse(localStorage.getItem("sgmj-player"));
                 await fetch("/api/play", {method: "POST", headers: {"Content-Type": "application/json"},
-                    body: JSON.stringify({name: "Ann", player: me.secret, seed, options})});
+                    body: JSON.stringify({name: "Ann", seed, options})});
             }""", [{**FAST_OPTIONS, "bot_level": "greedy"}, seed])
         time.sleep(3)
         page.goto(base + "/me")
