@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import itertools
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port, give_seat_session
 
 TOKEN_PREFIX = "sgmahjong:"  # protocol.js: the seat token of a table
 OFFER = "#hand .slot.can-discard, #actions button[data-action=pass], #actions button[data-action=win]"
@@ -37,6 +37,7 @@ def play_hand(server: LiveServer, browser: Any, pace: str, seed: int) -> tuple[l
     answer = r.json()
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
+        give_seat_session(ctx, server.url, answer["token"])  # the seat is the player's: their session
         ctx.add_init_script(f"localStorage.setItem({TOKEN_PREFIX + answer['code']!r}, {answer['token']!r})")
         page = ctx.new_page()
         page.goto(server.url + answer["url"])

@@ -75,7 +75,8 @@ class Seat:
         while not stop.is_set() and not self.table.progress.finished:
             try:
                 async with connect(self.table.ws_url, open_timeout=10, close_timeout=2,
-                                   local_addr=(self.table.address, 0), max_size=1 << 22) as ws:
+                                   local_addr=(self.table.address, 0), max_size=1 << 22,
+                                   additional_headers=self.table.session_of(self.token)) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     self.views, self.sent_for = ClientViews(), None
                     backoff = 0.3
@@ -145,6 +146,7 @@ class Table:
     def __init__(self, proxy: str, address: str, rng: random.Random) -> None:
         self.proxy, self.address, self.rng = proxy, address, rng
         self.code = ""
+        self.cookies: dict[str, str] = {}  # seat token -> the session of the player who took it
         self.acked: list[Acked] = []
         self.seats: list[Seat] = []
         self.progress = Progress("", self.kind, max(float(self.options[k]) for k in
@@ -163,13 +165,23 @@ class Table:
         r.raise_for_status()
         self.code = self.progress.code = r.json()["code"]
 
-    def _join(self, web: httpx.Client, seat: int) -> str:
-        r = web.post(f"/api/tables/{self.code}/join", json={"name": f"P{seat}", "seat": seat})
-        r.raise_for_status()
-        return str(r.json()["token"])
+    def _join(self, seat: int) -> str:
+        """A player takes ``seat``: a visitor of their own (a session each, as four browsers)."""
+        with self._http() as web:
+            r = web.post(f"/api/tables/{self.code}/join", json={"name": f"P{seat}", "seat": seat})
+            r.raise_for_status()
+            token = str(r.json()["token"])
+            self.cookies[token] = f"sg_session={r.cookies['sg_session']}"
+        return token
+
+    def session_of(self, token: str | None) -> dict[str, str] | None:
+        """The handshake's headers of a seat's socket: its player's session (a spectator has none)."""
+        cookie = self.cookies.get(token or "")
+        return {"Cookie": cookie} if cookie else None
 
     async def _start(self, token: str) -> None:
-        async with connect(self.ws_url, open_timeout=10, local_addr=(self.address, 0)) as ws:
+        async with connect(self.ws_url, open_timeout=10, local_addr=(self.address, 0),
+                           additional_headers=self.session_of(token)) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             await ws.send(json.dumps({"type": "start"}))
             while True:  # started once a view arrives
@@ -192,7 +204,7 @@ class HumanTable(Table):
         def make() -> list[str]:
             with self._http() as web:
                 self._create(web)
-                return [self._join(web, seat) for seat in range(4)]
+            return [self._join(seat) for seat in range(4)]
 
         tokens = await asyncio.to_thread(make)
         self.seats = [Seat(self, i, t, random.Random(self.rng.random())) for i, t in enumerate(tokens)]
@@ -207,7 +219,7 @@ class BotTable(Table):
         def make() -> str:
             with self._http() as web:
                 self._create(web)
-                return self._join(web, 0)
+            return self._join(0)
 
         token = await asyncio.to_thread(make)
         await self._start(token)  # the other seats get bots

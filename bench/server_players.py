@@ -8,6 +8,7 @@ import json
 import random
 import time
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 OPTIONS = {
@@ -151,6 +152,8 @@ async def _post(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
     if r.status_code not in (200, 201):
         raise RuntimeError(f"{path}: {r.status_code} {r.text}")
     result: dict[str, Any] = r.json()
+    if "sg_session" in r.cookies:  # the session of a new visitor (the client keeps no cookies)
+        result["cookie"] = f"sg_session={r.cookies['sg_session']}"
     return result
 
 
@@ -161,14 +164,16 @@ async def _table(client: Any, base_ws: str, index: int, think: float, stats: Sta
     rng = random.Random(index)
     async with sem:
         code = (await _post(client, "/api/tables", {"name": f"bench {index}", "options": OPTIONS}))["code"]
-        tokens = [(await _post(client, f"/api/tables/{code}/join", {"name": f"P{s}", "seat": s}))["token"]
-                  for s in range(4)]
+        joined = [await _post(client, f"/api/tables/{code}/join", {"name": f"P{s}", "seat": s})
+                  for s in range(4)]  # four visitors: a session each
         players = []
-        for s, token in enumerate(tokens):
+        for s, seat in enumerate(joined):
+            token = seat["token"]
             # like a browser: permessage-deflate offered (the server takes it only with
             # SGMAHJONG_WS_DEFLATE=1), no protocol-level pings from the client, a `ping` message every 25 s
             ws = await connect(f"{base_ws}/ws/{code}", max_size=1 << 22, compression="deflate", proxy=None,
-                               ping_interval=None, open_timeout=120)
+                               ping_interval=None, open_timeout=120,
+                               additional_headers={"Cookie": seat["cookie"]})
             sockets.append(ws)
             await ws.send(json.dumps({"type": "hello", "token": token}))
             players.append(Player(ws, s, think, stats, window, random.Random(rng.random())))
@@ -190,7 +195,9 @@ async def _play(url: str, indices: list[int], think: float, pipe: Any) -> tuple[
     sem = asyncio.Semaphore(SETUP_CONCURRENCY)
     base_ws = "ws" + url[4:]
     start = time.monotonic()
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+    # a jar that keeps no cookie: each join is a new visitor, whose session its seat's socket sends
+    jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+    async with httpx.AsyncClient(base_url=url, timeout=60, cookies=jar) as client:
         await asyncio.gather(*[
             _table(client, base_ws, i, think, stats, window, sem, tasks, sockets) for i in indices
         ])

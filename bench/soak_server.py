@@ -113,8 +113,10 @@ def _client_table(url: str, options: dict[str, Any]) -> str:
         _client = httpx.Client(base_url=url, timeout=30)
     code: str = _client.post("/api/tables", json={"name": "soak", "options": options,
                                                    "rules": {"rounds": 1}}).json()["code"]
-    token = _client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
-    with WsClient(url.replace("http://", "ws://", 1) + f"/ws/{code}") as ws:
+    joined = httpx.post(f"{url}/api/tables/{code}/join", json={"name": "Ann"}, timeout=30)  # a new visitor
+    token = joined.json()["token"]
+    with WsClient(url.replace("http://", "ws://", 1) + f"/ws/{code}",
+                  cookie=f"sg_session={joined.cookies['sg_session']}") as ws:
         ws.hello(token)
         ws.send({"type": "start"})
         ws.until("view")
