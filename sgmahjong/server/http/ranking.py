@@ -2,7 +2,9 @@
 
 ``GET /api/leaderboard?season=current|all|YYYY-MM`` the top of a season's board (``leaderboard_size``)
 with the signed-in player's own place, and the ladder's rules; ``GET /api/me/rating?season=...`` the
-signed-in player's standing, place and rating over their last matches; ``/leaderboard`` the page.
+signed-in player's standing, place and rating over their last matches; ``GET /api/tables/CODE/ranked``
+whether the ranked queue opened the table and, once its match is rated, each seat's rating and rank
+before and after, from the stored record; ``/leaderboard`` the page.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..ranking.ladder import PROVISIONAL, RANKS, Standing
+from ..ranking.ladder import PROVISIONAL, RANKS, Standing, placings
 from ..ranking.record import RankedPolicy
-from ..store.ratings import ALL_TIME
-from . import sessions
+from ..store.ratings import ALL_TIME, RankedOutcome
+from . import clubs, identity, sessions
+from .common import error
 from .pages import static_page
 
 SEASON_RE = re.compile(r"^\d{4}-\d{2}$")
@@ -31,6 +34,33 @@ def ladder_json(policy: RankedPolicy) -> dict[str, Any]:
                   for r in RANKS],
         "rounds": policy.rules.get("rounds"),
     }
+
+
+def outcome_json(out: RankedOutcome | None, leave_points: int) -> dict[str, Any]:
+    """The match end of a ranked table: ``state`` is ``playing`` (not rated yet), ``rated``,
+    ``unrated`` (a seat never played: only that player lost points) or ``voided``; each seat's
+    standing ``before`` and ``after``, its rating change and rank points gained (``rank_change``:
+    promoted +1, demoted -1)."""
+    if out is None:
+        return {"ranked": False}
+    rec = out.record
+    if not out.rated or rec is None:
+        return {"ranked": True, "state": "voided" if out.voided else "playing", "leave_points": leave_points,
+                "seats": []}
+    unrated = any(rec.absent)
+    places = [0] * 4 if unrated else placings(list(rec.scores), [i for i, g in enumerate(rec.left) if g])
+    seats = []
+    for seat in range(len(rec.accounts)):
+        b, a = out.before[seat], out.after[seat]
+        row: dict[str, Any] = {"seat": seat, "left": rec.left[seat], "absent": rec.absent[seat],
+                               "place": places[seat], "score": rec.scores[seat],
+                               "before": None, "after": None}
+        if b is not None and a is not None:
+            row.update(before=b.to_json(), after=a.to_json(), rating_change=a.rating - b.rating,
+                       rank_change=a.rank - b.rank, points_change=a.points - b.points)
+        seats.append(row)
+    state = "voided" if out.voided else "unrated" if unrated else "rated"
+    return {"ranked": True, "state": state, "leave_points": leave_points, "seats": seats}
 
 
 def routes(server: Any) -> list[Route]:
@@ -86,7 +116,16 @@ def routes(server: Any) -> list[Route]:
                          "rank": RANKS[p.standing.rank].key} for p in history],
         })
 
+    async def table_outcome(request: Request) -> Response:
+        table = await server.find(request.path_params["code"])
+        if table is None:
+            return error(404, "no such table")
+        if not clubs.may_see(server, identity.player_ids_of(server, request), table):
+            return error(403, clubs.CLUB_ONLY, "club_only")
+        return JSONResponse(outcome_json(server.store.ranked_outcome(table.id), policy.leave_points))
+
     return [
+        Route("/api/tables/{code}/ranked", table_outcome, methods=["GET"]),
         Route("/api/leaderboard", leaderboard, methods=["GET"]),
         Route("/api/me/rating", my_rating, methods=["GET"]),
         Route("/leaderboard", static_page("leaderboard.html")),

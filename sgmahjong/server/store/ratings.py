@@ -25,6 +25,19 @@ class BoardRow:
 
 
 @dataclass
+class RankedOutcome:
+    """What the store knows of a table the ranked queue opened: whether its match is rated yet, and
+    once it is, its record with each seat's standing before and after (all time; None for a seat
+    whose account was deleted, or a match rated before these were kept)."""
+
+    rated: bool
+    voided: bool
+    record: MatchRecord | None
+    before: list[Standing | None]
+    after: list[Standing | None]
+
+
+@dataclass
 class HistoryPoint:
     at: float
     place: int
@@ -44,6 +57,10 @@ class RatingMethods(abc.ABC):
         """Rate the finished match of ``table_id`` once (final ``scores`` by seat; the seats whose
         player ``left`` before the end, or was ``absent`` throughout: :func:`~..ranking.ladder.settle`),
         if the ranked queue opened it; a match already rated is left alone."""
+
+    @abc.abstractmethod
+    def ranked_outcome(self, table_id: int) -> RankedOutcome | None:
+        """The rating of the match of ``table_id`` as stored, None if the ranked queue did not open it."""
 
     @abc.abstractmethod
     def rated_records(self, limit: int) -> list[tuple[str, float, MatchRecord, bool]]:
@@ -83,8 +100,12 @@ _COLUMNS = "mu, sigma, matches, rank, points"
 _ORDER = "mu - 3 * sigma"
 
 
-def _standing(r: tuple[Any, ...]) -> Standing:
+def _standing(r: tuple[Any, ...] | list[Any]) -> Standing:
     return Standing(float(r[0]), float(r[1]), int(r[2]), int(r[3]), int(r[4]))
+
+
+def _row(s: Standing) -> list[float | int]:
+    return [s.mu, s.sigma, s.matches, s.rank, s.points]
 
 
 class SqlRatings(SqlHooks, RatingMethods):
@@ -126,6 +147,7 @@ class SqlRatings(SqlHooks, RatingMethods):
         live = {int(r[0]) for r in self._run(
             f"SELECT id FROM accounts WHERE deleted IS NULL AND id IN ({marks})", tuple(ids))}
         fresh = Standing.new()
+        changes: list[dict[str, Any] | None] = []
         for which in (ALL_TIME, season):
             for aid in sorted(live):
                 self._run(f"INSERT INTO ratings (account_id, season, {_COLUMNS}, updated)"
@@ -134,7 +156,11 @@ class SqlRatings(SqlHooks, RatingMethods):
             got = self._run(f"SELECT account_id, {_COLUMNS} FROM ratings WHERE season = ? AND account_id IN"
                             f" ({marks}){self.row_lock}", (which, *ids))
             now = {int(r[0]): _standing(r[1:]) for r in got}
-            after, places = settle([now.get(a, fresh) for a in ids], record, leave_points)
+            before = [now.get(a, fresh) for a in ids]
+            after, places = settle(before, record, leave_points)
+            if which == ALL_TIME:  # kept with the record, for the match's end screen
+                changes = [{"before": _row(b), "after": _row(a)} if aid in live else None
+                           for aid, b, a in zip(ids, before, after, strict=True)]
             for seat, (aid, s) in enumerate(zip(ids, after, strict=True)):
                 if aid not in live:
                     continue  # a deleted account: the others are rated as they would have been
@@ -146,6 +172,21 @@ class SqlRatings(SqlHooks, RatingMethods):
                               f" {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                               (aid, table_id, which, when, places[seat], s.mu, s.sigma, s.matches, s.rank,
                                s.points))
+        self._run("UPDATE rated_matches SET record = ? WHERE table_id = ?",
+                  (json.dumps({**record.to_json(), "changes": changes}), table_id))
+
+    def ranked_outcome(self, table_id: int) -> RankedOutcome | None:
+        if not self._read("SELECT 1 FROM ranked_tables WHERE table_id = ?", (table_id,)):
+            return None
+        rows = self._read("SELECT record, voided FROM rated_matches WHERE table_id = ?", (table_id,))
+        if not rows or rows[0][0] is None:
+            return RankedOutcome(bool(rows), bool(rows) and rows[0][1] is not None, None, [None] * 4,
+                                 [None] * 4)
+        data = json.loads(rows[0][0])
+        changes = data.get("changes") or [None] * 4
+        return RankedOutcome(True, rows[0][1] is not None, MatchRecord.from_json(data),
+                             [None if c is None else _standing(c["before"]) for c in changes],
+                             [None if c is None else _standing(c["after"]) for c in changes])
 
     def rated_records(self, limit: int) -> list[tuple[str, float, MatchRecord, bool]]:
         rows = self._read("SELECT t.code, m.rated, m.record, m.voided FROM rated_matches m JOIN tables t"
