@@ -1,5 +1,5 @@
 // The ranked queue (POST /api/ranked/join|poll|leave): join, see how many are waiting, how long you
-// have waited and the rating window, then go to the table found (the ticket is the seat's token).
+// have waited and the rating window (alone: that a match needs four), then go to the table found (the ticket is the seat's token).
 import { postJSON } from "./api.js";
 import { t } from "./i18n.js";
 import { saveToken } from "./protocol.js";
@@ -11,6 +11,14 @@ let timer = null;
 
 function say(text) {
   $("ranked-status").textContent = text;
+}
+
+/** How the wait goes: alone, a few of the four, or the count and the rating window. */
+export function waitingText(d) {
+  const s = Math.round(d.waited || 0);
+  if (d.waiting <= 1) return t("ranked.alone", { s });
+  if (d.waiting < 4) return t("ranked.few", { n: d.waiting, s, w: d.window ?? "…" });
+  return t("ranked.waiting", { n: d.waiting, s, w: d.window ?? "…" });
 }
 
 function waitingUI(on) {
@@ -31,7 +39,7 @@ async function join() {
   }
   ticket = body.ticket;
   waitingUI(true);
-  say(t("ranked.waiting", { n: body.waiting, s: 0, w: "…" }));
+  say(waitingText({ waiting: body.waiting, waited: 0 }));
   timer = setInterval(poll, POLL_MS);
 }
 
@@ -47,7 +55,7 @@ async function poll() {
       return;
     }
     say(d.status === "matching" ? t("ranked.found")
-      : t("ranked.waiting", { n: d.waiting, s: Math.round(d.waited), w: d.window }));
+      : waitingText(d));
   } catch (err) {
     clearInterval(timer);
     ticket = null;

@@ -23,6 +23,7 @@ import { initChat } from "./chat.js";
 import { tableAvatars } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
 import { initA11y } from "./a11y.js";
+import { appendRankedEnd, rankedOutcome, showLeaveNote } from "./ranked_end.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -524,6 +525,9 @@ function renderResult() {
     matchOver: state.status === "finished",
   });
   renderReady(el, state.table, state.seat);
+  if (state.ranked !== false && (state.status === "finished" || v.standings)) {
+    appendRankedEnd(el, state.code, seatLabel, () => el.dataset.shown === key);
+  }
   flow.decorateResult(el);
   a11y.decorateResult(el, v);
 }
@@ -757,6 +761,7 @@ function start() {
       document.body.dataset.status = state.table.status;
       if (!state.status) state.status = state.table.status;
       if (state.table.status !== "lobby") state.status = state.table.status;
+      rankedNote();
       render();
       flow.onTable();
       if (state.table.status === "lobby") firstDrawn();
@@ -810,6 +815,16 @@ if (!state.code) {
   firstDrawn();
 } else {
   start();
+}
+
+// -- ranked: "leaving places you last" while a ranked match goes on (ranked_end.js) ---------------------
+function rankedNote() {
+  if (state.ranked === undefined) {
+    state.ranked = null; // asking
+    rankedOutcome(state.code).then((o) => { state.ranked = Boolean(o.ranked); rankedNote(); })
+      .catch(() => { state.ranked = undefined; });
+  }
+  showLeaveNote(state.ranked === true && state.table.status !== "finished");
 }
 
 // -- accounts: a signed-in player's rank beside the seat's name (the summary's seat "rank") ----------
