@@ -4,9 +4,11 @@ seat never played says it was not rated and why."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,8 +67,17 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer) -> None:
-    """Ann stays to the end; Bo, Cy and Di close their tabs (bots play on): they left, placed last."""
+def shot(page: Any, name: str) -> None:
+    """With SGMJ_SHOTS=DIR, a screenshot of the page to look at."""
+    where = os.environ.get("SGMJ_SHOTS")
+    if where:
+        page.screenshot(path=f"{where}/{name}.png", full_page=True)
+
+
+def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, browser: Any) -> None:
+    """Ann stays to the end; Bo, Cy and Di close their tabs (bots play on): they left, placed last.
+    Ann's page (English, desktop) and a watcher's (中文, phone) say that leaving places you last while
+    the match goes on, then show each seat's new rating and its change and the rank points."""
     names = ["Ann", "Bo", "Cy", "Di"]
     devices = [device(server, f"198.51.100.{i + 1}") for i in range(4)]
     for client, name in zip(devices, names, strict=True):
@@ -80,6 +91,17 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer) 
         assert joined.status_code == 200, joined.text
     mark_ranked(server, code)
     assert server.get(f"/api/tables/{code}/ranked").json()["state"] == "playing"
+    ann_ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ann_ctx.add_cookies([{"name": "sg_session", "value": cookie_of(devices[0]).split("=", 1)[1],
+                          "url": server.url}])
+    watcher_ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ann, watcher = ann_ctx.new_page(), watcher_ctx.new_page()
+    ann.goto(f"{server.url}/t/{code}?lang=en")
+    watcher.goto(f"{server.url}/t/{code}?lang=zh")
+    note_en = "Leaving a ranked match places you last and costs rank points."
+    ann.wait_for_function("(t) => document.getElementById('ranked-note')?.textContent === t", arg=note_en)
+    watcher.wait_for_function("(t) => document.getElementById('ranked-note')?.textContent === t",
+                              arg="中途离开段位赛会被排为最后一名，并扣段位分。")
     clients = {seat: server.ws(code, cookie_of(client)) for seat, client in enumerate(devices)}
     for ws in clients.values():
         ws.hello(None)
@@ -99,3 +121,22 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer) 
     assert seats[0]["after"]["rating"] == mine["rating"]
     assert seats[0]["rating_change"] == mine["rating"] - 1500
     assert all(s["rating_change"] < 0 for s in seats[1:])  # placed behind Ann
+    ann.wait_for_selector("#ranked-end[data-state=rated]")
+    watcher.wait_for_selector("#ranked-end[data-state=rated]")
+    assert ann.locator("#ranked-note").count() == 0  # the match is over
+    first = ann.locator("#ranked-end tr[data-seat='0'] td")
+    assert first.nth(1).inner_text() == f"{seats[0]['after']['rating']} (+{seats[0]['rating_change']})"
+    assert first.nth(2).inner_text() == f"+40 (now {seats[0]['after']['points']})"
+    bo = ann.locator("#ranked-end tr[data-seat='1'] td")
+    assert "(left: placed last)" in bo.nth(0).inner_text()
+    assert bo.nth(1).inner_text() == f"{seats[1]['after']['rating']} ({seats[1]['rating_change']})"
+    assert "（中途离开：排最后）" in watcher.locator("#ranked-end tr[data-seat='1'] td").nth(0).inner_text()
+    assert watcher.locator("#ranked-end h2").inner_text() == "段位赛结果"
+    for page, lang, other in ((ann, "en", {"width": 360, "height": 740}),
+                              (watcher, "zh", {"width": 1366, "height": 768})):
+        page.locator("#ranked-end").scroll_into_view_if_needed()
+        shot(page, f"ranked-end-{lang}-{page.viewport_size['width']}")
+        page.set_viewport_size(other)
+        shot(page, f"ranked-end-{lang}-{other['width']}")
+    ann_ctx.close()
+    watcher_ctx.close()
