@@ -130,7 +130,7 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, 
     bo = ann.locator("#ranked-end tr[data-seat='1'] td")
     assert "(left: placed last)" in bo.nth(0).inner_text()
     assert bo.nth(1).inner_text() == f"{seats[1]['after']['rating']} ({seats[1]['rating_change']})"
-    assert "（中途离开：排最后）" in watcher.locator("#ranked-end tr[data-seat='1'] td").nth(0).inner_text()
+    assert "（离开：排最后）" in watcher.locator("#ranked-end tr[data-seat='1'] td").nth(0).inner_text()
     assert watcher.locator("#ranked-end h2").inner_text() == "段位赛结果"
     for page, lang, other in ((ann, "en", {"width": 360, "height": 740}),
                               (watcher, "zh", {"width": 1366, "height": 768})):

@@ -1027,7 +1027,7 @@ export default {
   "ranked.end.points": "{change}（现 {points}）",
   "ranked.end.promoted": "升为{rank}",
   "ranked.end.demoted": "降为{rank}",
-  "ranked.end.left_mark": "（中途离开：排最后）",
+  "ranked.end.left_mark": "（离开：排最后）",
   "ranked.end.absent_mark": "（从未出牌）",
   "ranked.end.unrated": "本场不计评分：{names}从未出牌，只有他们扣段位分。",
   "ranked.end.voided": "本场已作废，对谁都不计。",
