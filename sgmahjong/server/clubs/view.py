@@ -46,7 +46,7 @@ def _ledger(club: ClubRow, lines: dict[str, Line], members: Sequence[MemberRow])
     None in points), their ``net`` at the table (points, bots' seats included) and their play; then
     the bots' share apart."""
     s = book.settle_up({str(m.player_id): lines[str(m.player_id)].net for m in members})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for m in members:
         line, key = lines[str(m.player_id)], str(m.player_id)
         rows.append({"member": key, "name": m.name, "owed": s.owed[key], "money": _cents(club, s.owed[key]),
