@@ -34,10 +34,9 @@ def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> N
     beng.goto(f"{live_server.url}/clubs")
     expect(beng.locator("#my-clubs")).to_contain_text("no club")
     beng.fill("#club-name", "<b>Thursday</b> kaki")  # typed text is shown as text, never markup
-    beng.select_option("#club-stake", "20")
     beng.locator("#create-form button[type=submit]").click()
     expect(beng.locator("#club-title")).to_have_text("<b>Thursday</b> kaki")
-    expect(beng.locator("#club-stakes")).to_contain_text("20c/40c")
+    expect(beng.locator("#club-stakes")).to_have_text("Played for points · house rules: default")
     code = beng.url.rsplit("/", 1)[1]
     beng.locator("#invite-new").click()
     expect(beng.locator("#invite-made")).to_be_visible()
@@ -60,14 +59,36 @@ def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> N
     record(live_server, code, seats, [(0, 2, 1)], started)
     record(live_server, code, seats, [(1, 1, None)], started + 0.01)
     beng.reload()
+    # points first: the ledger, the transfers and the message name points, no money, no stakes
     expect(beng.locator("#ledger tbody tr")).to_have_count(4)
-    expect(beng.locator('#ledger tr[data-member] td:last-child')).to_have_text(
-        ["+$1.20", "+$0.40", "-$0.80", "-$0.80"])
+    expect(beng.locator("#ledger th").last).to_have_text("Points")
+    expect(beng.locator('#ledger tr[data-member] td:last-child')).to_have_text(["+6", "+2", "-4", "-4"])
     expect(beng.locator("#transfers li")).to_have_count(3)
     text = beng.locator("#settle-text").input_value()
-    assert text.startswith("<b>Thursday</b> kaki: settle up") and "Siew Mei pays Ah Beng $0.80" in text
+    assert text.startswith("<b>Thursday</b> kaki: settle up") and "Siew Mei owes Ah Beng 4 points" in text
+    assert "$" not in beng.locator("main").inner_text()
     mei.reload()
     expect(mei.locator("#transfers li")).to_have_count(3)
+    expect(mei.locator("#money-mode")).to_have_text("这个牌友会以积分记账：谁也不欠谁钱。")
+    expect(mei.locator("#money-open")).to_be_hidden()  # the owner's
+    assert "Siew Mei 欠 Ah Beng 4 分" in mei.locator("#settle-text").input_value()
+    assert "$" not in mei.locator("main").inner_text() and "赌注" not in mei.locator("main").inner_text()
+    # the owner opts in to money: the notice of the law must be confirmed first
+    beng.locator("#money-open").click()
+    expect(beng.locator("#money-law")).to_contain_text("Gambling Control Act 2022")
+    beng.select_option("#money-stake", "20")
+    beng.locator("#money-on").click()  # unconfirmed: the form is not sent
+    expect(beng.locator("#money-law")).to_be_visible()
+    assert call(live_server, "GET", f"/api/clubs/{code}", beng_secret).json()["club"]["money"] is False
+    beng.locator("#money-confirm").check()
+    beng.locator("#money-on").click()
+    expect(beng.locator("#money-form")).to_be_hidden()
+    expect(beng.locator("#club-stakes")).to_contain_text("20c/40c")
+    expect(beng.locator('#ledger tr[data-member] td:last-child')).to_have_text(
+        ["+$1.20", "+$0.40", "-$0.80", "-$0.80"])
+    assert "Siew Mei pays Ah Beng $0.80" in beng.locator("#settle-text").input_value()
+    mei.reload()
+    expect(mei.locator("#money-mode")).to_contain_text("会长已开启金额")
     assert "Siew Mei 付给 " in mei.locator("#settle-text").input_value()
     # the owner marks it settled: the settle-up starts again, the history keeps it
     beng.locator("#settle-mark").click()

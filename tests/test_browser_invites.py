@@ -25,7 +25,7 @@ def test_a_new_friend_joins_in_one_tap_in_chinese(live_server: Any, open_page: A
     page.goto(f"{live_server.url}/clubs#invite={link['invite']}")
     expect(page.locator("#invite-title")).to_have_text("Ah Beng 邀请你加入牌友会")
     expect(page.locator("#invite-club")).to_have_text("<i>Thursday</i> kaki")  # text, never markup
-    expect(page.locator("#invite-stakes")).to_contain_text("赌注 20c/40c")
+    expect(page.locator("#invite-stakes")).to_contain_text("以积分计")  # points first: no stakes shown
     expect(page.locator("#invite-stakes")).to_contain_text("1 位成员")
     expect(page.locator("#join-name")).to_have_value(re.compile(r"^客人\d{4}$"))  # asked on this screen
     name = page.locator("#join-name").input_value()

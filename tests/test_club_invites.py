@@ -61,7 +61,8 @@ def test_the_invitation_names_the_club_and_sender_or_says_why_not(live_server: L
     r = live_server.post("/api/clubs/invitation", {"invite": link["invite"]})  # a visitor with no session
     assert r.status_code == 200 and session_cookie(r) is None  # reading the invitation makes no identity
     seen = r.json()
-    assert seen["club"] == {"name": "Thursday kaki", "preset": "default", "stake": 20, "cents_per_point": 20}
+    assert seen["club"] == {"name": "Thursday kaki", "preset": "default", "stake": None,
+                            "cents_per_point": None, "money": False}  # points first: no stakes in a currency
     assert (seen["inviter"], seen["owner"], seen["members"]) == ("Ah Beng", "Ah Beng", 1)
     assert (seen["member"], seen["url"], seen["needs_name"]) == (False, None, True)
     assert seen["fingerprint"] == link["fingerprint"] and "label" not in seen  # the label is the owner's

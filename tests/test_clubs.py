@@ -86,7 +86,8 @@ def test_a_club_from_creation_to_settle_up(live_server: LiveServer) -> None:
     people = {n: player(live_server, n) for n in names}
     beng = people["Ah Beng"]
     club = new_club(live_server, beng, "  Thursday   kaki ", stake=20)
-    assert club["name"] == "Thursday kaki" and club["stake"] == 20 and club["role"] == "owner"
+    assert club["name"] == "Thursday kaki" and club["role"] == "owner"
+    assert club["money"] is False and club["stake"] is None  # points first: no stakes in a currency
     code = club["code"]
     started = time.time()  # the matches below are played after the club began
     for n in names[1:]:
@@ -108,8 +109,30 @@ def test_a_club_from_creation_to_settle_up(live_server: LiveServer) -> None:
                 for seat, n in enumerate(names):
                     paid[n] += net[seat]
     lines = {r["name"]: r for r in page["period"]["ledger"]}
-    assert {n: lines[n]["net"] for n in names} == paid
+    assert {n: lines[n]["net"] for n in names} == paid == {n: lines[n]["owed"] for n in names}
+    assert {n: lines[n]["money"] for n in names} == {n: None for n in names}  # points: no money
+    assert page["period"]["bots"] == {"points": 0, "money": None}
+    points = page["period"]["transfers"]
+    assert points and all(x["cents"] is None and x["points"] > 0 for x in points)
+    assert all(n["money"] is None for m in page["recent"] for n in m["nets"])
+    csv_text = call(live_server, "GET", f"/api/clubs/{code}/ledger.csv", beng).text
+    csv_rows = list(csv.reader(io.StringIO(csv_text)))
+    assert csv_rows[0] == ["member", "matches", "hands won", "biggest hand (tai)", "owed (points)"]
+    # money is the owner's opt-in, behind the notice of the law: a member may not, nor the owner unconfirmed
+    r = call(live_server, "POST", f"/api/clubs/{code}/money", people["Mei Ling"], {"money": True,
+                                                                                  "law_confirmed": True})
+    assert r.status_code == 403 and r.json()["code"] == "owner_only"
+    r = call(live_server, "POST", f"/api/clubs/{code}/money", beng, {"money": True})
+    assert r.status_code == 400 and r.json()["code"] == "money_law_unconfirmed"
+    assert call(live_server, "GET", f"/api/clubs/{code}", beng).json()["club"]["money"] is False
+    r = call(live_server, "POST", f"/api/clubs/{code}/money", beng, {"money": True, "law_confirmed": True})
+    assert r.status_code == 200 and r.json()["money"] is True and r.json()["stake"] == 20
+    page = call(live_server, "GET", f"/api/clubs/{code}", people["Siew Mei"]).json()
+    assert page["club"]["money"] is True  # members see the club's mode
+    lines = {r["name"]: r for r in page["period"]["ledger"]}
     assert {n: lines[n]["money"] for n in names} == {n: 20 * v for n, v in paid.items()}
+    assert [(x["from"], x["to"], x["points"]) for x in page["period"]["transfers"]] == [
+        (x["from"], x["to"], x["points"]) for x in points]
     assert lines["Ah Huat"]["wins"] == 1 and lines["Ah Huat"]["biggest"] == 3
     assert lines["Ah Beng"]["matches"] == 2
     assert page["season"]["ledger"] == page["period"]["ledger"]
@@ -126,7 +149,7 @@ def test_a_club_from_creation_to_settle_up(live_server: LiveServer) -> None:
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(r.text)))
     assert rows[0][0] == "member" and {row[0]: row[5] for row in rows[1:]}["Ah Huat"] == "%.2f" % (
-        paid["Ah Huat"] * 20 / 100) and len(rows) == 5
+        paid["Ah Huat"] * 20 / 100) and len(rows) == 6 and rows[5][0] == "(bots and guests)"
     # only the owner marks settled or starts a season; settled starts a new, empty period
     assert call(live_server, "POST", f"/api/clubs/{code}/settle", people["Mei Ling"], {}).status_code == 403
     assert call(live_server, "POST", f"/api/clubs/{code}/settle", beng, {}).json() == {"period": 2}
@@ -138,6 +161,9 @@ def test_a_club_from_creation_to_settle_up(live_server: LiveServer) -> None:
     assert call(live_server, "POST", f"/api/clubs/{code}/season", beng, {}).json() == {"period": 3}
     page = call(live_server, "GET", f"/api/clubs/{code}", beng).json()
     assert page["season"]["number"] == 2 and all(r["net"] == 0 for r in page["season"]["ledger"])
+    # the owner turns money off again: points
+    r = call(live_server, "POST", f"/api/clubs/{code}/money", beng, {"money": False})
+    assert r.status_code == 200 and r.json()["money"] is False and r.json()["stake"] is None
 
 
 def test_invite_links_are_shown_once_and_can_be_revoked(live_server: LiveServer) -> None:
@@ -224,9 +250,15 @@ def test_bad_input_is_refused_with_a_reason(live_server: LiveServer) -> None:
                       ({"name": "K", "extra": 1}, "extra"), ({"name": 5}, "name")]:
         r = call(live_server, "POST", "/api/clubs", owner, body)
         assert r.status_code == 400 and why in r.json()["error"], (body, r.text)
-    site = new_club(live_server, owner, preset="site", stake=20)
-    assert site["stake"] == 20 and site["cents_per_point"] == 2
-    code = site["code"]
+    code = new_club(live_server, owner, preset="site", stake=20)["code"]
+    for body, why in [({"money": True, "law_confirmed": True, "stake": 15}, "bad_stake"),
+                      ({"money": True, "law_confirmed": True, "stake": 20000}, "bad_stake"),
+                      ({"money": True, "law_confirmed": False}, "money_law_unconfirmed")]:
+        r = call(live_server, "POST", f"/api/clubs/{code}/money", owner, body)
+        assert r.status_code == 400 and r.json()["code"] == why, (body, r.text)
+    site = call(live_server, "POST", f"/api/clubs/{code}/money", owner,
+                {"money": True, "law_confirmed": True, "stake": 30}).json()
+    assert site["stake"] == 30 and site["cents_per_point"] == 3
     assert call(live_server, "POST", "/api/clubs/join", owner, {"invite": "x" * 101}).status_code == 400
     assert call(live_server, "GET", f"/api/clubs/{code}/ledger.csv?scope=all", owner).status_code == 400
     assert call(live_server, "POST", f"/api/clubs/{code}/invites/abc/revoke", owner, {}).status_code == 404
@@ -257,8 +289,22 @@ def test_a_club_match_played_to_the_end_and_its_rematch(live_server: LiveServer)
     page = call(live_server, "GET", f"/api/clubs/{code}", bo).json()
     lines = {r["name"]: r for r in page["period"]["ledger"]}
     assert (lines["Ann"]["net"], lines["Bo"]["net"]) == (final[0], final[2])
-    assert lines["Ann"]["money"] == 10 * final[0] and lines["Ann"]["matches"] == 1
-    assert page["period"]["outside"] == 10 * (final[0] + final[2])  # what the bots' seats paid or won
+    assert lines["Ann"]["money"] is None and lines["Ann"]["matches"] == 1  # points first
+    # the bots' share apart: what their seats won is no member's; the members' figures sum to zero and
+    # are exactly what the settle-up pays
+    bots = final[1] + final[3]
+    assert page["period"]["bots"] == {"points": bots, "money": None}
+    assert page["period"]["outside"] == -bots == final[0] + final[2]
+    owed = {n: lines[n]["owed"] for n in ("Ann", "Bo")}
+    assert sum(owed.values()) == 0 and all(x["cents"] is None for x in page["period"]["transfers"])
+    for x in page["period"]["transfers"]:
+        owed[x["from"]] += x["points"]
+        owed[x["to"]] -= x["points"]
+    assert set(owed.values()) == {0}
+    r = call(live_server, "POST", f"/api/clubs/{code}/money", ann, {"money": True, "law_confirmed": True})
+    money_page = call(live_server, "GET", f"/api/clubs/{code}", bo).json()
+    lines = {r["name"]: r for r in money_page["period"]["ledger"]}
+    assert all(lines[n]["money"] == 10 * lines[n]["owed"] for n in ("Ann", "Bo"))
     clients = [live_server.ws(table) for _ in tokens]
     for ws, token in zip(clients, tokens, strict=True):
         ws.hello(token)

@@ -169,9 +169,35 @@ def test_the_ledger_through_the_store_is_the_sum_of_payments(played: tuple[
             left[payer] += cents
             left[payee] -= cents
         assert sum(left.values()) == settlement.outside == sum(v.money for v in lines.values())
+        assert sum(settlement.owed.values()) == 0  # the members among themselves, the bots apart
         # members settle among themselves; only what bots paid or won is left, with its sign
         assert all(v * settlement.outside >= 0 and (settlement.outside or v == 0) for v in left.values())
         assert len(settlement.transfers) <= max(0, sum(1 for v in lines.values() if v.money) - 1)
     finally:
         store.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_club_is_in_points_until_its_owner_turns_money_on(database_url: str) -> None:
+    """Migration 0033: a new club keeps points (money off); money on (with the stakes) and off again,
+    read back by every way a club is read."""
+    store = open_store(database_url)
+    try:
+        ann = store.new_guest("Ann")
+        club_id = store.create_club("m0ney", "Kaki", 20, "default", ann, 100.0)
+        store.add_invite(club_id, hash_token("invite-m"), 100.0, None)
+        club = store.club("m0ney")
+        assert club is not None and club.money is False
+        store.set_club_money(club_id, True, 30, 110.0)
+        club = store.club("m0ney")
+        assert club is not None and (club.money, club.stake) == (True, 30)
+        assert [(c.money, role) for c, role in store.player_clubs([ann])] == [(True, "owner")]
+        found = store.invite_by_hash(hash_token("invite-m"))
+        assert found is not None and found[0].money is True
+        joins = store.invite_club(hash_token("invite-m"), 120.0)
+        assert joins is not None and joins.money is True
+        store.set_club_money(club_id, False, None, 130.0)
+        club = store.club("m0ney")
+        assert club is not None and (club.money, club.stake) == (False, 30)  # the stakes kept for later
+    finally:
+        store.close()

@@ -2,9 +2,11 @@
 
     .venv/bin/python tools/club_screenshots.py OUTDIR
 
-Starts a server on a free port with a temporary database; Ah Beng starts "Thursday kaki" (20c/40c),
-invites three friends, two matches are recorded and settled, three more recorded. Saves
-club-{desktop,phone}-{en,zh}.png (1366x768 and 360 px, the whole page), reduced to 256 colours.
+Starts a server on a free port with a temporary database; Ah Beng starts "Thursday kaki" (in points,
+the default), invites three friends, two matches are recorded and settled, three more recorded (one
+with a bot's seat, whose share is kept apart). Saves club-{desktop,phone}-{en,zh}.png (points), then
+club-notice-*.png (the owner opening money: the notice of the law), and with money turned on at
+20c/40c club-money-*.png (1366x768 and 360 px, the whole page), reduced to 256 colours.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,19 +40,34 @@ def main() -> None:
             record(server, code, list(seats), hands, time.time())
         call(server, "POST", f"/api/clubs/{code}/settle", owner, {})
         for i, hands in enumerate(PLAYED):
-            record(server, code, [*seats[i % 4:], *seats[:i % 4]], hands, time.time() + 0.01)
+            at: list[str | None] = [*seats[i % 4:], *seats[:i % 4]]
+            if i == 2:
+                at[3] = None  # a bot's seat
+            record(server, code, at, hands, time.time() + 0.01)
         call(server, "POST", f"/api/clubs/{code}/tables", owner, {"name": "Thursday 8pm"})
-        for lang in ("en", "zh"):
-            for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
-                page = page_for(browser, size, lang)
-                page.context.add_cookies([{"name": "sg_session", "value": owner.split("=", 1)[1],
-                                           "url": server.url}])
-                page.goto(f"{server.url}/club/{code}?lang={lang}")
-                page.wait_for_selector("#ledger table")
-                shot = out / f"club-{label}-{lang}.png"
-                page.screenshot(path=str(shot), full_page=True)
-                shrink(shot)
-                page.context.close()
+        shoot(out, server, browser, code, owner, "club")
+        shoot(out, server, browser, code, owner, "club-notice", notice=True)
+        call(server, "POST", f"/api/clubs/{code}/money", owner,
+             {"money": True, "law_confirmed": True, "stake": 20})
+        shoot(out, server, browser, code, owner, "club-money")
+
+
+def shoot(out: Path, server: Any, browser: Any, code: str, owner: str, name: str,
+          notice: bool = False) -> None:
+    for lang in ("en", "zh"):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": owner.split("=", 1)[1],
+                                       "url": server.url}])
+            page.goto(f"{server.url}/club/{code}?lang={lang}")
+            page.wait_for_selector("#ledger table")
+            if notice:
+                page.click("#money-open")
+                page.wait_for_selector("#money-law", state="visible")
+            shot = out / f"{name}-{label}-{lang}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            shrink(shot)
+            page.context.close()
 
 
 if __name__ == "__main__":

@@ -93,22 +93,25 @@ def lines(hands: Iterable[Hand], members: Sequence[Member], cents_per_point: int
 
 @dataclass
 class Settlement:
-    transfers: list[Transfer]  # (payer, payee, cents) between members
-    outside: int  # cents the members won (+) from or lost (-) to seats not a member's: not settled
+    transfers: list[Transfer]  # (payer, payee, amount) between members
+    outside: int  # what the members won (+) from or lost (-) to seats not a member's: not settled
+    owed: dict[str, int]  # each member's balance among the members (summing to zero): what is settled
 
 
-def settle_up(money: dict[str, int]) -> Settlement:
-    """The fewest transfers between members settling ``money`` (member -> cents); what does not sum
-    to zero (won from or lost to bots and guests) is left out of the transfers."""
-    outside = sum(money.values())
-    return Settlement(_without_outside(money, outside) if outside else settle(money), outside)
+def settle_up(nets: dict[str, int]) -> Settlement:
+    """The fewest transfers between members settling ``nets`` (member -> points, or cents); what does
+    not sum to zero (won from or lost to bots and guests) is set apart: :attr:`Settlement.owed` is
+    what each member is owed (+) or owes (-) the others, the ledger's figure beside the transfers."""
+    owed = among_members(nets)
+    return Settlement(settle(owed), sum(nets.values()), owed)
 
 
-def _without_outside(money: dict[str, int], outside: int) -> list[Transfer]:
-    """Settle the members after taking off what non-members' seats paid (or won): nobody pays it, so
+def among_members(nets: dict[str, int]) -> dict[str, int]:
+    """The members' balances with what non-members' seats paid (or won) set apart: nobody pays it, so
     the biggest winners' balances are lowered by it (or the biggest losers' raised), largest first,
     until the members' balances sum to zero."""
-    left = dict(money)
+    outside = sum(nets.values())
+    left = dict(nets)
     sign = 1 if outside > 0 else -1
     order = sorted(left, key=lambda k: (-sign * left[k], k))
     remaining = outside
@@ -121,4 +124,4 @@ def _without_outside(money: dict[str, int], outside: int) -> list[Transfer]:
             take = max(remaining, min(left[k], 0))
         left[k] -= take
         remaining -= take
-    return settle(left)
+    return left

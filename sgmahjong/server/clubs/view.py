@@ -1,6 +1,12 @@
 """What a member sees of a club (the data of /club/CODE and its CSV export), read from the store: the
 members, the ledger of the current settle-up period and of the season, the settle-up, the past
-periods, the open tables and the recent matches. Money is in whole cents; the page formats it."""
+periods, the open tables and the recent matches.
+
+Points first: a club's ledger is in points unless its owner opted in to money (``club.money``); only
+then do the ledger's lines, the transfers and the recent matches carry amounts (whole cents, the page
+formats them) and the club its stakes. Each member's ``owed`` is their balance among the members (the
+ledger's figure: the lines sum to zero and the settle-up pays exactly them); what the bots' and
+guests' seats won or paid is set apart (``bots``), never in a member's figure."""
 
 from __future__ import annotations
 
@@ -24,22 +30,38 @@ def tai_stake(club: ClubRow) -> int:
 
 
 def club_summary(club: ClubRow, role: str) -> dict[str, Any]:
-    return {"code": club.code, "name": club.name, "preset": club.preset, "cents_per_point": club.stake,
-            "stake": tai_stake(club), "role": role, "url": f"/club/{club.code}"}
+    """A club as its lists show it; its stakes (``stake``, ``cents_per_point``) only with money on."""
+    stakes = {"cents_per_point": club.stake, "stake": tai_stake(club)} if club.money else {
+        "cents_per_point": None, "stake": None}
+    return {"code": club.code, "name": club.name, "preset": club.preset, **stakes, "money": club.money,
+            "role": role, "url": f"/club/{club.code}"}
 
 
-def _ledger(lines: dict[str, Line], members: Sequence[MemberRow]) -> list[dict[str, Any]]:
-    rows = [{"member": str(m.player_id), "name": m.name, "net": lines[str(m.player_id)].net,
-             "money": lines[str(m.player_id)].money, "matches": lines[str(m.player_id)].matches,
-             "wins": lines[str(m.player_id)].wins, "biggest": lines[str(m.player_id)].biggest}
-            for m in members]
-    return sorted(rows, key=lambda r: (-int(r["money"]), str(r["name"])))
+def _cents(club: ClubRow, points: int) -> int | None:
+    return points * club.stake if club.money else None
 
 
-def _settlement(lines: dict[str, Line], names: dict[str, str]) -> dict[str, Any]:
-    s = book.settle_up({k: v.money for k, v in lines.items() if k in names})
-    return {"transfers": [{"from": names[a], "to": names[b], "cents": c} for a, b, c in s.transfers],
-            "outside": s.outside}
+def _ledger(club: ClubRow, lines: dict[str, Line], members: Sequence[MemberRow]) -> dict[str, Any]:
+    """The lines of a span: each member's ``owed`` (points, among the members) and ``money`` (cents,
+    None in points), their ``net`` at the table (points, bots' seats included) and their play; then
+    the bots' share apart."""
+    s = book.settle_up({str(m.player_id): lines[str(m.player_id)].net for m in members})
+    rows: list[dict[str, Any]] = []
+    for m in members:
+        line, key = lines[str(m.player_id)], str(m.player_id)
+        rows.append({"member": key, "name": m.name, "owed": s.owed[key], "money": _cents(club, s.owed[key]),
+                     "net": line.net, "matches": line.matches, "wins": line.wins, "biggest": line.biggest})
+    rows.sort(key=lambda r: (-int(r["owed"]), str(r["name"])))
+    return {"ledger": rows, "bots": {"points": -s.outside, "money": _cents(club, -s.outside)}}
+
+
+def _settlement(club: ClubRow, lines: dict[str, Line], names: dict[str, str]) -> dict[str, Any]:
+    """The fewest transfers settling the members' balances among themselves (points, and cents with
+    money on); ``outside``: what the members won (+) from or lost (-) to bots and guests, set apart."""
+    s = book.settle_up({k: v.net for k, v in lines.items() if k in names})
+    return {"transfers": [{"from": names[a], "to": names[b], "points": p, "cents": _cents(club, p)}
+                          for a, b, p in s.transfers],
+            "outside": s.outside, "outside_cents": _cents(club, s.outside)}
 
 
 def _within(hands: list[ClubHandRow], since: float, until: float | None) -> list[ClubHandRow]:
@@ -56,14 +78,13 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
     season, season_start = store.season_start(club.id)
     oldest = min([season_start, *(p.started for p in periods)])
     hands = store.club_hands(club.id, oldest)
-    cpp = club.stake
 
     def ledger_of(since: float, until: float | None = None) -> dict[str, Line]:
-        return book.lines(_within(hands, since, until), members, cpp)
+        return book.lines(_within(hands, since, until), members, club.stake)
 
     period_lines = ledger_of(current.started)
     season_lines = ledger_of(season_start)
-    history = [_period(p, ledger_of(p.started, p.ended), names) for p in past]
+    history = [_period(club, p, ledger_of(p.started, p.ended), names) for p in past]
     owner = me.role == OWNER
     return {
         "club": club_summary(club, me.role),
@@ -71,8 +92,8 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
         "members": [{"member": str(m.player_id), "name": m.name, "role": m.role, "joined": m.joined}
                     for m in members],
         "period": {"number": current.number, "started": current.started,
-                   "ledger": _ledger(period_lines, members), **_settlement(period_lines, names)},
-        "season": {"number": season, "started": season_start, "ledger": _ledger(season_lines, members)},
+                   **_ledger(club, period_lines, members), **_settlement(club, period_lines, names)},
+        "season": {"number": season, "started": season_start, **_ledger(club, season_lines, members)},
         "history": history,
         "tables": [{"code": t.code, "name": t.name, "status": t.status, "url": f"/t/{t.code}",
                     "public": t.public}
@@ -84,9 +105,9 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
     }
 
 
-def _period(p: PeriodRow, lines: dict[str, Line], names: dict[str, str]) -> dict[str, Any]:
+def _period(club: ClubRow, p: PeriodRow, lines: dict[str, Line], names: dict[str, str]) -> dict[str, Any]:
     return {"number": p.number, "season": p.season, "started": p.started, "ended": p.ended,
-            "settled": p.settled, **_settlement(lines, names)}
+            "settled": p.settled, **_settlement(club, lines, names)}
 
 
 def _recent(store: Store, club: ClubRow, members: Sequence[MemberRow], limit: int) -> list[dict[str, Any]]:
@@ -108,21 +129,30 @@ def _recent(store: Store, club: ClubRow, members: Sequence[MemberRow], limit: in
         out.append({"code": t.code, "name": t.name, "status": t.status, "public": t.public,
                     "played": max(h.ended for h in mine),
                     "hands": len({h.hand for h in mine}),
-                    "nets": [{"name": names[k], "net": v, "money": v * club.stake}
+                    "nets": [{"name": names[k], "net": v, "money": _cents(club, v)}
                              for k, v in sorted(nets.items(), key=lambda kv: -kv[1])]})
     return out
 
 
 def ledger_csv(page: dict[str, Any], scope: str) -> str:
-    """The ledger of the ``scope`` ("period" or "season") of a :func:`club_page` as CSV."""
+    """The ledger of the ``scope`` ("period" or "season") of a :func:`club_page` as CSV: each member's
+    balance among the members in points (and money, with money on), then the bots' seats apart."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["member", "matches", "hands won", "biggest hand (tai)", "net (points)", "money"])
+    money = bool(page["club"]["money"])
+    writer.writerow(["member", "matches", "hands won", "biggest hand (tai)", "owed (points)",
+                     *(["money"] if money else [])])
     for r in page[scope]["ledger"]:
-        cents = int(r["money"])
-        money = f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
-        writer.writerow([_cell(str(r["name"])), r["matches"], r["wins"], r["biggest"], r["net"], money])
+        writer.writerow([_cell(str(r["name"])), r["matches"], r["wins"], r["biggest"], r["owed"],
+                         *([_amount(int(r["money"]))] if money else [])])
+    bots = page[scope]["bots"]
+    writer.writerow(["(bots and guests)", "", "", "", bots["points"],
+                     *([_amount(bots["money"])] if money else [])])
     return out.getvalue()
+
+
+def _amount(cents: int) -> str:
+    return f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 def _cell(text: str) -> str:

@@ -2,7 +2,8 @@
 fingerprint and maker, revoked; only the code's hash is stored and the code is shown once), what a link
 is before joining (the invitation, or why it joins nobody), join by link (a new friend named in the same
 request), leave or remove a member, open a club table,
-the club page's data, settle up (mark settled: a new period), start a season, the ledger as CSV.
+money on or off (the owner, behind the notice of the law: points first), the club page's data, settle
+up (mark settled: a new period), start a season, the ledger as CSV.
 
 Who asks is the visitor of the request's session (identity.py): a signed-in account (every player of
 it), else a guest's player. A member is a player; an account's players are one
@@ -84,6 +85,15 @@ class Empty(_Body):
 
 class Public(_Body):
     public: bool
+
+
+class Money(_Body):
+    """Money on (the owner confirms the notice of the law: ``law_confirmed``, and may set the stakes:
+    cents a 1-tai hand costs each loser) or off (the ledger in points)."""
+
+    money: bool
+    law_confirmed: bool = False
+    stake: Annotated[int, Field(ge=1)] | None = None
 
 
 class _Identified(Protocol):
@@ -248,7 +258,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         except ProtocolError as exc:
             return refused(exc)
         if found[1].role != OWNER:
-            return error(403, "only the club's owner may do this")
+            return error(403, "only the club's owner may do this", "owner_only")
         return found[0], found[1], body
 
     async def invite(request: Request) -> Response:
@@ -306,7 +316,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         member = store().membership(club.id, ids) is not None
         summary = club_summary(club, MEMBER)
         return JSONResponse({
-            "club": {k: summary[k] for k in ("name", "preset", "stake", "cents_per_point")},
+            "club": {k: summary[k] for k in ("name", "preset", "stake", "cents_per_point", "money")},
             "inviter": link.maker or members[0].name, "owner": members[0].name, "members": len(members),
             "fingerprint": fingerprint(link.code_hash), "expires": link.expires, "member": member,
             "url": summary["url"] if member else None, "needs_name": acting is None, "name_max": NAME_MAX})
@@ -392,6 +402,30 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, "no such table in this club")
         return JSONResponse({"code": table.code, "public": body.public})
 
+    async def money(request: Request) -> Response:
+        """Points first: only the owner turns money on, and only having confirmed the notice of the
+        law on social gambling (400 ``money_law_unconfirmed`` otherwise); off needs no confirmation."""
+        got = await owner_action(request, Money)
+        if isinstance(got, Response):
+            return got
+        club, _me, body = got
+        stake = None
+        if body.money:
+            if not body.law_confirmed:
+                return error(400, "money needs the owner's confirmation of the notice of the law on social"
+                                  " gambling", "money_law_unconfirmed")
+            if body.stake is not None:
+                base = PRESETS[club.preset].base if club.preset in PRESETS else 1
+                if body.stake > settings.club_stake_max or body.stake % base:
+                    return error(400, f"the stake is at most {settings.club_stake_max} cents and a multiple"
+                                      f" of {base} cents", "bad_stake", {"most": settings.club_stake_max,
+                                                                          "base": base})
+                stake = body.stake // base
+        store().set_club_money(club.id, body.money, stake, time.time())
+        found = store().club(club.code)
+        assert found is not None
+        return JSONResponse(club_summary(found, OWNER))
+
     async def next_period(request: Request) -> Response:
         got = await owner_action(request, Empty)
         if isinstance(got, Response):
@@ -415,6 +449,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         Route("/api/clubs/{code}/remove", remove, methods=["POST"]),
         Route("/api/clubs/{code}/tables", new_table, methods=["POST"]),
         Route("/api/clubs/{code}/tables/{table}/public", publish, methods=["POST"]),
+        Route("/api/clubs/{code}/money", money, methods=["POST"]),
         Route("/api/clubs/{code}/settle", next_period, methods=["POST"]),
         Route("/api/clubs/{code}/season", next_period, methods=["POST"]),
     ]

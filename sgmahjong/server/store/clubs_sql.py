@@ -27,6 +27,7 @@ class ClubRow:
     stake: int  # cents a point of the payment chart is worth
     preset: str  # the house rules of the club's tables
     created: float
+    money: bool = False  # the owner opted in to money (else the ledger is in points), migration 0033
 
 
 @dataclass
@@ -136,6 +137,11 @@ class ClubMethods(abc.ABC):
         unknown."""
 
     @abc.abstractmethod
+    def set_club_money(self, club_id: int, money: bool, stake: int | None, when: float) -> None:
+        """Turn money on (the owner confirmed the notice of the law at ``when``; ``stake``, cents a
+        point is worth, when given) or off (the ledger in points again)."""
+
+    @abc.abstractmethod
     def periods(self, club_id: int, limit: int) -> list[PeriodRow]:
         """The latest ``limit`` settle-up periods, the current one first."""
 
@@ -181,7 +187,7 @@ class ClubMethods(abc.ABC):
         ended in [since, until), in the order played."""
 
 
-_CLUB = "id, code, name, stake, preset, created"
+_CLUB = "id, code, name, stake, preset, created, money"
 _MEMBER = ("m.player_id, COALESCE(a.name, p.name), m.role, m.joined, p.account_id FROM club_members m"
            " JOIN players p ON p.id = m.player_id LEFT JOIN accounts a ON a.id = p.account_id")
 _LIVE = "('lobby', 'playing', 'between_hands')"
@@ -193,7 +199,7 @@ _INVITES = ("club_invites i LEFT JOIN club_members mm ON mm.club_id = i.club_id"
 
 
 def _club(r: tuple[Any, ...]) -> ClubRow:
-    return ClubRow(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4]), float(r[5]))
+    return ClubRow(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4]), float(r[5]), bool(r[6]))
 
 
 def _member(r: tuple[Any, ...]) -> MemberRow:
@@ -232,11 +238,12 @@ class SqlClubs(SqlHooks, ClubMethods):
 
     def player_clubs(self, player_ids: Sequence[int]) -> list[tuple[ClubRow, str]]:
         marks, ids = _marks(player_ids)
-        rows = self._read(f"SELECT c.id, c.code, c.name, c.stake, c.preset, c.created, MAX(m.role)"
+        rows = self._read(f"SELECT c.id, c.code, c.name, c.stake, c.preset, c.created, c.money, MAX(m.role)"
                           f" FROM clubs c JOIN club_members m ON m.club_id = c.id"
                           f" WHERE m.player_id IN ({marks})"
-                          f" GROUP BY c.id, c.code, c.name, c.stake, c.preset, c.created ORDER BY c.id", ids)
-        return [(_club(r), str(r[6])) for r in rows]  # "owner" > "member": MAX is the greater role
+                          f" GROUP BY c.id, c.code, c.name, c.stake, c.preset, c.created, c.money"
+                          f" ORDER BY c.id", ids)
+        return [(_club(r), str(r[7])) for r in rows]  # "owner" > "member": MAX is the greater role
 
     def club_members(self, club_id: int) -> list[MemberRow]:
         rows = self._read(f"SELECT {_MEMBER} WHERE m.club_id = ? ORDER BY m.role = ? DESC, m.joined,"
@@ -276,7 +283,7 @@ class SqlClubs(SqlHooks, ClubMethods):
         return [_invite(r) for r in rows]
 
     def invite_by_hash(self, code_hash: str) -> tuple[ClubRow, InviteRow] | None:
-        rows = self._read(f"SELECT {_INVITE}, c.id, c.code, c.name, c.stake, c.preset, c.created"
+        rows = self._read(f"SELECT {_INVITE}, c.id, c.code, c.name, c.stake, c.preset, c.created, c.money"
                           f" FROM {_INVITES} JOIN clubs c ON c.id = i.club_id WHERE i.code_hash = ?",
                           (code_hash,))
         return (_club(rows[0][7:]), _invite(rows[0])) if rows else None
@@ -288,10 +295,19 @@ class SqlClubs(SqlHooks, ClubMethods):
         return bool(rows)
 
     def invite_club(self, code_hash: str, when: float) -> ClubRow | None:
-        rows = self._read("SELECT c.id, c.code, c.name, c.stake, c.preset, c.created FROM club_invites i"
+        rows = self._read("SELECT c.id, c.code, c.name, c.stake, c.preset, c.created, c.money"
+                          " FROM club_invites i"
                           " JOIN clubs c ON c.id = i.club_id WHERE i.code_hash = ? AND i.revoked IS NULL"
                           " AND (i.expires IS NULL OR i.expires > ?)", (code_hash, when))
         return _club(rows[0]) if rows else None
+
+    def set_club_money(self, club_id: int, money: bool, stake: int | None, when: float) -> None:
+        with self._tx():
+            if money:
+                self._run("UPDATE clubs SET money = 1, money_at = ?, stake = COALESCE(?, stake) WHERE id = ?",
+                          (when, stake, club_id))
+            else:
+                self._run("UPDATE clubs SET money = 0 WHERE id = ?", (club_id,))
 
     def periods(self, club_id: int, limit: int) -> list[PeriodRow]:
         rows = self._read("SELECT number, season, started, ended, settled FROM club_periods WHERE club_id = ?"

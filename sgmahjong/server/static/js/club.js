@@ -2,9 +2,12 @@
 // "no such club"): its open tables, the ledger of the current settle-up period and of the season, the
 // fewest transfers that settle up (copyable as a message in the page's language), recent matches,
 // members and invite links, past settle-ups. The owner may make a club table public (its replays,
-// results and spectating open to anyone with its link). Every name is a player's text: textContent.
+// results and spectating open to anyone with its link). Points first: the ledger is in points unless
+// the owner turned money on (clubmoney.js); what the bots' seats won or paid is shown apart from the
+// members' figures, which are what the settle-up pays. Every name is a player's text: textContent.
 import { presetName } from "./api.js";
-import { clubRequest, el, failText, money, signedMoney, stakesLabel } from "./clubapi.js";
+import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
+import { amount, renderMoney, signedAmount, wireMoney } from "./clubmoney.js";
 import { lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +44,7 @@ async function post(path, body = {}) {
   }
 }
 
-const COLUMNS = ["name", "matches", "wins", "biggest", "net", "money"];
+const COLUMNS = ["name", "matches", "wins", "biggest", "owed"];
 
 function renderLedger() {
   const rows = data[scope].ledger;
@@ -52,18 +55,20 @@ function renderLedger() {
   $("scope-season").textContent = t("club.season_n", { n: data.season.number });
   const table = el("table", "", "data ledger cards-on-phone");
   const head = el("tr");
-  for (const c of COLUMNS) head.append(el("th", t(`club.col.${c}`), c === "name" ? "" : "num"));
+  const owed = data.club.money ? "club.col.money" : "club.col.owed";
+  const label = (c) => t(c === "owed" ? owed : `club.col.${c}`);
+  for (const c of COLUMNS) head.append(el("th", label(c), c === "name" ? "" : "num"));
   table.append(el("thead"), el("tbody"));
   table.tHead.append(head);
   for (const r of rows) {
     const tr = el("tr");
     tr.dataset.member = r.member;
     if (r.member === data.me) tr.className = "mine";
-    const cells = [r.name, r.matches, r.wins, r.biggest, r.net > 0 ? `+${r.net}` : r.net, signedMoney(r.money)];
+    const cells = [r.name, r.matches, r.wins, r.biggest, signedAmount(data.club, r.owed, r.money)];
     cells.forEach((v, i) => {
       const td = el("td", String(v), i ? "num" : "card-wide");
-      td.dataset.label = t(`club.col.${COLUMNS[i]}`);
-      if (COLUMNS[i] === "money") td.classList.add(r.money > 0 ? "good" : r.money < 0 ? "bad" : "even");
+      td.dataset.label = label(COLUMNS[i]);
+      if (COLUMNS[i] === "owed") td.classList.add(r.owed > 0 ? "good" : r.owed < 0 ? "bad" : "even");
       tr.append(td);
     });
     table.tBodies[0].append(tr);
@@ -71,11 +76,15 @@ function renderLedger() {
   const wrap = el("div", "", "table-scroll");
   wrap.append(table);
   $("ledger").replaceChildren(wrap);
+  const bots = data[scope].bots;
+  $("ledger-bots").textContent = bots.points ? t(bots.points > 0 ? "club.bots_won" : "club.bots_lost",
+    { amount: amount(data.club, bots.points, Math.abs(bots.money || 0)) }) : "";
   $("csv-link").href = `${api}/ledger.csv?scope=${scope}`;
 }
 
 function settleLines(transfers) {
-  return transfers.map((x) => t("club.pays", { from: x.from, to: x.to, amount: money(x.cents) }));
+  const key = data.club.money ? "club.pays" : "club.owes_points";
+  return transfers.map((x) => t(key, { from: x.from, to: x.to, amount: amount(data.club, x.points, x.cents) }));
 }
 
 function renderSettle() {
@@ -83,7 +92,7 @@ function renderSettle() {
   const lines = settleLines(p.transfers);
   $("transfers").replaceChildren(...(lines.length ? lines.map((l) => el("li", l)) : [el("li", t("club.all_square"), "muted")]));
   $("outside").textContent = p.outside ? t(p.outside > 0 ? "club.outside_won" : "club.outside_lost",
-    { amount: money(Math.abs(p.outside)) }) : "";
+    { amount: amount(data.club, p.outside, Math.abs(p.outside_cents || 0)) }) : "";
   const head = t("club.settle_head", { club: data.club.name, since: date(p.started) });
   $("settle-text").value = [head, ...(lines.length ? lines : [t("club.all_square")])].join("\n");
 }
@@ -116,7 +125,8 @@ function renderTables() {
     const a = el("a", m.name);
     a.href = `/t/${m.code}`;
     li.append(a, el("span", ` · ${date(m.played)} · ${t("club.hands_n", { n: m.hands })}`, "muted"), privacy(m));
-    li.append(el("div", m.nets.map((n) => `${n.name} ${signedMoney(n.money)}`).join(" · "), "recent-nets"));
+    li.append(el("div", m.nets.map((n) => `${n.name} ${signedAmount(data.club, n.net, n.money)}`).join(" · "),
+      "recent-nets"));
     return li;
   });
   $("recent").replaceChildren(...(recent.length ? recent : [el("li", t("club.no_matches"), "muted")]));
@@ -173,8 +183,11 @@ function renderHistory() {
 function render() {
   $("club-title").textContent = data.club.name;
   document.title = `${data.club.name} — sgmahjong`;
-  $("club-stakes").textContent = t("club.stakes", { stakes: stakesLabel(data.club.stake), rules: presetName(data.club.preset) });
+  $("club-stakes").textContent = data.club.money
+    ? t("club.stakes", { stakes: stakesLabel(data.club.stake), rules: presetName(data.club.preset) })
+    : t("club.points_rules", { rules: presetName(data.club.preset) });
   $("club-body").hidden = false;
+  renderMoney(data.club);
   renderTables();
   renderLedger();
   renderSettle();
@@ -193,6 +206,7 @@ async function load() {
   }
 }
 
+wireMoney(post);
 $("scope-period").addEventListener("click", () => { scope = "period"; renderLedger(); });
 $("scope-season").addEventListener("click", () => { scope = "season"; renderLedger(); });
 $("settle-copy").addEventListener("click", async () => {

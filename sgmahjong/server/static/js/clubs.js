@@ -6,7 +6,6 @@ import { t } from "./i18n.js";
 import { showInvite } from "./invite.js";
 
 const $ = (id) => document.getElementById(id);
-const STAKES = [10, 20, 50, 100, 200];
 
 function status(text, bad = false) {
   $("clubs-status").textContent = text;
@@ -22,14 +21,14 @@ function renderClubs(d) {
     const li = el("li");
     const a = el("a", c.name);
     a.href = c.url;
-    li.append(a, el("span", ` · ${stakesLabel(c.stake)} · ${presetName(c.preset)}`, "muted"));
+    const mode = c.money ? stakesLabel(c.stake) : t("clubs.in_points");
+    li.append(a, el("span", ` · ${mode} · ${presetName(c.preset)}`, "muted"));
     if (c.role === "owner") li.append(el("span", ` · ${t("club.role.owner")}`, "muted"));
     list.append(li);
   }
   const preset = $("club-preset");
   if (!preset.options.length) {
     for (const p of d.presets) preset.append(new Option(presetName(p), p));
-    for (const s of STAKES) $("club-stake").append(new Option(stakesLabel(s), String(s), s === 20, s === 20));
   }
   $("club-name").maxLength = d.name_max;
 }
@@ -46,7 +45,7 @@ $("create-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
     const club = await clubRequest("POST", "/api/clubs", {
-      name: $("club-name").value, stake: Number($("club-stake").value), preset: $("club-preset").value,
+      name: $("club-name").value, preset: $("club-preset").value, // points first: stakes only with money on
     });
     location.href = club.url;
   } catch (err) {

@@ -37,7 +37,8 @@ function describe(seen) {
   $("invite-club").textContent = c.name;
   const members = t(seen.members === 1 ? "clubs.members_one" : "clubs.members_n", { n: seen.members });
   $("invite-stakes").textContent = [
-    t("clubs.invite_stakes", { stakes: stakesLabel(c.stake), points: stakesLabel(c.cents_per_point).split("/")[0] }),
+    c.money ? t("clubs.invite_stakes", { stakes: stakesLabel(c.stake), points: stakesLabel(c.cents_per_point).split("/")[0] })
+      : t("clubs.in_points"),
     t("clubs.invite_rules", { rules: presetName(c.preset) }),
     members,
   ].join(" · ");
