@@ -117,7 +117,7 @@ def test_a_guest_claims_an_account_with_a_passkey_and_signs_in_elsewhere(server:
     # the ranked queue from the leaderboard page: waiting (one player), then left
     laptop.page.goto(laptop.base + "/leaderboard")
     laptop.page.click("#ranked-btn")
-    expect(laptop.page.locator("#ranked-status")).to_contain_text("1 waiting")
+    expect(laptop.page.locator("#ranked-status")).to_contain_text("the only one waiting")
     laptop.page.click("#ranked-leave")
     expect(laptop.page.locator("#ranked-status")).to_contain_text("You left the queue")
 
