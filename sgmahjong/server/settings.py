@@ -99,6 +99,13 @@ class ServerSettings:
     club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
     club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page
+    # -- the live club page and the club's tables (docs/clubs.md, "The live club page") ----------------
+    club_poll_seconds: float = 5.0  # a club's open page asks for its live summary this often
+    club_online_seconds: float = 30.0  # a member is online who had the club's page open this recently
+    club_polls_per_minute: float = 30.0  # live summaries one person may ask for a minute ...
+    club_poll_burst: int = 20  # ... after a burst of this many (counted by identity and by address)
+    club_address_polls_per_minute: float = 240.0  # live summaries one address (all its people) a minute
+    club_turn_seconds_max: int = 300  # most seconds of a club table's turn timer (0, no timer, allowed too)
     # -- the expert's reviews and analysis board (server/analysis; docs/playing.md) --------------------
     analysis_workers: int = 1  # processes computing expert reviews and analyses (started on first use)
     analysis_queue: int = 64  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
