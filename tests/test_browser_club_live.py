@@ -61,7 +61,8 @@ def test_two_members_see_a_table_open_and_fill_without_a_reload(tmp_path: Path, 
         row = ben.locator(f'#club-tables li[data-table="{table}"]')
         expect(row).to_contain_text("Kaki")
         expect(row.locator(".table-seats")).to_contain_text("东 空位")
-        token = server.post(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0}, ann_secret).json()["token"]
+        joined = server.post(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0}, ann_secret)
+        token = joined.json()["token"]
         with server.ws(table) as ws:
             ws.hello(token)
             ws.send({"type": "add_bot", "seat": 2, "level": "strong"})

@@ -158,7 +158,7 @@ class ServerSettings:
                      "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
-                     "analysis_jobs_per_requester"):
+                     "analysis_jobs_per_requester", "club_poll_burst"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):
@@ -171,6 +171,8 @@ class ServerSettings:
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
+        if self.club_poll_seconds <= 0:
+            raise SettingsError("server setting club_poll_seconds must be more than 0")
         if self.queue_interval_seconds <= 0:
             raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)
