@@ -38,7 +38,10 @@ def test_two_members_see_a_table_open_and_fill_without_a_reload(tmp_path: Path, 
         expect(ben.locator("#online li")).to_have_text(["Ann", "Ben"])
         expect(ben.locator("#club-tables")).to_contain_text("没有开着的牌桌")
         # Ann opens a table with her choices
-        ann.select_option("#opt-rounds", "1")
+        expect(ann.locator("#opt-rounds option")).to_have_text(
+            ["4 hands", "8 hands", "One round (East, at least 4 hands)", "2 rounds", "3 rounds",
+             "A full match (4 rounds)"])
+        ann.select_option("#opt-rounds", "r1")
         ann.select_option("#opt-turn", "20")
         ann.select_option("#opt-pace", "fast")
         ann.select_option("#opt-bots", "strong")

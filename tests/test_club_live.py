@@ -113,16 +113,16 @@ def test_a_club_table_opens_with_the_clubs_choices(live_server: LiveServer) -> N
     # the owner's defaults: members read them, only the owner sets them, within the limits
     base = f"/api/clubs/{club}/defaults"
     assert call(live_server, "GET", base, ben).json()["defaults"] == {
-        "rounds": 4, "turn_seconds": 30, "pace": "normal", "bot_level": "greedy"}
+        "rounds": 4, "hands": 0, "turn_seconds": 30, "pace": "normal", "bot_level": "greedy"}
     r = call(live_server, "POST", base, ben, {"rounds": 2})
     assert r.status_code == 403 and r.json()["code"] == "owner_only"
     assert call(live_server, "GET", base, eve).status_code == 404
     r = call(live_server, "POST", base, ann, {"rounds": 2, "bot_level": "strong", "turn_seconds": 20})
     assert r.status_code == 200 and r.json()["defaults"] == {
-        "rounds": 2, "turn_seconds": 20, "pace": "normal", "bot_level": "strong"}
+        "rounds": 2, "hands": 0, "turn_seconds": 20, "pace": "normal", "bot_level": "strong"}
     for bad, code in (({"rounds": 5}, "invalid"), ({"turn_seconds": 2}, "club_turn_seconds"),
                       ({"turn_seconds": 301}, "club_turn_seconds"), ({"pace": "warp"}, "invalid"),
-                      ({"wall": "x"}, "invalid"), ({"rounds": "2"}, "invalid")):
+                      ({"wall": "x"}, "invalid"), ({"rounds": "2"}, "invalid"), ({"hands": 17}, "invalid")):
         r = call(live_server, "POST", base, ann, bad)
         assert r.status_code == 400 and r.json()["code"] == code, (bad, r.text)
         r = call(live_server, "POST", f"/api/clubs/{club}/tables", ben, {"choices": bad})
@@ -142,6 +142,9 @@ def test_a_club_table_opens_with_the_clubs_choices(live_server: LiveServer) -> N
              {"choices": {"rounds": 4, "turn_seconds": 60}})
     options = call(live_server, "GET", f"/api/tables/{r.json()['code']}", ann).json()["options"]
     assert (options["turn_seconds"], options["claim_seconds"]) == (60, 30)
+    r = call(live_server, "POST", f"/api/clubs/{club}/tables", ann, {"choices": {"hands": 8}})
+    summary = call(live_server, "GET", f"/api/tables/{r.json()['code']}", ann).json()
+    assert summary["changed_rules"] == {"rounds": 2, "match_hands": 8}
     r = call(live_server, "POST", f"/api/clubs/{club}/tables", ann, {"options": {"no_such": 1}})
     assert r.status_code == 400 and r.json()["code"] == "invalid"
 
@@ -197,9 +200,11 @@ def test_a_club_rematch_seats_the_same_four_at_a_club_table(live_server: LiveSer
 
 def test_the_choices_become_rules_and_options() -> None:
     assert merged(ClubChoices(rounds=2), ClubChoices(pace="fast")) == ClubChoices(
-        rounds=2, turn_seconds=30, pace="fast", bot_level="greedy")
-    assert table_setup(ClubChoices(rounds=1, turn_seconds=12, pace="relaxed", bot_level="expert")) == (
-        {"rounds": 1}, {"turn_seconds": 12, "claim_seconds": 6, "pace": "relaxed", "bot_level": "expert"})
+        rounds=2, hands=0, turn_seconds=30, pace="fast", bot_level="greedy")
+    chosen = ClubChoices(rounds=1, hands=0, turn_seconds=12, pace="relaxed", bot_level="expert")
+    assert table_setup(chosen) == (
+        {"rounds": 1, "match_hands": 0},
+        {"turn_seconds": 12, "claim_seconds": 6, "pace": "relaxed", "bot_level": "expert"})
     assert parse_choices(None, 60) == ClubChoices()
     assert parse_choices({"turn_seconds": 0}, 60).turn_seconds == 0
     with pytest.raises(ProtocolError) as got:

@@ -1,8 +1,8 @@
-"""A club table's choices (docs/clubs.md, "Opening a club table"): how many prevailing-wind rounds
-(one round of at least four hands, up to a full match of four), the turn timer, the pace and the bots'
-level. The owner keeps the club's defaults; whoever opens a table may change them, within the limits
-here and the ``club_turn_seconds_max`` setting. Pure: the choices become the table's rule overrides
-and :class:`~..options.TableOptions` fields."""
+"""A club table's choices (docs/clubs.md, "Opening a club table"): how long the match is (a number of
+hands, or of prevailing-wind rounds: one round of at least four hands, up to a full match of four), the
+turn timer, the pace and the bots' level. The owner keeps the club's defaults; whoever opens a table
+may change them, within the limits here and the ``club_turn_seconds_max`` setting. Pure: the choices
+become the table's rule overrides and :class:`~..options.TableOptions` fields."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ..protocol import ProtocolError, validation_message
 BotLevel = Literal["beginner", "greedy", "strong", "expert"]
 Pace = Literal["relaxed", "normal", "fast"]
 TURN_MIN = 5  # a turn timer, when there is one, gives at least this many seconds
+HANDS_MAX = 16  # a match of a number of hands has at most this many (more: play rounds)
 
 
 class ClubChoices(BaseModel):
@@ -23,12 +24,13 @@ class ClubChoices(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     rounds: Annotated[int, Field(ge=1, le=4)] | None = None  # prevailing-wind rounds: 4 = a full match
+    hands: Annotated[int, Field(ge=0, le=HANDS_MAX)] | None = None  # hands in a match (0: rounds decide)
     turn_seconds: Annotated[int, Field(ge=0, le=3600)] | None = None  # 0: no timer
     pace: Pace | None = None
     bot_level: BotLevel | None = None
 
 
-FULL = ClubChoices(rounds=4, turn_seconds=30, pace="normal", bot_level="greedy")  # the site's defaults
+FULL = ClubChoices(rounds=4, hands=0, turn_seconds=30, pace="normal", bot_level="greedy")  # the site's
 
 
 def parse_choices(data: Any, turn_max: int) -> ClubChoices:
@@ -59,4 +61,4 @@ def table_setup(choices: ClubChoices) -> tuple[dict[str, Any], dict[str, Any]]:
     claim = max(TURN_MIN, turn // 2) if turn else 0
     options = {"turn_seconds": turn, "claim_seconds": claim, "pace": choices.pace,
                "bot_level": choices.bot_level}
-    return {"rounds": choices.rounds}, options
+    return {"rounds": choices.rounds, "match_hands": choices.hands}, options

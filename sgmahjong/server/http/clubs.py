@@ -382,11 +382,11 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         found = me_in(request)
         if found is None:
             return error(404, NO_CLUB)
-        if (refusal := new_tables.refuse(request)) is not None:
-            return refusal
         try:
             body = await body_of(request, NewClubTable)
-            choices = parse_choices(body.choices, settings.club_turn_seconds_max)
+            choices = parse_choices(body.choices, settings.club_turn_seconds_max)  # refused before counted
+            if (refusal := new_tables.refuse(request)) is not None:
+                return refusal
             table = open_club_table(server, found[0], name=body.name, choices=choices, options=body.options)
         except ProtocolError as exc:
             return refused(exc)

@@ -257,7 +257,12 @@ async function loadChoices() {
     select.replaceChildren(...values.map((v) => new Option(label(v), String(v))));
     select.value = String(chosen);
   };
-  fill($("opt-rounds"), [1, 2, 3, 4], (n) => t(n === 1 ? "club.rounds_1" : n === 4 ? "club.rounds_4" : "club.rounds_n", { n }), d.rounds);
+  const length = (v) => { // "h8": 8 hands; "r2": 2 prevailing-wind rounds
+    const n = Number(v.slice(1));
+    if (v[0] === "h") return t("club.hands_n", { n });
+    return t(n === 1 ? "club.rounds_1" : n === 4 ? "club.rounds_4" : "club.rounds_n", { n });
+  };
+  fill($("opt-rounds"), ["h4", "h8", "r1", "r2", "r3", "r4"], length, d.hands ? `h${d.hands}` : `r${d.rounds}`);
   const turns = [...new Set([...TURNS.filter((n) => n <= got.turn_max), d.turn_seconds])].sort((a, b) => a - b);
   fill($("opt-turn"), turns, (n) => (n ? t("club.turn_s", { n }) : t("club.turn_none")), d.turn_seconds);
   fill($("opt-pace"), ["relaxed", "normal", "fast"], choiceName, d.pace);
@@ -265,8 +270,10 @@ async function loadChoices() {
 }
 
 function choices() {
-  return { rounds: Number($("opt-rounds").value), turn_seconds: Number($("opt-turn").value),
-    pace: $("opt-pace").value, bot_level: $("opt-bots").value };
+  const length = $("opt-rounds").value;
+  const n = Number(length.slice(1)) || 4;
+  return { rounds: length[0] === "r" ? n : 4, hands: length[0] === "h" ? n : 0,
+    turn_seconds: Number($("opt-turn").value), pace: $("opt-pace").value, bot_level: $("opt-bots").value };
 }
 
 async function load() {
