@@ -3,7 +3,7 @@
 online; Ann opens a club table with her choices from the page; Ben's page shows it, and who sits
 where (bots marked as bots), without a reload; the table shows its stakes, a link back to the club and
 its house rules in words in both languages; a new friend who joins by an invite link is welcomed and
-sits at the open table in one tap."""
+sits at the open table in one tap. The page fits a 360 px phone in both languages."""
 
 from __future__ import annotations
 
@@ -93,3 +93,22 @@ def test_two_members_see_a_table_open_and_fill_without_a_reload(tmp_path: Path, 
         cat.goto(f"{server.url}/club/{club}")
         expect(cat.locator("#online li")).to_contain_text(["Ann", "Ben", "Cat"])
         expect(cat.locator("#club-welcome")).to_be_hidden()
+
+
+def test_the_live_club_page_fits_a_phone_in_both_languages(tmp_path: Path, open_page: Any) -> None:
+    phone = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True}
+    with serving(tmp_path / "db.sqlite3") as server:
+        ann_secret = player(server, "Ann")
+        club = new_club(server, ann_secret, "A club with quite a long name, really")["code"]
+        table = call(server, "POST", f"/api/clubs/{club}/tables", ann_secret, {"name": "Thursday 8pm"}).json()
+        server.post(f"/api/tables/{table['code']}/join", {"name": "Ann", "seat": 0}, ann_secret)
+        for lang in ("en", "zh"):
+            page = open_page(phone, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": ann_secret.split("=", 1)[1],
+                                       "url": server.url}])
+            page.goto(f"{server.url}/club/{club}")
+            expect(page.locator("#club-tables .table-seats")).to_be_visible()
+            expect(page.locator("#online li")).to_have_count(1)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            box = page.locator("#new-table").bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 360
