@@ -14,6 +14,7 @@ from typing import Any
 
 from .accounts import AccountMethods
 from .clubs_sql import ClubMethods
+from .events_sql import EventMethods
 from .identity_sql import IdentityMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
@@ -144,7 +145,7 @@ BATCHABLE = frozenset({
 
 
 class Store(ClubMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods,
-            abc.ABC):
+            EventMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

@@ -36,6 +36,7 @@ from .base import (
     Write,
 )
 from .clubs_sql import SqlClubs
+from .events_sql import SqlEvents
 from .identity_sql import SqlIdentity
 from .players_sql import SqlPlayers
 from .queue import SqlQueue
@@ -78,7 +79,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
 
 
 class SqlStore(SqlClubs, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql,
-               Store):
+               SqlEvents, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 
