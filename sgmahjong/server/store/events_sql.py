@@ -134,10 +134,11 @@ class SqlEvents(SqlHooks, EventMethods):
     def create_event(self, code: str, name: str, owner: int, fmt: str, rounds: int, hands: int, absent: str,
                      preset: str, options: dict[str, Any], when: float) -> int:
         with self._tx():
-            rows = self._run("INSERT INTO tournaments (code, name, owner, format, rounds, hands, absent, preset,"
-                             " options, status, round, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)"
-                             " RETURNING id", (code, name, owner, fmt, rounds, hands, absent, preset,
-                                               json.dumps(options), OPEN, when))
+            rows = self._run("INSERT INTO tournaments (code, name, owner, format, rounds, hands, absent,"
+                             " preset, options, status, round, created)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+                             (code, name, owner, fmt, rounds, hands, absent, preset, json.dumps(options),
+                              OPEN, when))
         return int(rows[0][0])
 
     def event(self, code: str) -> EventRow | None:
@@ -145,8 +146,8 @@ class SqlEvents(SqlHooks, EventMethods):
         return _event(rows[0]) if rows else None
 
     def running_events(self) -> list[EventRow]:
-        return [_event(r) for r in self._read(f"SELECT {_EVENT} FROM tournaments WHERE status = ? ORDER BY id",
-                                              (RUNNING,))]
+        rows = self._read(f"SELECT {_EVENT} FROM tournaments WHERE status = ? ORDER BY id", (RUNNING,))
+        return [_event(r) for r in rows]
 
     def enter_event(self, event_id: int, player_id: int, when: float) -> bool:
         with self._tx():
@@ -194,9 +195,9 @@ class SqlEvents(SqlHooks, EventMethods):
         return bool(rows)
 
     def event_tables(self, event_id: int) -> list[EventTableRow]:
-        rows = self._read("SELECT et.round, et.table_no, et.table_id, t.code, t.status FROM tournament_tables et"
-                          " JOIN tables t ON t.id = et.table_id WHERE et.event_id = ?"
-                          " ORDER BY et.round, et.table_no", (event_id,))
+        rows = self._read("SELECT et.round, et.table_no, et.table_id, t.code, t.status"
+                          " FROM tournament_tables et JOIN tables t ON t.id = et.table_id"
+                          " WHERE et.event_id = ? ORDER BY et.round, et.table_no", (event_id,))
         return [EventTableRow(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4])) for r in rows]
 
     def event_walls(self, event_id: int) -> list[EventWallRow]:
