@@ -130,3 +130,34 @@ def test_events_refuse_what_they_cannot_do(live_server: LiveServer) -> None:
     assert call(live_server, "GET", "/api/events/nope", owner).json()["code"] == "event_unknown"
     page = _event(live_server, code)  # anyone with the link may read it
     assert page["entrants"] == ["Organiser"] and not page["is_organiser"] and page["standings"] == []
+
+
+def test_the_events_store_on_both_backends(database_url: str) -> None:
+    from sgmahjong.server.store import open_store
+
+    store = open_store(database_url)
+    try:
+        ann, ben, cat = (store.new_guest(n) for n in ("Ann", "Ben", "Cat"))
+        event_id = store.create_event("ev1", "Friday cup", ann, "duplicate", 2, 4, "zero", "default",
+                                      {"pace": "fast"}, 100.0)
+        event = store.event("ev1")
+        assert event is not None and (event.id, event.status, event.round, event.options) == (
+            event_id, "open", 0, {"pace": "fast"})
+        assert store.enter_event(event_id, ben, 101.0) and store.enter_event(event_id, ann, 102.0)
+        assert not store.enter_event(event_id, ben, 103.0)  # once
+        assert [e.name for e in store.event_entrants(event_id)] == ["Ben", "Ann"]
+        assert store.leave_event(event_id, ben) and [e.name for e in store.event_entrants(event_id)] == ["Ann"]
+        t1 = store.create_table("evt1", "Friday cup · 1.1", True, {}, {})
+        walls = [(k, f"{k:064x}", f"hash{k}") for k in range(4)]
+        assert store.begin_round(event_id, 1, [(1, t1)], walls)
+        t2 = store.create_table("evt2", "Friday cup · 1.1", True, {}, {})
+        assert not store.begin_round(event_id, 1, [(1, t2)], walls)  # a second worker: refused, nothing written
+        assert not store.enter_event(event_id, cat, 104.0)  # entries close when the first round begins
+        assert store.table_secrets(t1) == [f"{k:064x}" for k in range(4)] and store.table_secrets(t2) is None
+        assert [(t.round, t.table_no, t.code) for t in store.event_tables(event_id)] == [(1, 1, "evt1")]
+        assert [w.wall_hash for w in store.event_walls(event_id)] == ["hash0", "hash1", "hash2", "hash3"]
+        assert [e.code for e in store.running_events()] == ["ev1"]
+        assert store.end_event(event_id, 1) and not store.end_event(event_id, 1)
+        assert store.running_events() == [] and store.event_hands(event_id) == []
+    finally:
+        store.close()
