@@ -146,14 +146,16 @@ def test_the_events_store_on_both_backends(database_url: str) -> None:
         assert store.enter_event(event_id, ben, 101.0) and store.enter_event(event_id, ann, 102.0)
         assert not store.enter_event(event_id, ben, 103.0)  # once
         assert [e.name for e in store.event_entrants(event_id)] == ["Ben", "Ann"]
-        assert store.leave_event(event_id, ben) and [e.name for e in store.event_entrants(event_id)] == ["Ann"]
+        assert store.leave_event(event_id, ben)
+        assert [e.name for e in store.event_entrants(event_id)] == ["Ann"]
         t1 = store.create_table("evt1", "Friday cup · 1.1", True, {}, {})
         walls = [(k, f"{k:064x}", f"hash{k}") for k in range(4)]
         assert store.begin_round(event_id, 1, [(1, t1)], walls)
         t2 = store.create_table("evt2", "Friday cup · 1.1", True, {}, {})
-        assert not store.begin_round(event_id, 1, [(1, t2)], walls)  # a second worker: refused, nothing written
+        assert not store.begin_round(event_id, 1, [(1, t2)], walls)  # a second worker: refused, none written
         assert not store.enter_event(event_id, cat, 104.0)  # entries close when the first round begins
-        assert store.table_secrets(t1) == [f"{k:064x}" for k in range(4)] and store.table_secrets(t2) is None
+        assert store.table_secrets(t1) == [f"{k:064x}" for k in range(4)]
+        assert store.table_secrets(t2) is None
         assert [(t.round, t.table_no, t.code) for t in store.event_tables(event_id)] == [(1, 1, "evt1")]
         assert [w.wall_hash for w in store.event_walls(event_id)] == ["hash0", "hash1", "hash2", "hash3"]
         assert [e.code for e in store.running_events()] == ["ev1"]
@@ -161,3 +163,8 @@ def test_the_events_store_on_both_backends(database_url: str) -> None:
         assert store.running_events() == [] and store.event_hands(event_id) == []
     finally:
         store.close()
+
+
+def test_only_an_events_tables_go_on_unattended(live_server: LiveServer) -> None:
+    r = live_server.post("/api/tables", {"name": "Forever", "options": {"unattended": True}})
+    assert r.status_code == 400 and "event" in r.json()["error"]
