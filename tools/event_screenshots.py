@@ -26,8 +26,8 @@ def main() -> None:
     with shooting(out) as (server, browser):
         people = [player(server, n) for n in NAMES]
         code = call(server, "POST", "/api/events", people[0],
-                    {"name": "CNY duplicate cup", "format": "duplicate", "rounds": 3, "hands": 2, "absent": "bot",
-                     "options": {**FAST_OPTIONS, "next_hand_seconds": 1}}).json()["code"]
+                    {"name": "CNY duplicate cup", "format": "duplicate", "rounds": 3, "hands": 2,
+                     "absent": "bot", "options": {**FAST_OPTIONS, "next_hand_seconds": 1}}).json()["code"]
         for who in people:
             call(server, "POST", f"/api/events/{code}/enter", who, {})
         call(server, "POST", f"/api/events/{code}/start", people[0], {})
