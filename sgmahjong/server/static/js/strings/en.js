@@ -1396,6 +1396,24 @@ export default {
   "error.event_round_playing": "The round is still being played.",
   "error.event_name": "An event's name is 1 to {most} characters.",
   "error.organiser_only": "Only the event's organiser may do this.",
-  "error.events_per_day": "You have made {most} events in the last 24 hours (the most): try again tomorrow."
+  "error.events_per_day": "You have made {most} events in the last 24 hours (the most): try again tomorrow.",
+  "events.doc_title": "Events — sgmahjong",
+  "events.title": "Events",
+  "events.intro": "An event is a competition of several rounds with a standings table: Swiss (close standings meet), round robin (everyone meets new table-mates) or duplicate (every table of a round plays the same walls, so luck cancels out).",
+  "events.mine": "My events",
+  "events.none": "You have not organised or entered an event yet.",
+  "events.create": "Organise an event",
+  "events.name": "Event name",
+  "events.format": "Format",
+  "events.rounds": "Rounds",
+  "events.hands": "Hands a round",
+  "events.absent": "An absent player's seat",
+  "events.absent.zero": "counts nothing",
+  "events.absent.bot": "counts what the bot made",
+  "events.create_btn": "Create the event",
+  "nav.events": "Events",
+  "events.pace.normal": "normal",
+  "events.pace.fast": "fast",
+  "events.pace.relaxed": "relaxed"
 }
 ;

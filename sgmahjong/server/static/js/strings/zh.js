@@ -1396,6 +1396,24 @@ export default {
   "error.event_round_playing": "这一轮还在进行中。",
   "error.event_name": "比赛名称为 1 到 {most} 个字。",
   "error.organiser_only": "只有发起人可以这样做。",
-  "error.events_per_day": "你在 24 小时内已创建 {most} 个比赛（上限），请明天再试。"
+  "error.events_per_day": "你在 24 小时内已创建 {most} 个比赛（上限），请明天再试。",
+  "events.doc_title": "比赛 — sgmahjong",
+  "events.title": "比赛",
+  "events.intro": "比赛由几轮组成，并有排名表：按积分配对（积分相近的人同桌）、轮换对手（每轮和新的牌友同桌），或复式赛（同一轮的每张桌子打同样的牌墙，运气互相抵消）。",
+  "events.mine": "我的比赛",
+  "events.none": "你还没有发起或参加比赛。",
+  "events.create": "发起比赛",
+  "events.name": "比赛名称",
+  "events.format": "赛制",
+  "events.rounds": "轮数",
+  "events.hands": "每轮局数",
+  "events.absent": "缺席玩家的座位",
+  "events.absent.zero": "不计分",
+  "events.absent.bot": "计电脑代打的结果",
+  "events.create_btn": "创建比赛",
+  "nav.events": "比赛",
+  "events.pace.normal": "正常",
+  "events.pace.fast": "快",
+  "events.pace.relaxed": "慢"
 }
 ;
