@@ -64,7 +64,9 @@ export function messageElement(m, name) {
 }
 
 /** The chat panel of the table page. `opts`: {send(msg) -> bool, mySeat(), seatName(seat),
- * positionOf(seat) (bottom, right, top, left on the felt), code}. */
+ * seatKind(seat) ("human", "bot" or "empty"), positionOf(seat) (bottom, right, top, left on the felt),
+ * code}. The mute list names the other human seats as they are now (redrawn when someone sits or
+ * leaves: onSeat); bots and empty seats say nothing, so they are never listed. */
 export function initChat(opts) {
   const state = { log: [], chat: null, mutedForMe: loadMutes(opts.code) };
   const panel = document.createElement("div");
@@ -134,10 +136,12 @@ export function initChat(opts) {
     const box = q("#chat-mutes");
     const c = state.chat;
     const host = c && c.host !== null && c.host === opts.mySeat();
-    const rows = [0, 1, 2, 3, null].filter((s) => s !== opts.mySeat()).map((seat) => {
+    const others = [0, 1, 2, 3].filter((s) => s !== opts.mySeat() && opts.seatKind(s) === "human");
+    const rows = [...others, null].map((seat) => {
       const key = seat === null ? SPECTATORS : String(seat);
       const row = document.createElement("div");
       row.className = "chat-mute-row";
+      row.dataset.muteSeat = key;
       const name = document.createElement("span");
       name.textContent = seat === null ? t("chat.spectators") : opts.seatName(seat);
       const me = checkbox(t("chat.mute_me"), state.mutedForMe.has(key), (on) => {

@@ -732,7 +732,8 @@ function start() {
   state.token = loadToken(state.code);
   state.avatars = tableAvatars(state.code, () => render());
   state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
-    seatName, positionOf });
+    seatName, seatKind: (seat) => (state.table && state.table.seats[seat] ? state.table.seats[seat].kind : "empty"),
+    positionOf });
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
       const c = $("conn");
@@ -763,6 +764,7 @@ function start() {
       if (state.table.status !== "lobby") state.status = state.table.status;
       rankedNote();
       render();
+      state.chat.onSeat(); // the mute list's names: someone sat, left or was replaced by a bot
       flow.onTable();
       if (state.table.status === "lobby") firstDrawn();
     },
