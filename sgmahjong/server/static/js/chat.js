@@ -10,6 +10,7 @@ const MUTE_KEY = "sgmahjong:chat-mute:";
 const SHOWN_MAX = 100; // messages kept in the list
 const BUBBLE_MS = 4000;
 const SPECTATORS = "s"; // the mute key of the spectators (seat null)
+const UNNAMED = "Spectator"; // the server's name for a spectator without a display name
 
 const FACE = (mouth, extra = "") => `<circle cx="30" cy="30" r="20" fill="#fbbf24"/>` +
   `<circle cx="23" cy="26" r="2.6" fill="#1f2937"/><circle cx="37" cy="26" r="2.6" fill="#1f2937"/>` +
@@ -72,7 +73,7 @@ export function initChat(opts) {
   const panel = document.createElement("div");
   panel.className = "panel chat-panel";
   panel.id = "chat-panel";
-  panel.innerHTML = `<h3></h3><ol id="chat-list" class="chat-list" aria-live="polite"></ol>
+  panel.innerHTML = `<h3></h3><p class="muted chat-watchers" id="chat-watchers" hidden></p><ol id="chat-list" class="chat-list" aria-live="polite"></ol>
     <div class="chat-phrases" id="chat-phrases"></div>
     <div class="chat-emotes" id="chat-emotes" hidden></div>
     <form class="chat-form" id="chat-form" autocomplete="off">
@@ -163,7 +164,9 @@ export function initChat(opts) {
     box.replaceChildren(...rows);
   }
 
-  const nameOf = (m) => (m.seat === null ? t("chat.spectator") : opts.seatName(m.seat) || m.name);
+  // a spectator by their display name ("Spectator", in the viewer's language, for one without a name)
+  const nameOf = (m) => (m.seat === null ? (m.name && m.name !== UNNAMED ? m.name : t("chat.spectator"))
+    : opts.seatName(m.seat) || m.name);
   const hidden = (m) => state.mutedForMe.has(m.seat === null ? SPECTATORS : String(m.seat));
 
   function renderList() {
@@ -221,6 +224,16 @@ export function initChat(opts) {
       bubble(m);
     },
     onSeat() { if (state.chat) renderState(); },
+    /** Who watches (the server's `watchers`: count, the first names, how many names more). */
+    onWatchers(msg) {
+      const line = q("#chat-watchers");
+      line.hidden = !msg.count;
+      line.dataset.count = String(msg.count);
+      let text = t("chat.watchers", { n: msg.count });
+      if (msg.names.length) text += ` — ${msg.names.join(", ")}`;
+      if (msg.more) text += ` ${t("chat.watchers_more", { n: msg.more })}`;
+      line.textContent = text; // names are player-typed: text, never markup
+    },
     /** The chat's keys (T: write, J: emotes); true when the key was the chat's. */
     onKey(key) {
       if (!state.chat || q("#chat-form").hidden) return false;

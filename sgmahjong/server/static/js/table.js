@@ -793,6 +793,7 @@ function start() {
     chat: (msg) => state.chat.onChat(msg),
     chat_state: (msg) => state.chat.onState(msg),
     chat_log: (msg) => state.chat.onLog(msg),
+    watchers: (msg) => state.chat.onWatchers(msg),
     log: (msg) => flow.onLog(msg),
     hints: (msg) => { flow.onHints(msg); a11y.onHints(msg); },
     rematch: (msg) => flow.onRematch(msg),

@@ -876,6 +876,8 @@ export default {
   "chat.mute_all": "for everyone",
   "chat.spectators": "Spectators",
   "chat.spectator": "Spectator",
+  "chat.watchers": "Watching: {n}",
+  "chat.watchers_more": "and {n} more",
   "chat.off": "Chat is off at this table.",
   "chat.spectators_off": "The host has turned the spectators' chat off.",
   "chat.muted_you": "The host has muted your chat.",

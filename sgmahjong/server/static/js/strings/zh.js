@@ -876,6 +876,8 @@ export default {
   "chat.mute_all": "全桌静音",
   "chat.spectators": "观战的人",
   "chat.spectator": "观战者",
+  "chat.watchers": "观战：{n} 人",
+  "chat.watchers_more": "等 {n} 人",
   "chat.off": "这张牌桌关闭了聊天。",
   "chat.spectators_off": "桌主关闭了观战者的聊天。",
   "chat.muted_you": "桌主把你静音了。",
