@@ -86,5 +86,5 @@ def test_every_quick_phrase_fits_in_the_panel_and_the_screen(
         left, top, right, bottom = b["r"]
         bl, bt, br, bb = b["box"]
         assert bl - 0.5 <= left and right <= br + 0.5 and bt - 0.5 <= top and bottom <= bb + 0.5, b
-        assert 0 <= left and right <= b["vw"] and 0 <= top and bottom <= b["vh"], b
+        assert left >= 0 and right <= b["vw"] and top >= 0 and bottom <= b["vh"], b
         assert not b["clipped"], b
