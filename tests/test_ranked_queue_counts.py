@@ -16,7 +16,6 @@ from tests.conftest import LiveServer, serving
 from tests.test_accounts import device, key_for, register
 from tests.test_matchmaking import wait_matched
 
-
 SETTINGS = ServerSettings(sign_in_burst=50, queue_interval_seconds=0.2, queue_window=50,
                           queue_widen_per_second=40, trusted_proxies=("127.0.0.1",), queue_counts_seconds=0)
 
@@ -57,13 +56,16 @@ def test_counts_online_and_queueing_and_the_wait_once_matches_were_made(server: 
     assert isinstance(after["estimate"], int) and 0 <= after["estimate"] < 60  # four waits: a median
     # a fifth in the queue is told the same estimate while they wait
     ticket = clients[4].post("/api/ranked/join", json={}).json()["ticket"]
-    assert clients[4].post("/api/ranked/poll", json={"ticket": ticket}).json()["estimate"] == after["estimate"]
+    told = clients[4].post("/api/ranked/poll", json={"ticket": ticket}).json()
+    assert told["estimate"] == after["estimate"]
 
 
 def test_counts_are_kept_briefly_and_need_enough_matches() -> None:
     class Store:
         calls = 0
-        waits: list[float] = [10.0, 30.0, 20.0]
+
+        def __init__(self) -> None:
+            self.waits = [10.0, 30.0, 20.0]
 
         def accounts_online(self, since: float) -> int:
             Store.calls += 1

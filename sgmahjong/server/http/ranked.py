@@ -43,7 +43,8 @@ class QueueCounts:
     median wait of the latest matched players; None when too few were matched lately or too few are
     online to tell). Worked out at most every ``every`` seconds per process (one value kept)."""
 
-    def __init__(self, store: Callable[[], Any], settings: Any, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Callable[[], Any], settings: Any,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store, self.settings, self.clock = store, settings, clock  # store(): the server's, once open
         self._kept: tuple[float, dict[str, Any]] | None = None
 
