@@ -39,16 +39,19 @@ def signed_in(server: LiveServer, n: int) -> list[httpx.Client]:
 
 
 def as_account(page: Page, server: LiveServer, client: httpx.Client) -> None:
-    page.context.add_cookies([{"name": "sg_session", "value": client.cookies["sg_session"], "url": server.url}])
+    cookie = {"name": "sg_session", "value": client.cookies["sg_session"], "url": server.url}
+    page.context.add_cookies([cookie])
 
 
-def test_alone_in_the_queue_play_bots_and_be_told_of_the_match_there(server: LiveServer, open_page: Any) -> None:
+def test_alone_in_the_queue_play_bots_and_be_told_of_the_match_there(
+        server: LiveServer, open_page: Any) -> None:
     clients = signed_in(server, 5)
     ann: Page = open_page(DESKTOP, "en")
     as_account(ann, server, clients[0])
     ann.goto(f"{server.url}/leaderboard")
     counts = ann.locator("#ranked-counts")
-    expect(counts).to_have_text("Online now: 5 · in the queue: 0. Expected wait: not enough players yet to tell.")
+    expect(counts).to_have_text(
+        "Online now: 5 · in the queue: 0. Expected wait: not enough players yet to tell.")
     ann.click("#ranked-btn")
     expect(ann.locator("#ranked-status")).to_contain_text("the only one waiting")
     expect(counts).to_contain_text("in the queue: 1.")
@@ -63,12 +66,14 @@ def test_alone_in_the_queue_play_bots_and_be_told_of_the_match_there(server: Liv
 
     tickets = [c.post("/api/ranked/join", json={}).json()["ticket"] for c in clients[1:4]]
     expect(wait).to_have_attribute("data-state", "found")
-    expect(wait).to_contain_text("Your ranked match is ready! This bots table is unrated: leaving it costs nothing.")
+    expect(wait).to_contain_text(
+        "Your ranked match is ready! This bots table is unrated: leaving it costs nothing.")
     ann.get_by_role("button", name="Go to the ranked table").click()
     ann.wait_for_url(lambda url: "/t/" in url and not url.endswith(f"/t/{bots_code}"))
     code = ann.url.rsplit("/", 1)[1]
     assert code != bots_code
-    expect(ann.locator("body")).to_have_attribute("data-seat", re.compile(r"^[0-3]$"))  # the ranked seat is hers
+    # the ranked seat is hers
+    expect(ann.locator("body")).to_have_attribute("data-seat", re.compile(r"^[0-3]$"))
     assert server.get(f"/api/tables/{code}/ranked").json()["ranked"] is True
     for client, ticket in zip(clients[1:4], tickets, strict=True):
         assert wait_matched(client, ticket)["code"] == code
@@ -78,4 +83,5 @@ def test_alone_in_the_queue_play_bots_and_be_told_of_the_match_there(server: Liv
     eve: Page = open_page(PHONE, "zh")
     as_account(eve, server, clients[4])
     eve.goto(f"{server.url}/leaderboard")
-    expect(eve.locator("#ranked-counts")).to_have_text(re.compile(r"^在线：5 人 · 排队中：0 人。 预计等待：约 \d+ 秒。$"))
+    expect(eve.locator("#ranked-counts")).to_have_text(
+        re.compile(r"^在线：5 人 · 排队中：0 人。 预计等待：约 \d+ 秒。$"))
