@@ -48,6 +48,12 @@ export function messageText(m) {
   return m.body;
 }
 
+/** A spectator's name in a message: their display name, or "Spectator" in the viewer's language for
+ * one without a name. */
+export function spectatorName(m) {
+  return m.name && m.name !== UNNAMED ? m.name : t("chat.spectator");
+}
+
 /** One message as a list item: the speaker's name, then the text (or the sticker). */
 export function messageElement(m, name) {
   const li = document.createElement("li");
@@ -164,9 +170,7 @@ export function initChat(opts) {
     box.replaceChildren(...rows);
   }
 
-  // a spectator by their display name ("Spectator", in the viewer's language, for one without a name)
-  const nameOf = (m) => (m.seat === null ? (m.name && m.name !== UNNAMED ? m.name : t("chat.spectator"))
-    : opts.seatName(m.seat) || m.name);
+  const nameOf = (m) => (m.seat === null ? spectatorName(m) : opts.seatName(m.seat) || m.name);
   const hidden = (m) => state.mutedForMe.has(m.seat === null ? SPECTATORS : String(m.seat));
 
   function renderList() {
