@@ -151,6 +151,11 @@ class ServerSettings:
     # -- fair shares per person (by identity and by address): expert jobs, new clubs, invite links --
     analysis_jobs_per_requester: int = 4  # expert jobs (hand reviews, analyses) one person may have queued
     clubs_per_day: int = 5  # clubs one person may create in 24 hours
+    events_per_day: int = 5  # events one person may create in 24 hours
+    # -- events (server/tournaments; docs/events.md) ---------------------------------------------------
+    event_entrants_max: int = 64  # entrants of one event
+    event_name_max: int = 60  # characters of an event's name
+    event_check_seconds: float = 2.0  # how often a worker looks for events whose round has ended
     club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
 
     def __post_init__(self) -> None:
@@ -164,7 +169,8 @@ class ServerSettings:
                      "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
-                     "analysis_jobs_per_requester", "club_poll_burst", "queue_estimate_matched"):
+                     "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
+                     "event_name_max", "queue_estimate_matched"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

@@ -15,6 +15,7 @@ from typing import Any
 from .accounts import AccountMethods
 from .club_live_sql import ClubLiveMethods
 from .clubs_sql import ClubMethods
+from .events_sql import EventMethods
 from .identity_sql import IdentityMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
@@ -145,7 +146,7 @@ BATCHABLE = frozenset({
 
 
 class Store(ClubMethods, ClubLiveMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods,
-            ReviewMethods, abc.ABC):
+            ReviewMethods, EventMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
