@@ -168,3 +168,29 @@ def test_the_events_store_on_both_backends(database_url: str) -> None:
 def test_only_an_events_tables_go_on_unattended(live_server: LiveServer) -> None:
     r = live_server.post("/api/tables", {"name": "Forever", "options": {"unattended": True}})
     assert r.status_code == 400 and "event" in r.json()["error"]
+
+
+def test_an_event_goes_on_across_a_server_restart_with_its_shared_walls(live_server: LiveServer) -> None:
+    people = [player(live_server, f"P{i}") for i in range(8)]
+    code = call(live_server, "POST", "/api/events", people[0],
+                {"name": "Restart cup", "format": "duplicate", "rounds": 2, "hands": 3, "absent": "bot",
+                 "options": {**FAST_OPTIONS, "next_hand_seconds": 1}}).json()["code"]
+    for who in people:
+        assert call(live_server, "POST", f"/api/events/{code}/enter", who, {}).status_code == 200
+    assert call(live_server, "POST", f"/api/events/{code}/start", people[0], {}).status_code == 200
+    end = time.monotonic() + 120
+    while not _event(live_server, code)["standings"] or not any(
+            r["score"] for r in _event(live_server, code)["standings"]):
+        assert time.monotonic() < end, "no hand ended"
+        time.sleep(0.2)  # polling the server's state until a hand of round 1 has ended
+    live_server.restart()  # what a process restart does: the tables resume from the store
+    data = _wait_finished(live_server, code)
+    verify = _recipe()
+    for rnd in data["played"]:
+        assert len(rnd["walls"]) == 3
+        for wall in rnd["walls"]:
+            for t in rnd["tables"]:
+                shown = httpx.get(f"{live_server.url}/api/tables/{t['code']}/hands/{wall['hand']}/replay",
+                                  timeout=30).json()
+                assert shown["wall_hash"] == wall["wall_hash"]  # no hand lost, each dealt the shared wall
+                assert verify(wall["wall_hash"], shown["result"]["wall_reveal"])
