@@ -91,6 +91,10 @@ class ServerSettings:
     queue_widen_per_second: float = 10.0  # ... and the window widens by this much per second waited
     queue_stale_seconds: float = 30.0  # a queued player who has not asked for this long leaves the queue
     queue_max: int = 10000  # players waiting at most (the queue refuses more)
+    queue_estimate_matched: int = 40  # the wait shown is the median of this many latest matched players' ...
+    queue_estimate_seconds: float = 3600.0  # ... matched within this long (fewer than 4: no estimate)
+    online_seconds: float = 900.0  # "online": signed in and seen within this long (5 min steps at best)
+    queue_counts_seconds: float = 2.0  # the queue's counts are worked out at most this often per process
     # -- clubs (docs/clubs.md) ------------------------------------------------------------------------
     club_name_max: int = 40  # characters of a club's name
     clubs_per_player: int = 20  # clubs one player may own or belong to
@@ -166,7 +170,7 @@ class ServerSettings:
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
                      "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
-                     "event_name_max"):
+                     "event_name_max", "queue_estimate_matched"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

@@ -13,7 +13,7 @@ import { has, langSwitch, shownAfter, t } from "./i18n.js";
 import { playerName } from "./names.js";
 import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
-import { messageElement } from "./chat.js";
+import { messageElement, spectatorName } from "./chat.js";
 import { scrollLater } from "./dom.js";
 import { boardStep, expertMark, loadExpert, setupExpert } from "./replay-expert.js";
 
@@ -149,7 +149,7 @@ function renderChat() {
   const said = (state.data.chat || []).filter((m) => m.step <= state.step);
   $("replay-chat-panel").hidden = !(state.data.chat || []).length;
   const list = $("replay-chat");
-  list.replaceChildren(...said.map((m) => messageElement(m, m.seat === null ? t("chat.spectator") : seatName(m.seat))));
+  list.replaceChildren(...said.map((m) => messageElement(m, m.seat === null ? spectatorName(m) : seatName(m.seat))));
   scrollLater(list);
 }
 

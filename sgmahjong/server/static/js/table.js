@@ -733,7 +733,8 @@ function start() {
   state.token = loadToken(state.code);
   state.avatars = tableAvatars(state.code, () => render());
   state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
-    seatName, positionOf });
+    seatName, seatKind: (seat) => (state.table && state.table.seats[seat] ? state.table.seats[seat].kind : "empty"),
+    positionOf });
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
       const c = $("conn");
@@ -764,6 +765,7 @@ function start() {
       if (state.table.status !== "lobby") state.status = state.table.status;
       rankedNote();
       render();
+      state.chat.onSeat(); // the mute list's names: someone sat, left or was replaced by a bot
       flow.onTable();
       if (state.table.status === "lobby") firstDrawn();
     },
@@ -792,6 +794,7 @@ function start() {
     chat: (msg) => state.chat.onChat(msg),
     chat_state: (msg) => state.chat.onState(msg),
     chat_log: (msg) => state.chat.onLog(msg),
+    watchers: (msg) => state.chat.onWatchers(msg),
     log: (msg) => flow.onLog(msg),
     hints: (msg) => { flow.onHints(msg); a11y.onHints(msg); },
     rematch: (msg) => flow.onRematch(msg),
