@@ -39,6 +39,7 @@ from ..tables import CreateTable, TableServer
 from ..text import text_problem
 from . import identity
 from .common import NewTables, error, json_body, refused
+from .evenings import notify_table_opened
 from .pages import static_page
 
 NO_CLUB = "no such club"
@@ -390,6 +391,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refused(exc)
         store().add_club_table(club.id, table.id, time.time())
         server.ownership.created(table)
+        notify_table_opened(request, club, table.code, table.name)  # the members who asked are told
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)
 
     async def publish(request: Request) -> Response:

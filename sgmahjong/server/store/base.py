@@ -15,6 +15,7 @@ from typing import Any
 from .accounts import AccountMethods
 from .clubs_sql import ClubMethods
 from .identity_sql import IdentityMethods
+from .push_sql import PushMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
 from .reviews_sql import ReviewMethods
@@ -144,7 +145,7 @@ BATCHABLE = frozenset({
 
 
 class Store(ClubMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods,
-            abc.ABC):
+            PushMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

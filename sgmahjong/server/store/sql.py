@@ -38,6 +38,7 @@ from .base import (
 from .clubs_sql import SqlClubs
 from .identity_sql import SqlIdentity
 from .players_sql import SqlPlayers
+from .push_sql import SqlPush
 from .queue import SqlQueue
 from .ratings import SqlRatings
 from .reviews_sql import SqlReviews
@@ -78,7 +79,7 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
 
 
 class SqlStore(SqlClubs, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql,
-               Store):
+               SqlPush, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 
