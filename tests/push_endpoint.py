@@ -89,13 +89,14 @@ class PushEndpoint:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
                 auth = self.headers.get("Authorization", "")
                 parts = dict(p.strip().split("=", 1) for p in auth[len("vapid "):].split(",") if "=" in p)
                 claims = json.loads(unb64url(parts["t"].split(".")[1])) if "t" in parts else {}
-                got = Received(self.path, parts.get("k", ""), claims, body, {k.lower(): v for k, v in self.headers.items()})
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                got = Received(self.path, parts.get("k", ""), claims, body, headers)
                 self.send_response(410 if self.path in outer.gone else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

@@ -35,13 +35,14 @@ def test_a_table_opened_is_pushed_signed_and_encrypted(tmp_path: Path) -> None:
         r = call(live, "POST", f"/api/clubs/{club}/push", owner,
                  {"on": True, "subscription": laptop.subscription(push.url("owner"))})
         assert r.status_code == 200, r.text
-        assert call(live, "GET", f"/api/clubs/{club}/sessions", mei).json()["push"] == {"key": key, "on": True}
+        listed = call(live, "GET", f"/api/clubs/{club}/sessions", mei).json()
+        assert listed["push"] == {"key": key, "on": True}
 
         r = call(live, "POST", f"/api/clubs/{club}/tables", owner, {"name": "Friday"})
         assert r.status_code == 201, r.text
         first = r.json()["code"]
         (got,) = push.wait(1, "/push/mei")
-        served, claims = check_vapid(got.headers["authorization"], key)
+        _served, claims = check_vapid(got.headers["authorization"], key)
         assert claims["aud"] == push.origin and claims["sub"] == PUSH.push_contact
         assert got.headers["content-encoding"] == "aes128gcm" and int(got.headers["ttl"]) == PUSH.push_ttl
         message = decrypt(got.body, phone)
@@ -89,8 +90,8 @@ def test_a_gone_subscription_is_removed_and_a_full_queue_drops(tmp_path: Path) -
     browser = Browser()
     with PushEndpoint() as push:
         push.gone.add("/push/gone")
-        rows = [SubscriptionRow(push.url(n), 1, browser.p256dh, browser.subscription("")["keys"]["auth"], "en")
-                for n in ("gone", "kept")]
+        auth = browser.subscription("")["keys"]["auth"]
+        rows = [SubscriptionRow(push.url(n), 1, browser.p256dh, auth, "en") for n in ("gone", "kept")]
         for row in rows:
             store.add_subscription(row, 1.0, 10)
         removed = threading.Event()

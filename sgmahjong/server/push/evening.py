@@ -91,8 +91,8 @@ WORDS: dict[str, dict[str, tuple[str, str]]] = {
               "zh": ("{club}：有一桌开了", "{who} 开了“{table}”。点这里入座。")},
     "session_table": {"en": ("{club}: the table for {time} is open", "You said you are in. Tap to sit down."),
                       "zh": ("{club}：{time} 的桌子开了", "你说了会来。点这里入座。")},
-    "reminder": {"en": ("{club}: mahjong in an hour", "{time} ({zone}). {n} in so far."),
-                 "zh": ("{club}：一小时后开打", "{time}（{zone}）。已有 {n} 人会来。")},
+    "reminder": {"en": ("{club}: mahjong at {clock}", "{time} ({zone}). {n} in so far."),
+                 "zh": ("{club}：{clock} 开打", "{time}（{zone}）。已有 {n} 人会来。")},
     "session": {"en": ("{club}: who's in on {time}?", "{who} proposed an evening. Tap to answer."),
                 "zh": ("{club}：{time} 谁来？", "{who} 约了一场。点这里回答。")},
 }
@@ -101,6 +101,10 @@ WORDS: dict[str, dict[str, tuple[str, str]]] = {
 def words(kind: str, lang: str, **params: Any) -> tuple[str, str]:
     title, body = WORDS[kind]["zh" if lang == "zh" else "en"]
     return title.format(**params), body.format(**params)
+
+
+def clock_text(seconds: float, zone: str) -> str:
+    return dt.datetime.fromtimestamp(seconds, zone_of(zone)).strftime("%H:%M")
 
 
 def when_text(seconds: float, zone: str, lang: str) -> str:

@@ -14,7 +14,7 @@ from typing import Protocol
 from ..settings import ServerSettings
 from ..store.clubs_sql import ClubRow
 from ..store.push_sql import EveningRow, SubscriptionRow
-from .evening import when_text, words
+from .evening import clock_text, when_text, words
 from .sender import Notice
 
 log = logging.getLogger("sgmahjong.push")
@@ -71,7 +71,7 @@ class Notifier:
             targets = store.club_push_targets(club.id, only=coming) if coming else []
             self._send([self._notice(s, "reminder", club, f"/club/{club.code}", f"session-{session.id}",
                                      time=when_text(session.starts, session.zone, s.lang), zone=session.zone,
-                                     n=n) for s in targets])
+                                     n=n, clock=clock_text(session.starts, session.zone)) for s in targets])
             sent += 1
             log.info("reminder of evening %d of club %d: %d browsers", session.id, club.id, len(targets))
         return sent
