@@ -66,6 +66,7 @@ def test_a_table_opened_reaches_the_service_worker(tmp_path: Path, open_page: An
         page.goto(f"{live.url}/club/{club}")
         toggle = page.locator("#push-toggle")
         expect(toggle).to_have_text("有人开桌时通知我")
+        expect(page.locator("#evening-propose")).to_be_hidden()  # the owner's
         toggle.click()
         expect(page.locator("#push-state")).to_contain_text("这个浏览器会收到通知")
         expect(toggle).to_have_text("停止通知")

@@ -124,7 +124,7 @@ function render() {
   $("evening-card").hidden = false;
   const list = data.sessions.map(eveningCard);
   $("evenings").replaceChildren(...(list.length ? list : [el("p", t("evening.none"), "muted")]));
-  $("evening-form").hidden = !data.owner;
+  $("evening-propose").hidden = !data.owner;
   if (!$("evening-needed").dataset.set) {
     $("evening-needed").value = String(data.needed);
     $("evening-needed").dataset.set = "1";
