@@ -151,7 +151,7 @@ class ServerSettings:
     session_players: int = 4  # players "in" for the owner to be offered the table (the owner may say)
     sessions_per_day: int = 5  # evenings one person (identity, and address) may propose in a club in 24 hours
     sessions_listed: int = 10  # upcoming evenings of one club at once
-    rsvps_per_minute: float = 10.0  # answers to evenings one person (identity, and address) may give ...
+    rsvps_per_minute: float = 10.0  # answers to evenings, notification switches: one person (and address) ...
     rsvp_burst: int = 10  # ... after a burst of this many
     reminder_minutes: float = 60.0  # a reminder this long before an evening starts, to those in or maybe
     reminder_poll_seconds: float = 30.0  # how often the store is asked for reminders due
