@@ -16,6 +16,7 @@ from sgmahjong.server.store import open_store
 from sgmahjong.server.store.push_sql import SubscriptionRow
 from tests.conftest import serving
 from tests.push_endpoint import Browser, PushEndpoint, check_vapid, decrypt
+from tests.test_accounts import device, key_for, register
 from tests.test_clubs import call, invited, new_club, player
 
 PUSH = ServerSettings(push_http_endpoints=True)
@@ -138,3 +139,27 @@ def test_subscriptions_are_bounded_and_go_with_the_player(tmp_path: Path) -> Non
     store = open_store(f"sqlite:///{db}")
     assert store.subscriptions([int(me)]) == []
     store.close()
+
+
+def test_signing_out_everywhere_stops_the_notifications(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    with serving(db, settings=PUSH) as live:
+        phone = device(live)
+        assert register(phone, key_for(live), "Cy").status_code == 200
+        club = phone.post("/api/clubs", json={"name": "Kaki"}).json()["code"]
+        r = phone.post(f"/api/clubs/{club}/push",
+                       json={"on": True, "subscription": Browser().subscription("http://127.0.0.1:9/cy")})
+        assert r.status_code == 200, r.text
+        cy = int(phone.get(f"/api/clubs/{club}").json()["me"])
+        mei = player(live, "Mei")  # another player's browser keeps its notifications
+        other = new_club(live, mei, "Other")["code"]
+        r = call(live, "POST", f"/api/clubs/{other}/push", mei,
+                 {"on": True, "subscription": Browser().subscription("http://127.0.0.1:9/mei")})
+        assert r.status_code == 200
+        assert phone.post("/api/account/signout-all", json={}).status_code == 200
+    store = open_store(f"sqlite:///{db}")
+    try:
+        assert store.subscriptions([cy]) == []
+        assert [s.endpoint for s in store.subscriptions(range(1, cy + 10))] == ["http://127.0.0.1:9/mei"]
+    finally:
+        store.close()
