@@ -90,6 +90,7 @@ def test_propose_answer_change_and_the_calendar(tmp_path: Path) -> None:
         r = call(live, "POST", f"{path}/answer", mei, {"answer": "perhaps"})
         assert r.status_code == 400
         assert call(live, "GET", f"{path}.ics", stranger).status_code == 404
+        assert call(live, "GET", f"/api/clubs/{club}/sessions", stranger).status_code == 404
 
         r = call(live, "GET", f"{path}.ics", mei)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/calendar")

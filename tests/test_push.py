@@ -77,6 +77,11 @@ def test_subscriptions_are_checked_and_members_only(tmp_path: Path) -> None:
         plain = Browser().subscription("http://127.0.0.1:9/x")
         r = call(live, "POST", f"/api/clubs/{club}/push", owner, {"on": True, "subscription": plain})
         assert r.status_code == 400 and r.json()["code"] == "push_subscription"
+        for endpoint in ("https://10.0.0.5/x", "https://[::1]/x", "https://localhost/x", "https://db.internal/x",
+                         "https://user@push.example.invalid/x", "ftp://push.example.invalid/x"):
+            inner = Browser().subscription(endpoint)  # the server posts there: never a local address
+            r = call(live, "POST", f"/api/clubs/{club}/push", owner, {"on": True, "subscription": inner})
+            assert r.status_code == 400 and r.json()["code"] == "push_subscription", endpoint
         bad = {**good, "keys": {"p256dh": "A" * 87, "auth": good["keys"]["auth"]}}
         r = call(live, "POST", f"/api/clubs/{club}/push", owner, {"on": True, "subscription": bad})
         assert r.status_code == 400 and r.json()["code"] == "push_subscription"

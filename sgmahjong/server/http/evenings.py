@@ -13,9 +13,11 @@ subscriptions per person and per address (limits.PersonLimits)."""
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import time
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
@@ -79,6 +81,26 @@ class Empty(_Body):
 
 def _hashed(keys: tuple[str, ...]) -> list[str]:
     return [hashlib.sha256(k.encode()).hexdigest()[:32] for k in keys]
+
+
+def push_service(endpoint: str, *, local: bool) -> bool:
+    """Whether ``endpoint`` may be a browser's push service: an https:// URL of a public host name
+    (never an address, nor a local name: the server posts to it). ``local``: the tests' http:// push
+    service on an address is allowed too."""
+    try:
+        parts = urlsplit(endpoint)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return False
+    if local:
+        return parts.scheme in ("https", "http") and bool(host)
+    try:
+        ipaddress.ip_address(host)
+        return False
+    except ValueError:
+        pass
+    local_name = host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan"))
+    return parts.scheme == "https" and "." in host and not local_name and parts.username is None
 
 
 def notify_table_opened(request: Request, club: ClubRow, code: str, name: str) -> None:
@@ -167,8 +189,7 @@ def routes(server: TableServer, notifier: Notifier) -> list[BaseRoute]:
             sub = body.subscription
             if sub is None:
                 return error(400, "a subscription is needed to turn notifications on", "push_subscription")
-            https = sub.endpoint.startswith("https://")
-            if not (https or (settings.push_http_endpoints and sub.endpoint.startswith("http://"))):
+            if not push_service(sub.endpoint, local=settings.push_http_endpoints):
                 return error(400, "not a push service's address", "push_subscription")
             try:
                 point, secret = unb64url(sub.keys.p256dh), unb64url(sub.keys.auth)
