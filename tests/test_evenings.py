@@ -180,6 +180,35 @@ def test_the_reminder_is_pushed_once_across_a_restart(tmp_path: Path) -> None:
         assert [r for r in push.received if r.path == "/push/kumar"] == []
 
 
+def test_two_server_apps_on_one_postgres_push_a_reminder_once(postgres_url: str) -> None:
+    settings = ServerSettings(push_http_endpoints=True, reminder_poll_seconds=0.1, reminder_minutes=1.0)
+    phone = Browser()
+    with PushEndpoint() as push, serving(postgres_url, settings=settings) as one, \
+            serving(postgres_url, settings=settings) as two:
+        owner, mei = player(one, "Ah Beng"), player(two, "Mei")
+        club = new_club(one, owner, "Kaki")["code"]
+        invited(two, owner, club, mei)
+        r = call(two, "POST", f"/api/clubs/{club}/push", mei,
+                 {"on": True, "subscription": phone.subscription(push.url("mei"))})
+        assert r.status_code == 200, r.text
+
+        def propose() -> int:
+            soon = dt.datetime.now(SG) + dt.timedelta(seconds=60 * settings.reminder_minutes + 6)
+            r = call(one, "POST", f"/api/clubs/{club}/sessions", owner,
+                     {"local": soon.strftime("%Y-%m-%dT%H:%M:%S")})
+            assert r.status_code == 201, r.text
+            evening = int(r.json()["id"])
+            assert call(two, "POST", f"/api/clubs/{club}/sessions/{evening}/answer", mei,
+                        {"answer": "in"}).status_code == 200
+            return evening
+
+        first = propose()
+        push.wait(1, "/push/mei")
+        second = propose()  # its reminder comes after any second copy of the first one's would have
+        got = push.wait(2, "/push/mei")
+        assert sorted(decrypt(r.body, phone)["tag"] for r in got) == [f"session-{first}", f"session-{second}"]
+
+
 def _club_with_evening(store: Any, starts: float) -> tuple[int, int, list[int]]:
     players = [store.new_guest(name) for name in ("Beng", "Mei")]
     store.create_club("kaki", "Kaki", 2, "default", players[0], 1.0)

@@ -93,8 +93,6 @@ WORDS: dict[str, dict[str, tuple[str, str]]] = {
                       "zh": ("{club}：{time} 的桌子开了", "你说了会来。点这里入座。")},
     "reminder": {"en": ("{club}: mahjong at {clock}", "{time} ({zone}). {n} in so far."),
                  "zh": ("{club}：{clock} 开打", "{time}（{zone}）。已有 {n} 人会来。")},
-    "session": {"en": ("{club}: who's in on {time}?", "{who} proposed an evening. Tap to answer."),
-                "zh": ("{club}：{time} 谁来？", "{who} 约了一场。点这里回答。")},
 }
 
 
