@@ -26,12 +26,15 @@ from ..push.vapid import make_keys
 from ..settings import ServerSettings
 from ..store import StorageUnavailable
 from ..tables import TableServer
+from ..tournaments.runner import EventRunner
 from . import (
     accounts,
     admin,
     avatars,
+    club_live,
     clubs,
     evenings,
+    events_http,
     expert,
     health,
     identity,
@@ -83,6 +86,7 @@ def create_app(
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(server.upkeep.run(server.archive)), loop.create_task(server.revive()),
                  loop.create_task(metrics.watch_loop_lag()), loop.create_task(matcher.run(server)),
+                 loop.create_task(EventRunner(server).run(settings.event_check_seconds)),
                  loop.create_task(sender.run()), loop.create_task(remind_loop(notifier, settings))]
         if settings.gc_interval_seconds > 0:
             tasks.append(loop.create_task(memory.collect_garbage(settings.gc_interval_seconds)))
@@ -121,8 +125,10 @@ def create_app(
             *ranking.routes(server),
             *ranked.routes(server),
             *avatars.routes(server),
+            *club_live.routes(server),
             *clubs.routes(server, new_tables),
             *evenings.routes(server, notifier),
+            *events_http.routes(server),
             *websocket.routes(server),
             *static_http.routes(),
         ],
