@@ -80,9 +80,10 @@ def test_a_table_opened_reaches_the_service_worker(tmp_path: Path, open_page: An
         cdp, registration = registration_id(page, live.url)
         cdp.send("ServiceWorker.deliverPushMessage", {"origin": live.url, "registrationId": registration,
                                                       "data": json.dumps(message, ensure_ascii=False)})
-        shown = page.wait_for_function(
-            "() => navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length"
-            " ? ns.map(n => [n.title, n.body, n.data.url, n.tag]) : null)").json_value()
+        notifications = "async () => (await (await navigator.serviceWorker.ready).getNotifications())"
+        page.wait_for_function(f"async () => (await ({notifications})()).length > 0")
+        shown = page.evaluate(f"async () => (await ({notifications})())"
+                              ".map(n => [n.title, n.body, n.data.url, n.tag])")
         body = "Ah Beng 开了“Friday”。点这里入座。"
         assert shown == [["Kaki：有一桌开了", body, f"/t/{table}", f"table-{table}"]]
         notice = page.locator("#club-notice")
