@@ -157,6 +157,22 @@ class ServerSettings:
     event_name_max: int = 60  # characters of an event's name
     event_check_seconds: float = 2.0  # how often a worker looks for events whose round has ended
     club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
+    # -- notifications and club evenings (docs/clubs.md, "Evenings and notifications") -----------------
+    push_subscriptions_per_player: int = 10  # browsers one player may have notifications on (oldest dropped)
+    push_queue: int = 1000  # notifications waiting to be sent (beyond: dropped, logged)
+    push_senders: int = 4  # notifications sent at once
+    push_timeout: float = 10.0  # seconds a push service may take to take one notification
+    push_ttl: int = 3600  # seconds a push service keeps a notification for a browser that is offline
+    push_contact: str = "mailto:operator@example.invalid"  # VAPID "sub": how push services reach the operator
+    push_http_endpoints: bool = False  # accept http:// push endpoints (local tests only; real ones are https)
+    club_zone: str = "Asia/Singapore"  # the time zone of a club's evenings unless its owner names another
+    session_players: int = 4  # players "in" for the owner to be offered the table (the owner may say)
+    sessions_per_day: int = 5  # evenings one person (identity, and address) may propose in a club in 24 hours
+    sessions_listed: int = 10  # upcoming evenings of one club at once
+    rsvps_per_minute: float = 10.0  # answers to evenings, notification switches: one person (and address) ...
+    rsvp_burst: int = 10  # ... after a burst of this many
+    reminder_minutes: float = 60.0  # a reminder this long before an evening starts, to those in or maybe
+    reminder_poll_seconds: float = 30.0  # how often the store is asked for reminders due
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -170,7 +186,8 @@ class ServerSettings:
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
                      "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
-                     "event_name_max", "queue_estimate_matched"):
+                     "event_name_max", "queue_estimate_matched", "push_queue", "push_senders",
+                     "sessions_listed", "rsvp_burst", "session_players", "push_subscriptions_per_player"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):
@@ -181,6 +198,9 @@ class ServerSettings:
                     raise SettingsError(f"server setting {name}: {entry!r} is not an IP address or network"
                                         " (e.g. 10.0.0.5 or 10.0.0.0/24)") from None
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
+            if getattr(self, name) <= 0:
+                raise SettingsError(f"server setting {name} must be more than 0")
+        for name in ("rsvps_per_minute", "reminder_poll_seconds", "push_timeout"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
         if self.club_poll_seconds <= 0:

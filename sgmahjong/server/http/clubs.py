@@ -42,6 +42,7 @@ from ..tables import TableServer
 from ..text import text_problem
 from . import identity
 from .common import NewTables, error, json_body, refused
+from .evenings import notify_table_opened
 from .pages import static_page
 
 NO_CLUB = "no such club"
@@ -392,6 +393,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refused(exc)
         except SgMahjongError as exc:  # a table option that does not exist, or a value it refuses
             return refused(ProtocolError("invalid", str(exc)))
+        notify_table_opened(request, found[0], table.code, table.name)  # the members who asked are told
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)
 
     async def publish(request: Request) -> Response:

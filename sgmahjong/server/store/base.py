@@ -17,6 +17,7 @@ from .club_live_sql import ClubLiveMethods
 from .clubs_sql import ClubMethods
 from .events_sql import EventMethods
 from .identity_sql import IdentityMethods
+from .push_sql import PushMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
 from .reviews_sql import ReviewMethods
@@ -146,7 +147,7 @@ BATCHABLE = frozenset({
 
 
 class Store(ClubMethods, ClubLiveMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods,
-            ReviewMethods, EventMethods, abc.ABC):
+            ReviewMethods, EventMethods, PushMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a
