@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import SgMahjongError
 
@@ -99,6 +100,7 @@ class ServerSettings:
     club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
     club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page
+    club_time_zone: str = "Asia/Singapore"  # a club's "tonight": hands since the latest 06:00 here
     # -- the expert's reviews and analysis board (server/analysis; docs/playing.md) --------------------
     analysis_workers: int = 1  # processes computing expert reviews and analyses (started on first use)
     analysis_queue: int = 64  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
@@ -139,6 +141,7 @@ class ServerSettings:
     analysis_jobs_per_requester: int = 4  # expert jobs (hand reviews, analyses) one person may have queued
     clubs_per_day: int = 5  # clubs one person may create in 24 hours
     club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
+    club_ticks_per_day: int = 200  # settle-up transfers one person may tick as paid in 24 hours
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -164,6 +167,11 @@ class ServerSettings:
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
+        try:
+            ZoneInfo(self.club_time_zone)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise SettingsError(f"server setting club_time_zone: {self.club_time_zone!r} is not a time zone"
+                                " (e.g. Asia/Singapore)") from None
         if self.queue_interval_seconds <= 0:
             raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)

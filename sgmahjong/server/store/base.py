@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .accounts import AccountMethods
+from .club_ticks_sql import TickMethods
 from .clubs_sql import ClubMethods
 from .identity_sql import IdentityMethods
 from .queue import QueueMethods
@@ -143,8 +144,8 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(ClubMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods,
-            abc.ABC):
+class Store(ClubMethods, TickMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods,
+            ReviewMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

@@ -35,6 +35,7 @@ from .base import (
     TableRow,
     Write,
 )
+from .club_ticks_sql import SqlTicks
 from .clubs_sql import SqlClubs
 from .identity_sql import SqlIdentity
 from .players_sql import SqlPlayers
@@ -77,8 +78,8 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlClubs, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql,
-               Store):
+class SqlStore(SqlClubs, SqlTicks, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews,
+               TalkSql, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 
