@@ -62,14 +62,17 @@ def _chunks(points: list[int], size: int) -> list[list[int]]:
 
 def plan(available: Iterable[int], exclude: Iterable[int]) -> list[list[int]]:
     """The slices' code points: every covered point in ``available`` (the font's) but ``exclude``
-    (the subsets'), grouped in tiers of decreasing use."""
-    left = set(available) - set(exclude)
+    (the subsets'), grouped in tiers of decreasing use; a slice may be empty (no file then)."""
+    left = set(available)
+    excluded = set(exclude)
     slices: list[list[int]] = []
 
     def take(points: Iterable[int], size: int, keep: Callable[[int], bool] = lambda _p: True) -> None:
+        # cut before leaving out the subsets' characters: a character that moves into a subset (a new
+        # string) changes its own slice only
         picked = [p for p in points if p in left and keep(p)]
         left.difference_update(picked)
-        slices.extend(_chunks(picked, size))
+        slices.extend([p for p in chunk if p not in excluded] for chunk in _chunks(picked, size))
 
     take(PUNCTUATION, 1000)
     take(KANA, 1000)
@@ -96,6 +99,8 @@ def write(noto: Path, fonts: Path, exclude: Iterable[int]) -> list[tuple[str, li
         old.unlink()
     out = []
     for number, points in enumerate(plan(available, exclude)):
+        if not points:
+            continue
         options = subset.Options()
         options.flavor = "woff2"
         options.layout_features = []
