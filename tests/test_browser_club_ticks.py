@@ -42,7 +42,7 @@ def test_the_payer_ticks_and_the_payee_sees_it(live_server: Any, open_page: Any)
     expect(mei.locator("#scope-note")).to_contain_text("Tonight: the hands since")
     expect(mei.locator("#settle-scope")).to_have_text("Tonight")
     expect(mei.locator(mei_pays)).to_have_class("transfer")
-    expect(mei.locator("#ledger tr[data-member] td:last-child")).to_have_text(["+4", "0", "0", "-4"])
+    expect(mei.locator("#ledger tr[data-member] td:last-child")).to_have_text(["+8", "-2", "-2", "-4"])
     assert mei.locator("#settle-text").input_value().startswith("Thursday kaki: settle up for tonight")
 
     beng = as_player(open_page, people["Ah Beng"], "Ah Beng", "zh", live_server.url)
