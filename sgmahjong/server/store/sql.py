@@ -35,8 +35,10 @@ from .base import (
     TableRow,
     Write,
 )
+from .club_live_sql import SqlClubLive
 from .club_ticks_sql import SqlTicks
 from .clubs_sql import SqlClubs
+from .events_sql import SqlEvents
 from .identity_sql import SqlIdentity
 from .players_sql import SqlPlayers
 from .queue import SqlQueue
@@ -78,8 +80,8 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlClubs, SqlTicks, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews,
-               TalkSql, Store):
+class SqlStore(SqlClubs, SqlClubLive, SqlTicks, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue,
+               SqlReviews, TalkSql, SqlEvents, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 
