@@ -85,15 +85,46 @@ def shoot(out: Path, server: Any, browser: Any, code: str, owner: str, name: str
             page.context.close()
 
 
-        if not only_live:
-            shoot(out, server, browser, code, owner, "club-money")
-            page = call(server, "GET", f"/api/clubs/{code}", owner).json()
-            names = {m["member"]: m["name"] for m in page["members"]}
-            for x in page["period"]["transfers"][:2]:  # ticked by the payer
-                call(server, "POST", f"/api/clubs/{code}/ticks", people[names[x["payer"]]],
-                     {"scope": "period", "payer": x["payer"], "payee": x["payee"], "paid": True})
-            shoot_ticks(out, server, browser, code, owner)
-        shoot_live(out, server, browser, code, table, people)
+def shoot_ticks(out: Path, server: Any, browser: Any, code: str, owner: str) -> None:
+    """The ledger and the settle-up cards, with their ticks."""
+    for lang in ("en", "zh"):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": owner.split("=", 1)[1],
+                                       "url": server.url}])
+            page.goto(f"{server.url}/club/{code}?lang={lang}")
+            page.wait_for_selector("#transfers li.ticked .tick-who")
+            box = page.evaluate("""() => {
+                const a = document.getElementById("ledger-title").closest("section").getBoundingClientRect();
+                const b = document.getElementById("transfers").closest("section").getBoundingClientRect();
+                return {x: 0, y: a.top + scrollY - 8, width: innerWidth, height: b.bottom - a.top + 16};
+            }""")
+            shot = out / f"club-ticks-{label}-{lang}.png"
+            page.screenshot(path=str(shot), clip=box, full_page=True)
+            shrink(shot)
+            page.context.close()
+
+
+def shoot_live(out: Path, server: Any, browser: Any, code: str, table: str, people: dict[str, str]) -> None:
+    """The live club page: Ah Beng and Mei Ling seated at the club's table, a bot beside them, Ah Huat
+    with the page open (online)."""
+    token = server.post(f"/api/tables/{table}/join", {"name": "Ah Beng", "seat": 0}, people["Ah Beng"])
+    server.post(f"/api/tables/{table}/join", {"name": "Mei Ling", "seat": 1}, people["Mei Ling"])
+    with server.ws(table) as ws:
+        ws.hello(token.json()["token"])
+        ws.send({"type": "add_bot", "seat": 2, "level": "strong"})
+        ws.until("table", lambda m: m["table"]["seats"][2]["kind"] == "bot")
+    call(server, "GET", f"/api/clubs/{code}/live", people["Ah Huat"])
+    for lang in ("en", "zh"):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": people["Ah Beng"].split("=", 1)[1],
+                                       "url": server.url}])
+            page.goto(f"{server.url}/club/{code}?lang={lang}")
+            page.wait_for_selector("#club-tables .table-seats")
+            page.wait_for_selector("#opt-rounds option", state="attached")
+            shot = out / f"club-live-{label}-{lang}.png"
+            page.screenshot(path=str(shot))
             shrink(shot)
             page.context.close()
 
