@@ -63,6 +63,12 @@ def test_ticks_in_the_store(database_url: str) -> None:
         store.tick_transfer(club, TickRow("tonight:9", 4, 5, 1, 4, 100.0 + 3 * 86400))
         assert store.transfer_ticks(club, ["tonight:50"]) == []
         assert len(store.transfer_ticks(club, ["tonight:9", "period:1"])) == 2
+        # a player forgotten takes their ticks along
+        other = store.new_guest("Other")
+        store.tick_transfer(club, TickRow("period:2", owner, other, 3, other, 300.0))
+        store.tick_transfer(club, TickRow("period:2", 7, 8, 3, 7, 300.0))
+        store.delete_player(other)
+        assert store.transfer_ticks(club, ["period:2"]) == [TickRow("period:2", 7, 8, 3, 7, 300.0)]
     finally:
         store.close()
 
