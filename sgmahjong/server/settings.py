@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import SgMahjongError
 
@@ -105,6 +106,7 @@ class ServerSettings:
     club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
     club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page
+    club_time_zone: str = "Asia/Singapore"  # a club's clock: evenings, "tonight" (since the latest 06:00)
     # -- the live club page and the club's tables (docs/clubs.md, "The live club page") ----------------
     club_poll_seconds: float = 5.0  # a club's open page asks for its live summary this often
     club_online_seconds: float = 30.0  # a member is online who had the club's page open this recently
@@ -165,7 +167,6 @@ class ServerSettings:
     push_ttl: int = 3600  # seconds a push service keeps a notification for a browser that is offline
     push_contact: str = "mailto:operator@example.invalid"  # VAPID "sub": how push services reach the operator
     push_http_endpoints: bool = False  # accept http:// push endpoints (local tests only; real ones are https)
-    club_zone: str = "Asia/Singapore"  # the time zone of a club's evenings unless its owner names another
     session_players: int = 4  # players "in" for the owner to be offered the table (the owner may say)
     sessions_per_day: int = 5  # evenings one person (identity, and address) may propose in a club in 24 hours
     sessions_listed: int = 10  # upcoming evenings of one club at once
@@ -173,6 +174,7 @@ class ServerSettings:
     rsvp_burst: int = 10  # ... after a burst of this many
     reminder_minutes: float = 60.0  # a reminder this long before an evening starts, to those in or maybe
     reminder_poll_seconds: float = 30.0  # how often the store is asked for reminders due
+    club_ticks_per_day: int = 200  # settle-up transfers one person may tick as paid in 24 hours
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -203,6 +205,11 @@ class ServerSettings:
         for name in ("rsvps_per_minute", "reminder_poll_seconds", "push_timeout"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
+        try:
+            ZoneInfo(self.club_time_zone)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise SettingsError(f"server setting club_time_zone: {self.club_time_zone!r} is not a time zone"
+                                " (e.g. Asia/Singapore)") from None
         if self.club_poll_seconds <= 0:
             raise SettingsError("server setting club_poll_seconds must be more than 0")
         if self.expert_deals == 0 and self.expert_time_ms == 0:

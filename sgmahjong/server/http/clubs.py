@@ -32,6 +32,7 @@ from ...errors import SgMahjongError
 from ...rules import PRESETS
 from ..clubs.choices import parse_choices
 from ..clubs.opening import open_club_table
+from ..clubs.ticks import tonight_start
 from ..clubs.view import FINGERPRINT, club_page, club_summary, ledger_csv
 from ..protocol import ProtocolError, validation_message
 from ..store import Store
@@ -237,9 +238,11 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         if found is None:
             return error(404, NO_CLUB)
         club, me = found
-        return JSONResponse(club_page(store(), club, me, now=time.time(),
+        now = time.time()
+        return JSONResponse(club_page(store(), club, me, now=now,
                                       tables_listed=settings.club_tables_listed,
-                                      periods_listed=settings.club_periods_listed))
+                                      periods_listed=settings.club_periods_listed,
+                                      tonight=tonight_start(now, settings.club_time_zone)))
 
     async def export(request: Request) -> Response:
         found = me_in(request)

@@ -63,7 +63,7 @@ class Push(_Body):
 
 class Propose(_Body):
     local: Annotated[str, Field(min_length=10, max_length=25)]  # "2026-12-04T20:00", the club's wall clock
-    zone: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # default: the club_zone setting
+    zone: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # default: club_time_zone
     needed: Annotated[int, Field(ge=2, le=50)] | None = None  # default: the session_players setting
 
 
@@ -175,7 +175,8 @@ def routes(server: TableServer, notifier: Notifier) -> list[BaseRoute]:
         found = server.store.evenings(club.id, time.time() - 3 * 3600, settings.sessions_listed)
         return JSONResponse({
             "sessions": [session_json(s, set(ids), ics_url(club, s.id)) for s in found],
-            "owner": member.role == OWNER, "zone": settings.club_zone, "needed": settings.session_players,
+            "owner": member.role == OWNER, "zone": settings.club_time_zone,
+            "needed": settings.session_players,
             "push": {"key": public_key(), "on": server.store.club_push(club.id, ids)}})
 
     async def push(request: Request) -> Response:
@@ -207,7 +208,7 @@ def routes(server: TableServer, notifier: Notifier) -> list[BaseRoute]:
         if isinstance(got, Response):
             return got
         club, member, _ids, body = got
-        zone = body.zone or settings.club_zone
+        zone = body.zone or settings.club_time_zone
         try:
             zone_of(zone)
             starts = utc_seconds(body.local, zone)

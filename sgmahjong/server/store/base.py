@@ -14,6 +14,7 @@ from typing import Any
 
 from .accounts import AccountMethods
 from .club_live_sql import ClubLiveMethods
+from .club_ticks_sql import TickMethods
 from .clubs_sql import ClubMethods
 from .events_sql import EventMethods
 from .identity_sql import IdentityMethods
@@ -146,8 +147,8 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(ClubMethods, ClubLiveMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods,
-            ReviewMethods, EventMethods, PushMethods, abc.ABC):
+class Store(ClubMethods, ClubLiveMethods, TickMethods, IdentityMethods, AccountMethods, RatingMethods,
+            QueueMethods, ReviewMethods, EventMethods, PushMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

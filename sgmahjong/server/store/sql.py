@@ -36,6 +36,7 @@ from .base import (
     Write,
 )
 from .club_live_sql import SqlClubLive
+from .club_ticks_sql import SqlTicks
 from .clubs_sql import SqlClubs
 from .events_sql import SqlEvents
 from .identity_sql import SqlIdentity
@@ -80,8 +81,8 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlClubs, SqlClubLive, SqlPush, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue,
-               SqlReviews, TalkSql, SqlEvents, Store):
+class SqlStore(SqlClubs, SqlClubLive, SqlTicks, SqlPush, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings,
+               SqlQueue, SqlReviews, TalkSql, SqlEvents, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

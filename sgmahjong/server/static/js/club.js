@@ -9,6 +9,7 @@ import { choiceName, presetName } from "./api.js";
 import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { amount, renderMoney, signedAmount, wireMoney } from "./clubmoney.js";
 import { freeTable, renderOnline, seatsLine, sitAt, startLive } from "./clublive.js";
+import { transferItems } from "./clubticks.js";
 import { lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -51,11 +52,12 @@ const COLUMNS = ["name", "matches", "wins", "biggest", "owed"];
 
 function renderLedger() {
   const rows = data[scope].ledger;
-  for (const s of ["period", "season"]) {
+  for (const s of ["tonight", "period", "season"]) {
     $(`scope-${s}`).setAttribute("aria-pressed", String(s === scope));
     $(`scope-${s}`).classList.toggle("secondary", s !== scope);
   }
   $("scope-season").textContent = t("club.season_n", { n: data.season.number });
+  $("scope-note").textContent = scope === "tonight" ? t("club.tonight_since", { since: sinceTime(data.tonight.started) }) : "";
   const table = el("table", "", "data ledger cards-on-phone");
   const head = el("tr");
   const owed = data.club.money ? "club.col.money" : "club.col.owed";
@@ -82,7 +84,7 @@ function renderLedger() {
   const bots = data[scope].bots;
   $("ledger-bots").textContent = bots.points ? t(bots.points > 0 ? "club.bots_won" : "club.bots_lost",
     { amount: amount(data.club, bots.points, Math.abs(bots.money || 0)) }) : "";
-  $("csv-link").href = `${api}/ledger.csv?scope=${scope}`;
+  $("csv-link").href = `${api}/ledger.csv?scope=${scope === "season" ? "season" : "period"}`;
 }
 
 function settleLines(transfers) {
@@ -90,14 +92,25 @@ function settleLines(transfers) {
   return transfers.map((x) => t(key, { from: x.from, to: x.to, amount: amount(data.club, x.points, x.cents) }));
 }
 
+/** The time tonight began ("6:00 am, 28 Nov"). */
+function sinceTime(seconds) {
+  return new Date(seconds * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : "en-SG",
+    { day: "numeric", month: "short", hour: "numeric", minute: "2-digit" });
+}
+
 function renderSettle() {
-  const p = data.period;
+  const which = scope === "tonight" ? "tonight" : "period"; // the season has no settle-up of its own
+  const p = data[which];
   const lines = settleLines(p.transfers);
-  $("transfers").replaceChildren(...(lines.length ? lines.map((l) => el("li", l)) : [el("li", t("club.all_square"), "muted")]));
+  $("settle-scope").textContent = t(which === "tonight" ? "club.tonight" : "club.this_period");
+  $("transfers").replaceChildren(...(lines.length ? transferItems(p.transfers, lines, which, data.me, post)
+    : [el("li", t("club.all_square"), "muted")]));
   $("outside").textContent = p.outside ? t(p.outside > 0 ? "club.outside_won" : "club.outside_lost",
     { amount: amount(data.club, p.outside, Math.abs(p.outside_cents || 0)) }) : "";
-  const head = t("club.settle_head", { club: data.club.name, since: date(p.started) });
-  $("settle-text").value = [head, ...(lines.length ? lines : [t("club.all_square")])].join("\n");
+  const head = which === "tonight" ? t("club.settle_head_tonight", { club: data.club.name, since: sinceTime(p.started) })
+    : t("club.settle_head", { club: data.club.name, since: date(p.started) });
+  const marked = lines.map((l, i) => (p.transfers[i].tick ? `${l} ✓` : l));
+  $("settle-text").value = [head, ...(lines.length ? marked : [t("club.all_square")])].join("\n");
 }
 
 /** Who may see a club table: for the owner a checkbox that makes it public, for the others a word. */
@@ -292,8 +305,9 @@ async function load() {
 }
 
 wireMoney(post);
-$("scope-period").addEventListener("click", () => { scope = "period"; renderLedger(); });
-$("scope-season").addEventListener("click", () => { scope = "season"; renderLedger(); });
+for (const s of ["tonight", "period", "season"]) {
+  $(`scope-${s}`).addEventListener("click", () => { scope = s; renderLedger(); renderSettle(); });
+}
 $("settle-copy").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText($("settle-text").value);
