@@ -170,7 +170,7 @@ def test_invite_links_are_shown_once_and_can_be_revoked(live_server: LiveServer)
     owner, friend, other = player(live_server, "Ann"), player(live_server, "Ben"), player(live_server, "Cat")
     code = new_club(live_server, owner)["code"]
     made = call(live_server, "POST", f"/api/clubs/{code}/invites", owner, {}).json()
-    assert made["url"] == f"/clubs#invite={made['invite']}" and len(made["invite"]) >= 24
+    assert made["url"] == f"/invite/{made['invite']}" and len(made["invite"]) >= 24
     listed = call(live_server, "GET", f"/api/clubs/{code}", owner).json()["invites"]
     assert [i["id"] for i in listed] == [made["id"]] and "invite" not in listed[0]  # never shown again
     assert call(live_server, "POST", "/api/clubs/join", friend, {"invite": made["invite"]}).status_code == 200

@@ -33,6 +33,7 @@ from . import (
     pages,
     play,
     players,
+    previews,
     ranked,
     ranking,
     reference,
@@ -98,6 +99,7 @@ def create_app(
     app = Starlette(
         routes=[
             *pages.routes(server),
+            *previews.routes(server),
             *health.routes(),
             *reference.routes(),
             *tables.routes(server, new_tables),
