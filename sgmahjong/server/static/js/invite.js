@@ -1,4 +1,4 @@
-// The invite page (/clubs#invite=CODE). As the page opens it asks what the link is (POST
+// The invite page (/invite/CODE, or /clubs#invite=CODE). As the page opens it asks what the link is (POST
 // /api/clubs/invitation: the club's name, stakes and house rules, who sent the link, how many members)
 // or why it joins nobody (revoked, expired, unknown: said at once, in the page's language, with no
 // Join). Join joins in one step: a new friend's display name is asked on the same screen, a suggestion
