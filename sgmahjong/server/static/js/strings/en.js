@@ -662,7 +662,7 @@ export default {
   "share.with": "Send it with:",
   "share.whatsapp": "WhatsApp",
   "share.telegram": "Telegram",
-  "share.copy": "Copy",
+  "share.copy": "Copy the message",
   "share.copied": "Copied: paste it into your chat.",
   "share.copy_failed": "Could not copy: select the text and copy it yourself.",
   "share.invite_title": "Join {club}",

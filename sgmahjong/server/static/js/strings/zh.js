@@ -662,7 +662,7 @@ export default {
   "share.with": "发送到：",
   "share.whatsapp": "WhatsApp",
   "share.telegram": "Telegram",
-  "share.copy": "复制",
+  "share.copy": "复制消息",
   "share.copied": "已复制：贴到你们的群聊里吧。",
   "share.copy_failed": "无法复制：请选中文字后自己复制。",
   "share.invite_title": "加入 {club}",
