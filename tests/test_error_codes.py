@@ -153,3 +153,19 @@ def test_every_error_code_has_an_english_and_a_chinese_text() -> None:
         assert all(texts[code].strip() for code in codes)
     zh = error_texts("zh")
     assert all(re.search(r"[\u4e00-\u9fff]", zh[code]) for code in codes), "a 中文 text that is not Chinese"
+
+
+def _keys(lang: str, prefix: str) -> set[str]:
+    text = (STRINGS / f"{lang}.js").read_text(encoding="utf-8")
+    return set(re.findall(rf'^\s*"{re.escape(prefix)}([\w.]+)":', text, re.M))
+
+
+def test_every_reason_the_calculator_and_the_review_give_has_both_languages() -> None:
+    """Not errors but said the same way: why a hand is not a win (the calculator's ``reason_code``,
+    ``calc.reason.CODE``) and why the review flags a decision (``replay.reason.CODE``)."""
+    from sgmahjong.review import REASON_CODES as REVIEW_REASONS
+    from sgmahjong.scoring.context import REASON_CODES as SCORE_REASONS
+
+    for lang in ("en", "zh"):
+        assert set(SCORE_REASONS) - _keys(lang, "calc.reason.") == set(), lang
+        assert set(REVIEW_REASONS) - _keys(lang, "replay.reason.") == set(), lang
