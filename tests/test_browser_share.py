@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import FAST_OPTIONS, LiveServer
 from tests.test_browser_clubs import DESKTOP, as_player
-from tests.test_clubs import new_club, player
+from tests.test_clubs import call, new_club, player
 from tests.test_server import seated, wait_status
 
 expect.set_options(timeout=15_000)
@@ -132,3 +132,17 @@ def test_a_failing_sheet_falls_back_but_a_cancelled_one_does_not(live_server: Li
     cancelled.wait_for_function("window.__asked === 1")
     cancelled.evaluate("new Promise((done) => setTimeout(done))")  # the rejection handled
     expect(cancelled.locator("#table-share .share-fallback")).to_be_hidden()  # the reader closed it
+
+
+def test_a_member_passes_an_invite_on_as_its_previewed_link(live_server: LiveServer, open_page: Any) -> None:
+    owner = player(live_server, "Ah Beng")
+    club = new_club(live_server, owner, "Friday kaki")["code"]
+    made = call(live_server, "POST", f"/api/clubs/{club}/invites", owner, {}).json()
+    page = as_player(open_page, owner, "Ah Beng", "en", live_server.url)
+    page.context.add_init_script(RECORD)
+    page.goto(f"{live_server.url}/clubs#invite={made['invite']}")  # a link of the older form
+    expect(page.locator("#invite-open")).to_be_visible()
+    page.locator("#invite-share .share-btn").click()
+    assert shared(page) == [{"title": "Join Friday kaki",
+                             "text": "Join our Singapore Mahjong club Friday kaki:",
+                             "url": f"{live_server.url}/invite/{made['invite']}"}]
