@@ -13,6 +13,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.screenshots import shrink
+
 ICONS = Path(__file__).resolve().parent.parent / "sgmahjong" / "server" / "static" / "icons"
 WIDTH, HEIGHT = 1200, 630
 CARDS = {
@@ -46,6 +49,7 @@ def main() -> int:
                 page.set_content(PAGE.format(w=WIDTH, h=HEIGHT, tile=TILE, en=en, zh=zh))
                 page.evaluate("document.fonts.ready")
                 page.screenshot(path=str(ICONS / f"card-{kind}.png"))
+                shrink(ICONS / f"card-{kind}.png")
                 print(f"card-{kind}.png")
         finally:
             browser.close()
