@@ -98,7 +98,7 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *pages.routes(server),
+            *pages.routes(),
             *previews.routes(server),
             *health.routes(),
             *reference.routes(),

@@ -9,7 +9,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..tables import TableServer
 from .static_http import page_response
 
 PAGES = {
@@ -30,6 +29,6 @@ def static_page(filename: str) -> Callable[[Request], Awaitable[Response]]:
     return handler
 
 
-def routes(server: TableServer) -> list[BaseRoute]:
+def routes() -> list[BaseRoute]:
     """The static pages (a table's, a replay's, a club's and an invite's page are in previews.py)."""
     return [Route(path, static_page(name)) for path, name in PAGES.items()]
