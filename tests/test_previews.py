@@ -7,12 +7,14 @@ Player-typed names are escaped and clipped."""
 from __future__ import annotations
 
 import html.parser
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from sgmahjong.server.http.previews import NAME_CHARS, clip
-from tests.conftest import LiveServer
+from sgmahjong.server.settings import ServerSettings
+from tests.conftest import LiveServer, serving
 from tests.test_club_privacy import club_table_with_a_hand
 from tests.test_clubs import call, new_club, player
 
@@ -159,3 +161,17 @@ def test_a_preview_page_revalidates_and_is_compressed(live_server: LiveServer) -
     live_server.join(table, "Mei", seat=0)  # someone sat down: a new page, a new ETag
     moved = httpx.get(f"{live_server.url}/t/{table}", headers=held, timeout=10)
     assert moved.status_code == 200 and "Mei" in moved.text
+
+
+def test_behind_the_proxy_the_links_are_the_players_https_address(tmp_path: Path) -> None:
+    """The preview's links are absolute, made from the request's host and, from a trusted proxy, the
+    scheme it was asked in (X-Forwarded-Proto), as every address of the app."""
+    settings = ServerSettings(trusted_proxies=("127.0.0.0/8",))
+    with serving(tmp_path / "db.sqlite3", settings=settings) as server:
+        table = server.create_table("Friday night")["code"]
+        headers = {"Host": "mahjong.example", "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"}
+        r = httpx.get(f"{server.url}/t/{table}", headers=headers, timeout=10)
+        parser = _Meta()
+        parser.feed(r.text)
+        assert parser.meta["og:url"] == f"https://mahjong.example/t/{table}"
+        assert parser.meta["og:image"] == "https://mahjong.example/static/icons/card-table.png"
