@@ -42,6 +42,7 @@ from . import (
     pages,
     play,
     players,
+    previews,
     ranked,
     ranking,
     reference,
@@ -113,7 +114,8 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *pages.routes(server),
+            *pages.routes(),
+            *previews.routes(server),
             *health.routes(),
             *reference.routes(),
             *tables.routes(server, new_tables),

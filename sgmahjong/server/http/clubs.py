@@ -292,7 +292,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         code_hash = invite_hash(code)
         expires = now + days * 86400 if days else None
         invite_id = store().add_invite(club.id, code_hash, now, expires, label=label, maker=me.player_id)
-        return JSONResponse({"id": invite_id, "invite": code, "url": f"/clubs#invite={code}", "label": label,
+        return JSONResponse({"id": invite_id, "invite": code, "url": f"/invite/{code}", "label": label,
                              "fingerprint": fingerprint(code_hash), "expires": expires}, status_code=201)
 
     async def revoke(request: Request) -> Response:
@@ -443,7 +443,6 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
 
     return [
         Route("/clubs", static_page("clubs.html")),
-        Route("/club/{code}", static_page("club.html")),  # the same page for any code: it asks the API
         Route("/api/clubs", mine, methods=["GET"]),
         Route("/api/clubs", create, methods=["POST"]),
         Route("/api/clubs/join", join, methods=["POST"]),

@@ -11,6 +11,7 @@ import { amount, renderMoney, signedAmount, wireMoney } from "./clubmoney.js";
 import { freeTable, renderOnline, seatsLine, sitAt, startLive } from "./clublive.js";
 import { transferItems } from "./clubticks.js";
 import { lang, t } from "./i18n.js";
+import { shareButton } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -322,6 +323,10 @@ $("settle-mark").addEventListener("click", () => {
 $("season-new").addEventListener("click", () => {
   if (confirm(t("club.season_confirm"))) post("/season");
 });
+shareButton($("settle-share"), () => ({
+  title: t("share.settle_title", { club: data.club.name }), text: $("settle-text").value,
+  url: location.origin + location.pathname,
+}), "share.share_settle");
 $("invite-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const made = await post("/invites", { label: $("invite-label").value });
@@ -331,6 +336,10 @@ $("invite-form").addEventListener("submit", async (e) => {
     $("invite-url").value = new URL(made.url, location.origin).toString();
     $("invite-made-print").textContent = [made.label, made.fingerprint].filter(Boolean).join(" · ");
     $("invite-url").select();
+    const url = $("invite-url").value;
+    shareButton($("invite-share"), () => ({ title: t("share.invite_title", { club: data.club.name }),
+      text: t("share.invite_text", { club: data.club.name }), url }), "share.share_invite");
+    $("invite-share").hidden = false;
     status(t("club.invite_once"));
   }
 });

@@ -25,6 +25,7 @@ import { tableAvatars } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
 import { initA11y } from "./a11y.js";
 import { appendRankedEnd, rankedOutcome, showLeaveNote } from "./ranked_end.js";
+import { shareButton } from "./share.js";
 
 const WIND_GLYPH = { E: "東", S: "南", W: "西", N: "北" };
 const WIND_LETTERS = ["E", "S", "W", "N"];
@@ -724,6 +725,11 @@ function start() {
       $("copy-link").textContent = t("table.copied");
       setTimeout(() => { $("copy-link").textContent = t("table.copy"); }, 2000);
     }).catch(() => {});
+  });
+  shareButton($("table-share"), () => {
+    const name = (state.table && state.table.name) || state.code;
+    return { title: t("share.table_title", { name }), text: t("share.table_text", { name }),
+      url: `${location.origin}/t/${state.code}` };
   });
   $("join-form").addEventListener("submit", (ev) => ev.preventDefault());
   try { $("join-name").value = localStorage.getItem(NAME_KEY) || ""; } catch (_err) { /* private mode */ }
