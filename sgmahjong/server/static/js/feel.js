@@ -28,23 +28,26 @@ export function createFeel(ctx) {
   const plateOf = (seat) => ctx.felt.querySelector(`.seat[data-seat="${seat}"] .plate`);
   const rect = (el) => (el ? el.getBoundingClientRect() : null);
 
+  /** Where a seat's call-out shows: over its own pond (where the new set lands), and mine over the
+   * round and wall in the middle: never over my hand, sets or discards. */
+  function calloutAnchor(seat) {
+    const centre = ctx.felt.querySelector(".centre");
+    if (seat === ctx.mySeat() && centre) return centre;
+    const pond = ctx.felt.querySelector(`.pond[data-pond="${seat}"]`);
+    const r = rect(pond);
+    return r && r.width > 0 && r.height > 0 ? pond : plateOf(seat);
+  }
+
   function callout(seat, key) {
-    const plate = plateOf(seat);
-    if (!plate || srMode()) return;
+    const anchor = calloutAnchor(seat);
+    if (!anchor || srMode()) return;
     const el = document.createElement("div");
     el.className = "callout";
     el.textContent = t(key);
     el.setAttribute("aria-hidden", "true");
-    // my own call-out rises from the offers above my hand (the bar outlives redraws and moves with
-    // my seat), never over my name
-    const bar = document.getElementById("move-bar");
-    if (seat === ctx.mySeat() && bar && !bar.hidden) {
-      el.classList.add("mine");
-      bar.append(el);
-      setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
-      return;
-    }
-    placeBy(el, plate);
+    const r = anchor.getBoundingClientRect();
+    // it rises from the middle of the anchor (its lowest edge a few pixels under that middle)
+    placeBy(el, anchor, r.height / 2);
     ctx.felt.append(el);
     keepInside(el);
     setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
@@ -81,7 +84,10 @@ export function createFeel(ctx) {
       el.setAttribute("aria-hidden", "true"); // the announcer says each payment
       el.dataset.seat = String(seat);
       el.textContent = a > 0 ? `${reason} ${signed(a)}` : signed(a);
-      placeBy(el, plate, plate.getBoundingClientRect().height + 4);
+      // mine over the middle of the table (never over my hand or sets), the others' under their names
+      const centre = ctx.felt.querySelector(".centre");
+      if (seat === ctx.mySeat() && centre) placeBy(el, centre, 0);
+      else placeBy(el, plate, plate.getBoundingClientRect().height + 4);
       ctx.felt.append(el);
       keepInside(el);
       setTimeout(() => el.remove(), 3500);
