@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests import test_browser_table
 from tests.table_states import late_hand, view_message
-from tests.test_browser_table import TURN_TIMER, Box, meets, table_page  # noqa: F401  (table_page: a fixture)
+from tests.test_browser_table import TURN_TIMER, Box, meets
+
+table_page = test_browser_table.table_page  # the fixture: a table page whose WebSocket is a FakeTable
 
 expect.set_options(timeout=15_000)
 
@@ -30,7 +33,8 @@ PHONES = [k for k in SIZES if k != "1366x768"]
 # tiles ("seat"), its whole band (".seat"), its pond's tiles, and the centre.
 MEASURE = """() => {
   const rects = (sel) => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
-    .filter((r) => r.width > 0 && r.height > 0).map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}));
+    .filter((r) => r.width > 0 && r.height > 0)
+    .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}));
   const out = {centre: rects('#felt .centre .info')[0], seats: {}};
   for (let s = 0; s < 4; s += 1) {
     out.seats[s] = {
@@ -51,7 +55,10 @@ UNCOVERED = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
   const r = el.getBoundingClientRect();
   const points = [[r.x + r.width / 2, r.y + r.height / 2], [r.x + 4, r.y + 4], [r.right - 4, r.y + 4],
                   [r.x + 4, r.bottom - 4], [r.right - 4, r.bottom - 4]];
-  return points.every(([x, y]) => { const hit = document.elementFromPoint(x, y); return hit && el.contains(hit); });
+  return points.every(([x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return hit && el.contains(hit);
+  });
 })"""
 
 
@@ -60,7 +67,8 @@ def centre_of(b: Box) -> tuple[float, float]:
 
 
 def inside(b: Box, width: int, height: int) -> bool:
-    return b["x"] >= -0.5 and b["y"] >= -0.5 and b["x"] + b["width"] <= width + 0.5 and b["y"] + b["height"] <= height + 0.5
+    return (b["x"] >= -0.5 and b["y"] >= -0.5
+            and b["x"] + b["width"] <= width + 0.5 and b["y"] + b["height"] <= height + 0.5)
 
 
 @pytest.mark.parametrize("name", list(SIZES))
@@ -99,8 +107,8 @@ def test_each_seats_pond_is_in_front_of_it_apart_and_on_the_screen(table_page: A
             clash = [(a, b) for a in mine for b in h["pond"] + h["seat"] + [h["band"]] if meets(a, b)]
             assert not clash, (name, s, o, clash[:1])
     # my own discards, sets and bonus tiles: whole, nothing over them; the others' bonus tiles too
-    for sel in ('.pond[data-pond="0"] .tile', '.pond[data-pond="1"] .bonus .tile', '.pond[data-pond="3"] .bonus .tile',
-                "#hand .slot .tile"):
+    for sel in ('.pond[data-pond="0"] .tile', '.pond[data-pond="1"] .bonus .tile',
+                '.pond[data-pond="3"] .bonus .tile', "#hand .slot .tile"):
         shown = page.evaluate(UNCOVERED, sel)
         assert shown and all(shown), (name, sel, shown)
     # the latest discard is marked, in its owner's pond
@@ -124,15 +132,18 @@ def test_the_play_options_sheet_is_one_tap_away_and_all_on_the_screen(table_page
     expect(sheet).to_be_visible()
     assert page.evaluate("document.activeElement.closest('#options-sheet') !== null")  # the focus went in
     width, height = SIZES[name]["viewport"]["width"], SIZES[name]["viewport"]["height"]
-    controls = ["#set-autoPass", "#set-autoWin", "#set-autoDiscard", "#set-sort", "#tracker-toggle", "#sheet-close"]
-    boxes = page.evaluate("(sels) => sels.map((s) => document.querySelector(s).getBoundingClientRect().toJSON())",
-                          controls)
-    for sel, b in zip(controls, boxes):
+    controls = ["#set-autoPass", "#set-autoWin", "#set-autoDiscard", "#set-sort", "#tracker-toggle",
+                "#sheet-close"]
+    boxes = page.evaluate("(sels) => sels.map((s) => document.querySelector(s).getBoundingClientRect()"
+                          ".toJSON())", controls)
+    for sel, b in zip(controls, boxes, strict=True):
         assert b["width"] > 0 and inside(b, width, height), (name, sel, b)
         # nothing over it (the sheet is not scrolled to show it)
-        hit = page.evaluate("([s, x, y]) => document.querySelector(s).contains(document.elementFromPoint(x, y))"
-                            " || document.elementFromPoint(x, y).closest('label') === document.querySelector(s).closest('label')",
-                            [sel, b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+        hit = page.evaluate("""([s, x, y]) => {
+          const el = document.querySelector(s), at = document.elementFromPoint(x, y);
+          const label = at.closest('label');
+          return el.contains(at) || (label !== null && label === el.closest('label'));
+        }""", [sel, b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
         assert hit, (name, sel)
     if lang == "zh":
         expect(sheet.locator("h2")).to_have_text("出牌选项")
@@ -179,11 +190,13 @@ def mine(page: Page) -> list[Box]:
 
 
 FLOATING = """() => [...document.querySelectorAll('.callout, .pay-toast, #toast.show')]
-  .map((el) => ({cls: el.className, box: el.getBoundingClientRect().toJSON()})).filter((f) => f.box.width > 0)"""
+  .map((el) => ({cls: el.className, box: el.getBoundingClientRect().toJSON()}))
+  .filter((f) => f.box.width > 0)"""
 
 
 @pytest.mark.parametrize("name", list(SIZES))
-def test_my_kong_call_out_and_the_payment_toasts_never_cover_my_hand_or_sets(table_page: Any, name: str) -> None:
+def test_my_kong_call_out_and_the_payment_toasts_never_cover_my_hand_or_sets(table_page: Any,
+                                                                            name: str) -> None:
     before = late_hand()
     before.update(version=1)
     page, fake = table_page(SIZES[name], [view_message(before, TURN_TIMER)])
