@@ -8,6 +8,7 @@ import { esc, postJSON } from "./api.js";
 import { button } from "./dom.js";
 import { identityReady } from "./identity.js";
 import { rankBadge } from "./ranks.js";
+import { houseRulesInWords } from "./rulewords.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
 import { SEAT_LETTERS as WIND_LETTERS, WIND_GLYPH } from "./felt.js";
@@ -62,7 +63,7 @@ export function initSeating(ctx) {
     $("seated-controls").hidden = !seated;
     const changed = Object.entries(tb.changed_rules || {});
     $("rules-summary").textContent = changed.length
-      ? t("table.house_rules", { list: changed.map(([k, v]) => `${k} = ${v}`).join(", ") })
+      ? t("table.house_rules", { list: houseRulesInWords(tb.changed_rules) })
       : t("table.default_rules");
   }
 
