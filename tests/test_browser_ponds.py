@@ -1,7 +1,7 @@
 """The table on a phone (portrait 360x800 and 390x844, landscape 800x360 and 844x390) and a desktop: each
 seat's pond (its discards, sets and bonus tiles) in front of it and apart from every other seat's, all on
 the screen and my own never covered; the play options sheet one tap (or one key) away and on the screen;
-call-outs and toasts never over my hand or sets. The page's files come from a real server, its table
+call-outs, toasts and my chat bubble never over my hand or sets. The page's files come from a real server, its table
 messages from engine-made states (tests/table_states.py)."""
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def mine(page: Page) -> list[Box]:
       .map((el) => el.getBoundingClientRect().toJSON())""")  # type: ignore[no-any-return]
 
 
-FLOATING = """() => [...document.querySelectorAll('.callout, .pay-toast, #toast.show')]
+FLOATING = """() => [...document.querySelectorAll('.callout, .pay-toast, #toast.show, .chat-bubble')]
   .map((el) => ({cls: el.className, box: el.getBoundingClientRect().toJSON()}))
   .filter((f) => f.box.width > 0)"""
 
@@ -207,7 +207,9 @@ def test_my_kong_call_out_and_the_payment_toasts_never_cover_my_hand_or_sets(tab
     pay = {"kind": "payment", "seat": 0, "reason": "exposed_kong", "amounts": [3, -1, -1, -1], "liable": None}
     fake.push({**view_message(after, TURN_TIMER), "events": [kong, pay]})
     fake.push({"type": "error", "code": "not_your_turn", "ref": "action"})
+    fake.push({"type": "chat", "seat": 0, "name": "Siew Lan", "kind": "text", "body": "Huat ah! " * 4})
     expect(page.locator(".callout")).to_have_count(1)
+    expect(page.locator(".chat-bubble")).to_have_count(1)
     expect(page.locator(".pay-toast")).to_have_count(4)
     expect(page.locator("#toast.show")).to_have_count(1)
     width, height = SIZES[name]["viewport"]["width"], SIZES[name]["viewport"]["height"]
@@ -224,4 +226,4 @@ def test_my_kong_call_out_and_the_payment_toasts_never_cover_my_hand_or_sets(tab
         if not any(f["cls"].startswith("callout") for f in floating):
             break
         page.wait_for_timeout(40)
-    assert {"callout", "pay-toast"} <= seen
+    assert {"callout", "pay-toast", "chat-bubble"} <= seen
