@@ -1,8 +1,8 @@
 """The table on a phone (portrait 360x800 and 390x844, landscape 800x360 and 844x390) and a desktop: each
 seat's pond (its discards, sets and bonus tiles) in front of it and apart from every other seat's, all on
 the screen and my own never covered; the play options sheet one tap (or one key) away and on the screen;
-call-outs, toasts and my chat bubble never over my hand or sets. The page's files come from a real server, its table
-messages from engine-made states (tests/table_states.py)."""
+call-outs, toasts and my chat bubble never over my hand or sets. The page's files come from a real
+server, its table messages from engine-made states (tests/table_states.py)."""
 
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ def mine(page: Page) -> list[Box]:
 
 
 FLOATING = """() => [...document.querySelectorAll('.callout, .pay-toast, #toast.show, .chat-bubble')]
-  .map((el) => ({cls: el.className, box: el.getBoundingClientRect().toJSON()}))
+  .map((el) => ({cls: (el.id ? `${el.id} ` : '') + el.className, box: el.getBoundingClientRect().toJSON()}))
   .filter((f) => f.box.width > 0)"""
 
 
@@ -206,16 +206,13 @@ def test_my_kong_call_out_and_the_payment_toasts_never_cover_my_hand_or_sets(tab
     kong = {"kind": "kong", "seat": 0, "tile": "1m", "kong_kind": "added"}
     pay = {"kind": "payment", "seat": 0, "reason": "exposed_kong", "amounts": [3, -1, -1, -1], "liable": None}
     fake.push({**view_message(after, TURN_TIMER), "events": [kong, pay]})
-    fake.push({"type": "error", "code": "not_your_turn", "ref": "action"})
-    fake.push({"type": "chat", "seat": 0, "name": "Siew Lan", "kind": "text", "body": "Huat ah! " * 4})
     expect(page.locator(".callout")).to_have_count(1)
-    expect(page.locator(".chat-bubble")).to_have_count(1)
-    expect(page.locator(".pay-toast")).to_have_count(4)
-    expect(page.locator("#toast.show")).to_have_count(1)
     width, height = SIZES[name]["viewport"]["width"], SIZES[name]["viewport"]["height"]
     seen: set[str] = set()
-    for _ in range(30):  # through the call-out's whole animation
-        floating = page.evaluate(FLOATING)
+
+    def check() -> list[Any]:
+        """The floating boxes now, each on the screen and over none of my tiles."""
+        floating: list[Any] = page.evaluate(FLOATING)
         own = mine(page)
         assert len(own) >= 14
         for f in floating:
@@ -223,7 +220,17 @@ def test_my_kong_call_out_and_the_payment_toasts_never_cover_my_hand_or_sets(tab
             assert inside(f["box"], width, height), (name, f)
             clash = [b for b in own if meets(f["box"], b)]
             assert not clash, (name, f, clash[:1])
-        if not any(f["cls"].startswith("callout") for f in floating):
+        return floating
+
+    for _ in range(30):  # through the call-out's whole animation, from its first frame
+        if not any(f["cls"].startswith("callout") for f in check()):
             break
         page.wait_for_timeout(40)
-    assert {"callout", "pay-toast", "chat-bubble"} <= seen
+    assert {"callout", "pay-toast"} <= seen
+    # the page's own message and my chat bubble
+    fake.push({"type": "error", "code": "not_your_turn", "ref": "action"})
+    fake.push({"type": "chat", "seat": 0, "name": "Siew Lan", "kind": "text", "body": "Huat ah! " * 4})
+    expect(page.locator("#toast.show")).to_have_count(1)
+    expect(page.locator(".chat-bubble")).to_have_count(1)
+    check()
+    assert {"toast", "chat-bubble"} <= seen
