@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -32,6 +33,37 @@ def _wait_finished(server: LiveServer, code: str, seconds: float = 240) -> dict[
             return data
         time.sleep(0.5)  # polling the server's state (the event moves on its own check interval)
     raise AssertionError(f"the event did not finish: {_event(server, code)}")
+
+
+Query = Callable[[str, tuple[Any, ...]], list[Any]]
+
+
+def recompute(query: Query, code: str) -> tuple[dict[str, str], list[HandRecord]]:
+    """An event's entrants (id -> name) and its hands as the standings read them, straight from the
+    database (``query(sql, params)`` with ``?`` placeholders), independently of the server's code."""
+    ((event_id,),) = query("SELECT id FROM tournaments WHERE code = ?", (code,))
+    names = {str(p): n for p, n in query(
+        "SELECT e.player_id, p.name FROM tournament_entrants e JOIN players p ON p.id = e.player_id"
+        " WHERE e.event_id = ? ORDER BY e.entered, e.player_id", (event_id,))}
+    records = []
+    for table_id, rnd, table_no in query(
+            "SELECT table_id, round, table_no FROM tournament_tables WHERE event_id = ?", (event_id,)):
+        who = dict(query("SELECT seat, player_id FROM seat_players WHERE table_id = ?", (table_id,)))
+        for number, wall_hash, text in query(
+                "SELECT number, wall_hash, result FROM hands WHERE table_id = ? AND result IS NOT NULL",
+                (table_id,)):
+            result = json.loads(text) if isinstance(text, str) else text
+            net = list(result["payments"])
+            for pay in result.get("instant") or ():
+                net = [a + b for a, b in zip(net, pay["amounts"], strict=True)]
+            sources = [tuple(r) for r in query(
+                "SELECT seat, source FROM actions WHERE table_id = ? AND hand = ?", (table_id, number))]
+            seats = [SeatResult(str(who[s]) if s in who else None, net[s],
+                                by_bot=(s, "bot") in sources and (s, "human") not in sources)
+                     for s in range(4)]
+            records.append(HandRecord(rnd, table_no, number - 1, wall_hash,
+                                      (seats[0], seats[1], seats[2], seats[3]), result.get("winner")))
+    return names, records
 
 
 def test_a_duplicate_event_deals_one_wall_per_hand_to_every_table_and_scores_from_the_stored_hands(
@@ -84,29 +116,7 @@ def test_a_duplicate_event_deals_one_wall_per_hand_to_every_table_and_scores_fro
     # the standings equal a recomputation from the stored hands (read here with sqlite3 alone)
     db = sqlite3.connect(f"file:{live_server.database}?mode=ro", uri=True)
     try:
-        (event_id,) = db.execute("SELECT id FROM tournaments WHERE code = ?", (code,)).fetchone()
-        names = {str(p): n for p, n in db.execute(
-            "SELECT e.player_id, p.name FROM tournament_entrants e JOIN players p ON p.id = e.player_id"
-            " WHERE e.event_id = ? ORDER BY e.entered, e.player_id", (event_id,))}
-        records = []
-        tables = db.execute("SELECT table_id, round, table_no FROM tournament_tables WHERE event_id = ?",
-                            (event_id,)).fetchall()
-        for table_id, rnd, table_no in tables:
-            who = dict(db.execute("SELECT seat, player_id FROM seat_players WHERE table_id = ?", (table_id,)))
-            for number, wall_hash, text in db.execute(
-                    "SELECT number, wall_hash, result FROM hands WHERE table_id = ? AND result IS NOT NULL",
-                    (table_id,)).fetchall():
-                result = json.loads(text)
-                net = list(result["payments"])
-                for pay in result.get("instant") or ():
-                    net = [a + b for a, b in zip(net, pay["amounts"], strict=True)]
-                sources = db.execute("SELECT seat, source FROM actions WHERE table_id = ? AND hand = ?",
-                                     (table_id, number)).fetchall()
-                seats = [SeatResult(str(who[s]) if s in who else None, net[s],
-                                    by_bot=(s, "bot") in sources and (s, "human") not in sources)
-                         for s in range(4)]
-                records.append(HandRecord(rnd, table_no, number - 1, wall_hash,
-                                          (seats[0], seats[1], seats[2], seats[3]), result.get("winner")))
+        names, records = recompute(lambda sql, params: db.execute(sql, params).fetchall(), code)
     finally:
         db.close()
     assert len(records) == 3 * 2 * 2
@@ -168,3 +178,29 @@ def test_the_events_store_on_both_backends(database_url: str) -> None:
 def test_only_an_events_tables_go_on_unattended(live_server: LiveServer) -> None:
     r = live_server.post("/api/tables", {"name": "Forever", "options": {"unattended": True}})
     assert r.status_code == 400 and "event" in r.json()["error"]
+
+
+def test_an_event_goes_on_across_a_server_restart_with_its_shared_walls(live_server: LiveServer) -> None:
+    people = [player(live_server, f"P{i}") for i in range(8)]
+    code = call(live_server, "POST", "/api/events", people[0],
+                {"name": "Restart cup", "format": "duplicate", "rounds": 2, "hands": 3, "absent": "bot",
+                 "options": {**FAST_OPTIONS, "next_hand_seconds": 1}}).json()["code"]
+    for who in people:
+        assert call(live_server, "POST", f"/api/events/{code}/enter", who, {}).status_code == 200
+    assert call(live_server, "POST", f"/api/events/{code}/start", people[0], {}).status_code == 200
+    end = time.monotonic() + 120
+    while not _event(live_server, code)["standings"] or not any(
+            r["score"] for r in _event(live_server, code)["standings"]):
+        assert time.monotonic() < end, "no hand ended"
+        time.sleep(0.2)  # polling the server's state until a hand of round 1 has ended
+    live_server.restart()  # what a process restart does: the tables resume from the store
+    data = _wait_finished(live_server, code)
+    verify = _recipe()
+    for rnd in data["played"]:
+        assert len(rnd["walls"]) == 3
+        for wall in rnd["walls"]:
+            for t in rnd["tables"]:
+                shown = httpx.get(f"{live_server.url}/api/tables/{t['code']}/hands/{wall['hand']}/replay",
+                                  timeout=30).json()
+                assert shown["wall_hash"] == wall["wall_hash"]  # no hand lost, each dealt the shared wall
+                assert verify(wall["wall_hash"], shown["result"]["wall_reveal"])

@@ -142,8 +142,6 @@ class EventRunner:
                 t.begin()
                 t.schedule()
         await self.server.committed(None, mark)
-        for t in opened:
-            self.server.ownership.created(t)
         log.info("event %s: round %d with %d tables", event.code, number, len(opened))
         return number
 
@@ -172,7 +170,11 @@ class EventRunner:
         moved = 0
         for event in self.store.running_events():
             tables = [t for t in self.store.event_tables(event.id) if t.round == event.round]
-            if not tables or any(t.status not in ENDED for t in tables):
+            playing = [t for t in tables if t.status not in ENDED]
+            for t in playing:  # in a cluster: a table whose worker died (or let it go) goes on here
+                if t.code not in self.server.tables:
+                    self.server.ownership.adopt(t.code)
+            if not tables or playing:
                 continue
             if event.round >= event.rounds:
                 moved += self.store.end_event(event.id, event.round)

@@ -16,6 +16,11 @@ function status(text, bad = false) {
   $("event-status").classList.toggle("bad", bad);
 }
 
+function show(button, on) {
+  button.hidden = !on;
+  button.style.display = on ? "" : "none";
+}
+
 function score(x) {
   return x > 0 ? `+${x}` : String(x);
 }
@@ -28,7 +33,7 @@ function renderStandings(data) {
     return;
   }
   const table = document.createElement("table");
-  table.className = "ledger";
+  table.className = "standings";
   const head = document.createElement("tr");
   for (const key of ["event.rank", "event.player", "event.score", "event.won", "event.by_bot"]) {
     head.append(el("th", t(key)));
@@ -89,9 +94,9 @@ function render(data) {
   const entrants = $("entrants");
   entrants.replaceChildren(...data.entrants.map((n) => el("li", n)));
   const open = data.status === "open";
-  $("enter").hidden = !open || data.entered;
-  $("leave").hidden = !open || !data.entered;
-  $("start").hidden = !open || !data.is_organiser;
+  show($("enter"), open && !data.entered);
+  show($("leave"), open && data.entered);
+  show($("start"), open && data.is_organiser);
   renderStandings(data);
   renderRounds(data);
   $("event-body").hidden = false;
