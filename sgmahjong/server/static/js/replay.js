@@ -134,7 +134,7 @@ function render() {
     end.dataset.filled = "1";
     fillResult(end, { ...v, hand_number: data.hand_number, match_ledger: v.hand_ledger }, {
       seatName, patternName: (id) => state.patterns.get(id) || String(id).replaceAll("_", " "),
-      code: data.code, canGoNext: false, matchOver: false,
+      code: data.code, canGoNext: false, matchOver: false, replayLink: false,
     });
   }
   document.querySelectorAll("#review-list tr[data-step]").forEach((tr) =>
