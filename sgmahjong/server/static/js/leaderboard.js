@@ -2,6 +2,7 @@
 // player's own place, and the ladder's rules written out from the server's ladder.
 import { esc, getJSON } from "./api.js";
 import { t } from "./i18n.js";
+import { showTrouble } from "./trouble.js";
 import { rankName } from "./ranks.js";
 
 const $ = (id) => document.getElementById(id);
@@ -56,7 +57,7 @@ async function load(season) {
     renderBoard(d);
     renderLadder(d);
   } catch (err) {
-    $("board").textContent = err.message;
+    showTrouble($("board"), err, () => load(season));
   }
 }
 

@@ -2,7 +2,7 @@
 // GET /api/rules), then share its link; list the open tables.
 import "./site-header.js";
 import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
-import { errorText } from "./errors.js";
+import { showTrouble } from "./trouble.js";
 import { t } from "./i18n.js";
 import { playerName } from "./names.js";
 import { avatarElement } from "./avatars.js";
@@ -17,7 +17,7 @@ async function init() {
   try {
     rules = await getJSON("/api/rules");
   } catch (err) {
-    $("create-error").textContent = t("lobby.rules_failed", { reason: err.message });
+    showTrouble($("create-error"), err, () => location.reload());
     return;
   }
   for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
@@ -57,7 +57,7 @@ async function create(ev) {
     $("created").hidden = false;
     refreshTables();
   } catch (err) {
-    $("create-error").textContent = err.code ? errorText(err) : err.message;
+    showTrouble($("create-error"), err);
   }
 }
 

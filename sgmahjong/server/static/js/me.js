@@ -3,6 +3,7 @@
 import { esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { errorText } from "./errors.js";
+import { showTrouble } from "./trouble.js";
 import { identityReady, rememberedName, rememberName } from "./identity.js";
 import { avatarPicker } from "./avatars.js";
 import { lang, shownAfter, t } from "./i18n.js";
@@ -88,7 +89,7 @@ async function load(page) {
   try {
     state.data = await fetchMe(page);
   } catch (err) {
-    $("hands").textContent = err.message;
+    showTrouble($("hands"), err, () => load(page));
     return;
   }
   const d = state.data;

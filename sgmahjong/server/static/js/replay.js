@@ -5,6 +5,7 @@
 // expert's routes; the page keeps no game logic.
 import { getJSON, patternNames } from "./api.js";
 import { errorText } from "./errors.js";
+import { showTrouble, unreachable } from "./trouble.js";
 import { logItem } from "./tablelog.js";
 import { parseTiles } from "./notation.js";
 import { fillResult, wallDigest } from "./result.js";
@@ -363,7 +364,8 @@ async function main() {
   } catch (err) {
     const el = $("replay-error");
     el.hidden = false;
-    el.textContent = err.code ? errorText(err) : t("replay.none", { error: err.message });
+    if (unreachable(err) || err.status >= 500) showTrouble(el, err, () => location.reload());
+    else el.textContent = err.code ? errorText(err) : t("replay.none", { error: err.message });
     return;
   }
   const data = state.data;

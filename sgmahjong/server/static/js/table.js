@@ -10,6 +10,7 @@ import { esc, patternNames, postJSON } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { chowInfo, legalGroups, myHand } from "./moves.js";
 import { fillResult, renderReady } from "./result.js";
+import { connectionNotice } from "./trouble.js";
 import { bonusRow, discardPool, highlightCopies } from "./felt.js";
 import { renderTracker } from "./tracker.js";
 import { playerName } from "./names.js";
@@ -733,8 +734,11 @@ function start() {
   state.avatars = tableAvatars(state.code, () => render());
   state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
     seatName, positionOf });
+  const notice = connectionNotice($("felt"), () => state.conn.reconnect(state.conn.token));
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
+      notice.set(ok);
+      if (!ok && !state.table) $("play").hidden = false; // never reached: the table's frame, not a blank page
       const c = $("conn");
       c.textContent = ok ? t("table.connected") : t(navigator.onLine ? "table.reconnecting" : "table.offline_reconnecting");
       c.className = "conn " + (ok ? "ok" : "bad");
