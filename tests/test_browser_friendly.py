@@ -99,3 +99,22 @@ def test_the_calculators_answer_comes_into_view(live_server: LiveServer, open_pa
     expect(page.locator("#calc-result h2")).to_contain_text("台" if lang == "zh" else "tai")
     page.wait_for_function("""() => { const b = document.querySelector('#calc-result h2').getBoundingClientRect();
       return b.top >= 0 && b.bottom <= innerHeight; }""")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_me_with_no_wins_shows_no_average_tai(live_server: LiveServer, open_page: Any, lang: str) -> None:
+    words = strings(lang)
+    page = open_page(DESKTOP, lang)
+    page.goto(live_server.url + "/me")
+    stat = page.locator('#totals [data-stat="no_wins"]')
+    expect(stat).to_have_text(f"–{words['me.stat.no_wins']}")
+    expect(page.locator('#totals [data-stat="average_win_tai"]')).to_have_count(0)
+
+
+def test_a_vs_bots_table_is_named_in_the_pages_language(live_server: LiveServer, open_page: Any) -> None:
+    page = open_page(DESKTOP, "zh")
+    page.goto(live_server.url + "/")
+    page.fill("#play-name", "Ann")
+    page.locator("#play-bots").click()
+    expect(page.locator("#table-name")).to_have_text("Ann 对电脑")
+    expect(page).to_have_title(re.compile("^Ann 对电脑 — "))

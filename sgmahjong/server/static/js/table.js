@@ -13,7 +13,7 @@ import { fillResult, renderReady } from "./result.js";
 import { connectionNotice } from "./trouble.js";
 import { bonusRow, discardPool, highlightCopies } from "./felt.js";
 import { renderTracker } from "./tracker.js";
-import { playerName } from "./names.js";
+import { playerName, tableName } from "./names.js";
 import { langSwitch, shownAfter, t } from "./i18n.js";
 import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
@@ -759,8 +759,8 @@ function start() {
     },
     table(msg) {
       state.table = msg.table;
-      document.title = `${state.table.name} — sgmahjong`;
-      $("table-name").textContent = state.table.name;
+      document.title = `${tableName(state.table.name)} — sgmahjong`;
+      $("table-name").textContent = tableName(state.table.name);
       state.avatars.update(state.table);
       document.body.dataset.status = state.table.status;
       if (!state.status) state.status = state.table.status;
