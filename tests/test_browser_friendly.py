@@ -97,7 +97,8 @@ def test_the_calculators_answer_comes_into_view(live_server: LiveServer, open_pa
     page.check("#self_drawn")
     page.locator("#calc-btn").click()
     expect(page.locator("#calc-result h2")).to_contain_text("台" if lang == "zh" else "tai")
-    page.wait_for_function("""() => { const b = document.querySelector('#calc-result h2').getBoundingClientRect();
+    page.wait_for_function("""() => {
+      const b = document.querySelector('#calc-result h2').getBoundingClientRect();
       return b.top >= 0 && b.bottom <= innerHeight; }""")
 
 

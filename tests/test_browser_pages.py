@@ -219,7 +219,8 @@ def test_result_panel_paths(live_server: Any, page: Page) -> None:
       m.fillResult(el, arg, {seatName: (s) => ['Ann', 'Bo', 'Cy', 'Di'][s], patternName: (p) => p,
                              code: 'X', canGoNext: true, readySent: false, onNext: () => {},
                              matchOver: false});
-      return {h: el.querySelector('h2').textContent + ' / ' + (el.querySelector('.result-how')?.textContent ?? ''),
+      const how = el.querySelector('.result-how')?.textContent ?? '';
+      return {h: el.querySelector('h2').textContent + ' / ' + how,
               liable: el.querySelector('.liable')?.textContent ?? null,
               kind: el.querySelector('.win-kind')?.textContent ?? null, text: el.textContent,
               melds: el.querySelectorAll('.winning-hand .meld').length,

@@ -56,9 +56,11 @@ def result_page(browser: Browser, live_server: LiveServer) -> Any:
 
 
 TEXTS = {
-    "en": {"title": "南 Bot 1 · Casual wins: 1 tai", "how": "On 西 Cy's discard", "pays": "西 Cy pays 南 Bot 1 · Casual 2.",
+    "en": {"title": "南 Bot 1 · Casual wins: 1 tai", "how": "On 西 Cy's discard",
+           "pays": "西 Cy pays 南 Bot 1 · Casual 2.",
            "replay": "Watch the replay", "next": "Next hand", "pattern": "Seat flower"},
-    "zh": {"title": "南 电脑1 · 普通 胡了：1 台", "how": "胡 西 Cy 打的牌", "pays": "西 Cy 付给 南 电脑1 · 普通 2。",
+    "zh": {"title": "南 电脑1 · 普通 胡了：1 台", "how": "胡 西 Cy 打的牌",
+           "pays": "西 Cy 付给 南 电脑1 · 普通 2。",
            "replay": "看回放", "next": "下一局", "pattern": "正花"},
 }
 NOTATION = ("123456m", "[555p]", "+6s", "/2f", "sgmahjong replay", "FILE")
@@ -90,7 +92,8 @@ def check_words(page: Page, lang: str) -> None:
     for seat in range(4):
         head = result.locator(f'.payments th.seat-col[data-seat="{seat}"]')
         expect(head).to_be_visible()
-        assert head.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1")
+        assert head.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1"
+                             " && e.scrollHeight <= e.clientHeight + 1")
     expect(result.locator('.payments th.seat-col[data-seat="3"]')).to_contain_text(
         "Bot 2 · Casual" if lang == "en" else "电脑2 · 普通")
 
@@ -101,12 +104,13 @@ def test_the_result_on_a_phone_fits_and_speaks_plainly(result_page: Any, lang: s
     check_words(page, lang)
     title = page.evaluate("""() => { const h = document.querySelector('#result h2.result-title');
       const lines = new Set([...h.querySelectorAll('span')].flatMap((s) => [...s.getClientRects()]
-        .map((r) => Math.round(r.top)))); return {lines: lines.size, width: h.getBoundingClientRect().width}; }""")
+        .map((r) => Math.round(r.top))));
+      return {lines: lines.size, width: h.getBoundingClientRect().width}; }""")
     assert title["lines"] == 1 and title["width"] <= 360, title
     # Next hand in view without scrolling, measured in one step
     nxt = page.evaluate("""() => { const b = document.querySelector('#result [data-action=next]')
       .getBoundingClientRect(); return [b.top, b.bottom, innerHeight]; }""")
-    assert 0 <= nxt[0] and nxt[1] <= nxt[2], nxt
+    assert nxt[0] >= 0 and nxt[1] <= nxt[2], nxt
     expect(page.locator("#result [data-action=next]")).to_contain_text(TEXTS[lang]["next"])
     targets = page.evaluate(TARGETS)
     assert len(targets) >= 5  # next, show the table, the replay, the log, two summaries

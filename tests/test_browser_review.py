@@ -59,8 +59,9 @@ def test_the_expert_review_speaks_to_a_learner(expert_server: LiveServer, open_p
     expect(rows).to_have_count(len(decisions))
     summary = page.locator("#review-summary")
     expect(summary).to_contain_text("chose as the expert would" if lang == "en" else "和大师一样")
-    # the last row of the list: its options come into view on a click
-    last = max(decisions, key=lambda d: int(d["number"]))
+    # the list's last discard: its options (tiles) come into view on a click
+    discards = [d for d in decisions if str(d["chosen"]).startswith("discard")]
+    last = max(discards, key=lambda d: int(d["number"]))
     row = page.locator(f"#review-list tr[data-step='{last['number'] - 1}']")
     row.scroll_into_view_if_needed()
     row.click()
