@@ -254,7 +254,7 @@ function renderPlay() {
   a11y.afterRender();
   // a tab in the background shows in its title when the table waits for you
   const mine = (v.legal_actions || []).length > 0 && !v.result;
-  document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? state.table.name : t("table.code")} — sgmahjong`;
+  document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? tableName(state.table.name) : t("table.code")} — sgmahjong`;
 }
 
 /** The seats of `seats` whose pending decision may be shown: all on a turn, only mine on a claim. */

@@ -681,7 +681,7 @@ export default {
   "replay.expert.queued": "Getting the expert ready… ({secs} s)",
   "replay.expert.progress": "The expert has looked at {done} of {total} decisions",
   "replay.expert.busy": "The reviewer is busy; try again in a minute.",
-  "replay.expert.summary": "{who} chose as the expert would in {agreed} of {n} decisions ({pct}%). {costly} choices cost points: about {loss} points in all, on average.",
+  "replay.expert.summary": "{who} chose as the expert would in {agreed} of {n} decisions ({pct}%). Mistakes: {costly}, costing about {loss} points in all, on average.",
   "replay.expert.biggest": "Biggest mistakes:",
   "replay.expert.at_step": "step {step} (about {cost} points)",
   "replay.expert.in_hand": "hand {hand}, step {step} (about {cost} points)",
