@@ -3,6 +3,7 @@
 import "./site-header.js";
 import { choiceName, esc, getJSON, optionControls, optionDoc, optionName, patternLabel, presetName } from "./api.js";
 import { has, lang, shownAfter, t } from "./i18n.js";
+import { showTrouble } from "./trouble.js";
 
 const $ = (id) => document.getElementById(id);
 let rules = null;
@@ -34,7 +35,7 @@ async function init() {
   try {
     rules = await getJSON("/api/rules");
   } catch (err) {
-    $("ref-error").textContent = err.message;
+    showTrouble($("ref-error"), err, () => location.reload());
     return;
   }
   for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
