@@ -716,6 +716,7 @@ export default {
   "replay.expert.progress": "大师已看完 {total} 个决定中的 {done} 个",
   "replay.expert.busy": "复盘服务繁忙，请一分钟后再试。",
   "replay.expert.summary": "{who} 在 {n} 个决定中有 {agreed} 个和大师一样（{pct}%）。有 {costly} 个选择失分：平均一共约 {loss} 分。",
+  "replay.expert.summary#one": "{who} 在 {n} 个决定中有 {agreed} 个和大师一样（{pct}%）。有 {costly} 个选择失分：平均一共约 {loss} 分。",
   "replay.expert.biggest": "最大的失误：",
   "replay.expert.at_step": "第 {step} 步（约 {cost} 分）",
   "replay.expert.in_hand": "第 {hand} 局第 {step} 步（约 {cost} 分）",
