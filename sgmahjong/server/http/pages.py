@@ -18,6 +18,7 @@ PAGES = {
     "/scoring": "scoring.html",
     "/calculator": "calculator.html",
     "/keys": "keys.html",
+    "/learn": "learn.html",
 }
 
 
