@@ -111,7 +111,7 @@ def demo_site() -> Iterator[tuple[str, dict[str, str]]]:
             playing = server.post("/api/play", {"name": "Ann", "seed": 5, "options": IN_PLAY}).json()
             pages = {"lobby": "/", "how to play": "/how-to-play", "scoring": "/scoring",
                      "calculator": "/calculator", "me": "/me", "replay": f"/replay/{done}/1",
-                     "table": f"/t/{playing['code']}"}
+                     "table": f"/t/{playing['code']}", "tutorial": "/learn"}
             yield server.url, pages
         finally:
             server.stop()

@@ -154,3 +154,31 @@ def test_every_target_is_in_view_at_360_px(live_server: Any, open_page: Any, lan
         target(page).tap()
     expect(page.locator("html")).to_have_attribute("data-learn-step", "done")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", DESKTOP), ("zh", PHONE)])
+def test_how_to_play_begins_with_the_tour_then_the_tiles(live_server: Any, open_page: Any, lang: str,
+                                                          size: dict[str, Any]) -> None:
+    page = open_page(size, lang)
+    page.goto(live_server.url + "/how-to-play")
+    legend = page.locator("#tour-legend li")
+    expect(legend).to_have_count(5)
+    assert page.eval_on_selector_all("#tour-legend li", "ls => ls.map(l => l.dataset.area)") == [
+        "hand", "pond", "wall", "claims", "scores"]
+    # the first two sections: the tour, then the tile faces
+    firsts = page.eval_on_selector_all("main > section.card", "ss => ss.slice(0, 2).map(s => s.querySelector("
+                                       "'#tour-table, #gallery')?.id ?? null)")
+    assert firsts == ["tour-table", "gallery"]
+    # each number is on its area of the picture, which is drawn with the site's tiles
+    for n, where in enumerate([".learn-hand", '[data-area="pond"]', '[data-area="wall"]', ".learn-claims",
+                               '[data-area="scores"]'], start=1):
+        mark = page.locator(f"#tour-table {where} .tour-mark").first
+        expect(mark).to_have_text(str(n))
+        expect(mark).to_be_visible()
+    expect(page.locator("#tour-table .learn-hand .tile")).to_have_count(10)
+    expect(page.locator("#tour-table .learn-claims button")).to_have_count(2)
+    # the picture is a picture: not in the tab order, not read out (the list names its parts)
+    assert page.get_attribute("#tour-table", "aria-hidden") == "true"
+    assert page.evaluate("document.getElementById('tour-table').inert")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+    expect(page.locator("a[href='/learn']").first).to_be_visible()

@@ -2,143 +2,20 @@
 // button offered and the score come from js/tutorial-hand.js, which tools/make_tutorial.py plays
 // through the rules core; this page only draws them (the site's tiles) and waits for the right move.
 import "./site-header.js";
-import { backElement, sortTiles, tileElement, tileName } from "./tiles.js";
+import { tileName } from "./tiles.js";
 import { DISCARD_KEYS } from "./keys.js";
 import { t } from "./i18n.js";
+import { CLAIM_KEYS, drawTable, el } from "./learn-table.js";
 import HAND from "./tutorial-hand.js";
 
 const $ = (id) => document.getElementById(id);
 const SEATS = ["E", "S", "W", "N"];
 /** The player's moves in order (the script's `do`), each with its words in the strings files. */
 const STEP_KEYS = ["discard_n", "chow", "discard_9m", "pong", "discard_1s", "win"];
-/** The claim keys of the table (js/keys.js): the tutorial answers the same keys. */
-const CLAIM_KEYS = { pong: "P", win: "H", pass: " ", chow: "Z" };
 export const DONE_KEY = "sgmahjong_learned";
 
 let at = -1; // -1: the introduction; 0..n-1: the player's moves; n: the result
 let handOrder = []; // the hand tiles in the order drawn (keys 1..9, 0, Q, W, E, R)
-
-function el(tag, cls = "", text = "") {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
-
-function tilesRow(tiles, size = "xs") {
-  const row = el("span", "tiles");
-  for (const tile of tiles) row.append(tileElement(tile, { size }));
-  return row;
-}
-
-function labelled(label, content) {
-  const wrap = el("div");
-  wrap.append(el("div", "learn-label", label), content);
-  return wrap;
-}
-
-function meldsRow(melds) {
-  const row = el("span", "tiles");
-  for (const m of melds) {
-    const set = el("span", "tiles learn-set");
-    set.dataset.meld = m.kind;
-    for (const tile of m.tiles) set.append(tileElement(tile, { size: "xs" }));
-    row.append(set);
-  }
-  return row;
-}
-
-/** The three other seats: their hidden tiles (backs), sets, bonus tiles and ponds. */
-function drawOthers(pos) {
-  const box = $("learn-others");
-  box.replaceChildren();
-  for (const i of [3, 2, 1]) { // left (North), across (West), right (South), as seen from East
-    const s = pos.seats[i];
-    const seat = el("section", "learn-seat");
-    seat.dataset.seat = SEATS[i];
-    const h = el("h2");
-    h.append(el("span", "", t(`wind.${SEATS[i]}`)), el("span", "learn-count", t("learn.tiles_held", { n: s.concealed })));
-    seat.append(h);
-    const backs = el("span", "tiles");
-    backs.setAttribute("aria-hidden", "true");
-    backs.classList.add("learn-backs");
-    for (let k = 0; k < Math.min(s.concealed, 13); k++) backs.append(backElement({ size: "xs" }));
-    seat.append(backs);
-    if (s.melds.length) seat.append(labelled(t("learn.sets"), meldsRow(s.melds)));
-    const pond = s.discards.length ? tilesRow(s.discards) : el("span", "learn-none", t("learn.pond_empty"));
-    const pondBox = labelled(t("learn.pond"), pond);
-    pondBox.dataset.area = "pond";
-    seat.append(pondBox);
-    box.append(seat);
-  }
-}
-
-/** The middle: the wall count, the discard waiting for claims, the scores. */
-function drawCentre(pos, scores) {
-  const box = $("learn-centre");
-  box.replaceChildren();
-  const wall = el("span", "learn-wall", t("learn.wall", { n: pos.wall }));
-  wall.dataset.area = "wall";
-  box.append(wall);
-  if (pos.discard) {
-    const d = el("span", "learn-discard");
-    d.dataset.area = "discard";
-    d.append(el("span", "", t("learn.discarded", { who: t(`wind.${pos.discard.seat}`) })),
-      tileElement(pos.discard.tile, { size: "sm" }));
-    box.append(d);
-  }
-  const sc = el("span", "learn-scores");
-  sc.dataset.area = "scores";
-  for (const s of SEATS) {
-    const n = scores[s] || 0;
-    sc.append(el("span", "", `${t(`wind.${s}`)} ${n > 0 ? "+" : ""}${n}`));
-  }
-  box.append(sc);
-}
-
-/** Your side: sets, bonus tiles, pond, the hand as buttons, the claim buttons the core offers. */
-function drawYou(pos, step) {
-  const box = $("learn-you");
-  box.replaceChildren();
-  const you = pos.seats[0];
-  const h = el("h2", "learn-label", t("learn.you"));
-  box.append(h);
-  const top = el("div", "learn-you-top");
-  if (you.melds.length) top.append(labelled(t("learn.sets"), meldsRow(you.melds)));
-  top.append(labelled(t("learn.bonus"), tilesRow(you.bonus)));
-  const pond = you.discards.length ? tilesRow(you.discards) : el("span", "learn-none", t("learn.pond_empty"));
-  top.append(labelled(t("learn.pond"), pond));
-  box.append(top);
-  const hand = el("div", "learn-hand");
-  hand.setAttribute("role", "group");
-  hand.setAttribute("aria-label", t("learn.hand"));
-  handOrder = sortTiles(you.concealed);
-  handOrder.forEach((tile, i) => {
-    const b = el("button");
-    b.type = "button";
-    b.dataset.tile = tile;
-    b.dataset.index = String(i);
-    b.setAttribute("aria-label", t("learn.tile_button", { tile: tileName(tile), key: DISCARD_KEYS[i] }));
-    b.append(tileElement(tile, { size: "md" }), el("span", "learn-key", DISCARD_KEYS[i]));
-    b.addEventListener("click", () => tapTile(i));
-    hand.append(b);
-  });
-  box.append(hand);
-  const claims = el("div", "learn-claims");
-  for (const action of step ? step.legal.filter((a) => !a.startsWith("discard")) : []) {
-    const kind = action.split(" ")[0];
-    const b = el("button");
-    b.type = "button";
-    b.dataset.action = kind;
-    if (kind === "pass") b.className = "secondary";
-    const tiles = action.split(" ")[1];
-    b.textContent = t(`table.${kind}`) + (tiles ? ` ${tiles.slice(0, -1).split("").join("-")}` : "");
-    b.setAttribute("aria-keyshortcuts", CLAIM_KEYS[kind] === " " ? "Space" : CLAIM_KEYS[kind]);
-    b.addEventListener("click", () => tapClaim(kind));
-    claims.append(b);
-  }
-  box.append(claims);
-}
 
 function step() {
   return at >= 0 && at < HAND.steps.length ? HAND.steps[at] : null;
@@ -162,9 +39,7 @@ function draw() {
   const s = step();
   const pos = at < 0 ? HAND.steps[0].before : s ? s.before : HAND.end;
   const scores = at >= n ? HAND.result.payments : {};
-  drawOthers(pos);
-  drawCentre(pos, scores);
-  drawYou(pos, s);
+  handOrder = drawTable($("learn-table"), pos, s, scores, { tile: tapTile, claim: tapClaim });
   $("learn-note").textContent = "";
   const buttons = $("learn-coach-buttons");
   buttons.replaceChildren();
