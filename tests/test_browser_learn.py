@@ -151,6 +151,7 @@ def test_every_target_is_in_view_at_360_px(live_server: Any, open_page: Any, lan
         if i == 2:
             wrong_tap(page, step)
             assert in_view(page, ".learn-target"), "after a wrong tap"
+            assert in_view(page, "#learn-note"), "the correction"
         target(page).tap()
     expect(page.locator("html")).to_have_attribute("data-learn-step", "done")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

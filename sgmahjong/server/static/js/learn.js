@@ -101,6 +101,7 @@ function wrong(elem, text) {
     void elem.offsetWidth; // restart the shake
     elem.classList.add("learn-wrong");
   }
+  $("learn-coach").scrollIntoView({ block: "nearest" }); // the correction, in view
   const aim = target();
   if (aim) {
     aim.focus({ preventScroll: true });
