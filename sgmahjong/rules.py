@@ -68,6 +68,10 @@ class RuleSet:
                                 maximum=148)
     # §3 match
     rounds: int = _opt(4, "prevailing-wind rounds in a match", minimum=1, maximum=4)
+    rotate_every_hand: bool = _opt(False, "the deal passes after every hand (duplicate events: hand k "
+                                   "is dealt by seat k mod 4)")
+    match_hands: int = _opt(0, "hands in a match (0: the prevailing-wind rounds decide)", minimum=0,
+                            maximum=64)
 
     def __post_init__(self) -> None:
         for f in fields(self):

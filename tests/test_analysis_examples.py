@@ -1,4 +1,4 @@
-"""Fixed examples for hand analysis, many from the source texts in /work/shared/rules/."""
+"""Fixed examples for hand analysis, many from the source texts of the rules (docs/rules.md names them)."""
 
 from __future__ import annotations
 

@@ -454,3 +454,19 @@ def test_the_experts_choices_are_pinned() -> None:
     assert len(lines) == 183
     digest = hashlib.sha256("".join(x + "\n" for x in lines).encode()).hexdigest()
     assert digest == "4ce441b1fd6ae41c0e436627b375f4c6c9658b186d21983241024adbd12531c2"
+
+
+def test_a_tables_expert_searches_within_the_servers_limits() -> None:
+    from sgmahjong.server.settings import ServerSettings, SettingsError
+    from sgmahjong.server.table.engine import ExpertLimits
+    from sgmahjong.server.table.engine import make_bot as table_bot
+
+    deals_only = table_bot("expert", 1, RuleSet(), ExpertLimits(deals=40, time_ms=0))
+    assert isinstance(deals_only, ExpertBot) and deals_only.max_rounds == 40 and deals_only.budget is None
+    both = table_bot("expert", 1, RuleSet(), ExpertLimits(deals=40, time_ms=50))
+    assert isinstance(both, ExpertBot) and both.max_rounds == 40 and both.budget == 0.05
+    default = table_bot("expert", 1, RuleSet())
+    assert isinstance(default, ExpertBot) and default.max_rounds is None and default.budget == 0.1
+    assert ServerSettings(expert_deals=200, expert_time_ms=0).expert_deals == 200
+    with pytest.raises(SettingsError, match="expert needs a limit"):
+        ServerSettings(expert_deals=0, expert_time_ms=0)

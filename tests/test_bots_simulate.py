@@ -167,3 +167,31 @@ def test_compare_stopped_by_sigterm_reports_the_walls_done() -> None:
     assert proc.returncode == 0
     data = json.loads(out)
     assert data["interrupted"] is True and 1 <= data["walls"] < 100000
+
+
+def test_a_stopped_comparison_continues_from_its_results_file(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--compare", "strong,greedy", "--others", "greedy,strong,beginner", "--walls", "6",
+            "--seed", "12", "--json", "--no-progress"]
+    assert main(args) == 0
+    whole = json.loads(capsys.readouterr().out)
+    results = tmp_path / "run.jsonl"
+    assert main([*args, "--results", str(results)]) == 0
+    capsys.readouterr()
+    lines = results.read_text().splitlines()
+    assert len(lines) == 7 and json.loads(lines[0])["compare"] == ["strong", "greedy"]
+    # a run killed after three walls, in the middle of writing the fourth
+    results.write_text("\n".join(lines[:4]) + "\n" + lines[4][:20])
+    assert main([*args, "--results", str(results)]) == 0
+    captured = capsys.readouterr()
+    resumed = json.loads(captured.out)
+    assert "resuming: 3 of 6 walls" in captured.err
+    for key in ("walls", "difference", "difference_ci95", "same_result_walls"):
+        assert resumed[key] == whole[key], key
+    assert resumed["a"]["net_per_hand"] == whole["a"]["net_per_hand"]
+    # the file can be read whole again and holds each wall once
+    assert main([*args, "--results", str(results)]) == 0
+    assert json.loads(capsys.readouterr().out)["difference"] == whole["difference"]
+    # another setup is refused rather than mixed in
+    assert main([*args[:-4], "--seed", "13", "--json", "--results", str(results)]) == 2
+    assert "other settings (seed)" in capsys.readouterr().err

@@ -109,3 +109,65 @@ def test_reckless_claims_where_strong_passes() -> None:
         if len(found) >= 3:
             break
     assert len(found) >= 3
+
+
+@pytest.mark.parametrize("style", ["silent", "ordered", "flush"])
+def test_outsider_styles_play_whole_hands_legally(style: str) -> None:
+    rules = RuleSet()
+    ended = 0
+    for seed in range(4):
+        state = _play(rules, [style, style, "strong", "greedy"], 400 + seed)
+        assert state.result is not None and sum(state.ledger) == 0
+        ended += 1
+    assert ended == 4
+
+
+def _decisions(style: str, seeds: range) -> list[tuple[dict[str, Any], list[Action], Action]]:
+    """Every decision seat 0 (playing ``style``) took in seeded hands against strong bots."""
+    seen: list[tuple[dict[str, Any], list[Action], Action]] = []
+    bot = make_bot(style, 1)
+
+    def look(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> bool:
+        if seat == 0 and len(legal) > 1:
+            seen.append((view, legal, bot.decide(view, legal)))
+        return False
+
+    for seed in seeds:
+        _play(RuleSet(), [style, "strong", "strong", "strong"], seed, look)
+    return seen
+
+
+def test_silent_never_claims_a_discard_for_a_set() -> None:
+    seen = _decisions("silent", range(500, 506))
+    offered = [c for _, legal, c in seen if any(a.kind in ("pong", "chow") for a in legal)]
+    assert offered, "no claim was offered in these hands"
+    assert all(c.kind in ("pass", "win") for c in offered)
+
+
+def test_ordered_discards_the_first_tile_of_its_order() -> None:
+    from sgmahjong.bots.outsiders import ORDER
+
+    seen = _decisions("ordered", range(510, 514))
+    turns = [(legal, c) for _, legal, c in seen if c.kind == "discard"]
+    assert len(turns) >= 10
+    for legal, c in turns:
+        held = {int(a.tile) for a in legal if a.kind == "discard" and a.tile is not None}
+        assert c.tile is not None and int(c.tile) == min(held, key=ORDER.index)
+
+
+def test_flush_throws_other_suits_before_its_own_and_keeps_honours() -> None:
+    from sgmahjong.bots.outsiders import FlushBot
+
+    seen = _decisions("flush", range(520, 524))
+    checked = 0
+    for view, legal, c in seen:
+        if c.kind != "discard" or c.tile is None:
+            continue
+        p = perceive(view)
+        suit = FlushBot(0).target(p)
+        off = [a for a in legal if a.kind == "discard" and a.tile is not None and int(a.tile) < 27
+               and int(a.tile) // 9 != suit]
+        if off:
+            assert int(c.tile) < 27 and int(c.tile) // 9 != suit, (c, suit)
+            checked += 1
+    assert checked >= 10

@@ -150,3 +150,52 @@ def test_a_snapshot_of_another_layout_is_refused(match):
     snap = {**match_snapshot(match), "v": 99}
     with pytest.raises(ValueError, match="layout 99"):
         match_from_snapshot(RuleSet(), snap, seed=3)
+
+
+def test_a_duplicate_match_passes_the_deal_every_hand_and_stops_after_its_hands():
+    rules = RuleSet(rotate_every_hand=True, match_hands=6)
+    m, _ = new_match(rules, seed=1)
+    seen = [(m.dealer, m.round)]
+    m, _ = next_hand(ended(m, winner=0))  # the dealer's win does not keep the deal
+    seen.append((m.dealer, m.round))
+    m, _ = next_hand(ended(m, drawn=True))  # nor does a drawn hand
+    seen.append((m.dealer, m.round))
+    while not m.finished:
+        m, _ = next_hand(ended(m, winner=2))
+        if not m.finished:
+            seen.append((m.dealer, m.round))
+    assert seen == [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1)]
+    assert len(m.history) == 6
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32))
+def test_tables_of_a_duplicate_round_are_dealt_the_same_walls_however_they_play(seed):
+    """Two tables given the same secret per hand see the same wall at every hand, whatever each did."""
+    rules = RuleSet(rotate_every_hand=True, match_hands=5)
+    secret_rng = random.Random(seed)
+    secrets = [secret_rng.getrandbits(256).to_bytes(32, "big").hex() for _ in range(5)]
+    tables = []
+    for play_seed in (seed, seed + 1):
+        rng = random.Random(play_seed)
+        m, _ = new_match(rules, seed=0, secret=secrets[0])
+        walls = []
+        for k in range(5):
+            walls.append((m.hand.wall_hash, m.hand.dealer, m.round))
+            while not m.hand.ended:
+                m, _ = apply_match(m, random_action(m.hand, rng))
+            m, _ = next_hand(m, secret=secrets[k + 1] if k + 1 < 5 else None)
+        assert m.finished
+        tables.append(walls)
+    assert tables[0] == tables[1]
+    assert [d for _, d, _ in tables[0]] == [0, 1, 2, 3, 0]
+
+
+def test_a_long_match_of_hands_goes_round_the_winds_again():
+    m, _ = new_match(RuleSet(rotate_every_hand=True, match_hands=20), seed=2)
+    winds = [m.round]
+    while not m.finished:
+        m, _ = next_hand(ended(m, winner=1))
+        if not m.finished:
+            winds.append(m.round)
+    assert len(winds) == 20 and winds[16:] == [0, 0, 0, 0] and max(winds) == 3

@@ -3,9 +3,9 @@
 
 Levels: ``random`` (any legal action), ``beginner`` (misses claims, no defence), ``greedy`` (tile
 efficiency), ``strong`` (value and defence), ``expert`` (``strong`` checked by a determinised search
-under a time budget per decision). :data:`STYLES` (``defensive``, ``reckless``: :mod:`.styles`) are
-opponent styles for measuring the bots against tables they do not model; ``make_bot`` accepts them,
-the server does not offer them.
+under a time budget per decision). :data:`STYLES` (``defensive``, ``reckless``: :mod:`.styles`;
+``silent``, ``ordered``, ``flush``: :mod:`.outsiders`) are opponent styles for measuring the bots
+against tables they do not model; ``make_bot`` accepts them, the server does not offer them.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from . import efficiency as ef
 from .base import A, Bot
 from .defence import Threat, discard_cost, read_threats
 from .greedy import GreedyBot, claim_rest
+from .outsiders import FlushBot, OrderedBot, SilentBot
 from .perception import Perception
 from .strong import StrongBot
 
@@ -98,4 +99,5 @@ class RecklessBot(GreedyBot):
         return min(best, key=after)
 
 
-STYLES: dict[str, type[Bot]] = {"defensive": DefensiveBot, "reckless": RecklessBot}
+STYLES: dict[str, type[Bot]] = {"defensive": DefensiveBot, "reckless": RecklessBot, "silent": SilentBot,
+                                "ordered": OrderedBot, "flush": FlushBot}

@@ -13,12 +13,14 @@ without a clock: the expert is deterministic only with ``--time-budget-ms 0 --ex
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,31 +82,103 @@ def _task(job: tuple[int, int]) -> dict[str, Any]:
     return play_wall(_SETUP, job[0], job[1])
 
 
-def run_walls(setup: Setup, walls: int, workers: int,
-              progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Every wall's figures, in wall order (one process or ``workers`` processes). Interrupted
-    (Ctrl-C, or SIGTERM from ``simulate``) in one process, the walls played so far."""
-    jobs = list(enumerate(wall_seeds(setup.seed, walls)))
-    results: list[dict[str, Any]] = []
-    it: Iterator[dict[str, Any]]
-    if workers <= 1:
-        it = (play_wall(setup, i, s) for i, s in jobs)
+def header(setup: Setup, walls: int) -> dict[str, Any]:
+    """The first line of a results file: what its walls were played with (a resumed run must match)."""
+    return {"compare": list(setup.pair), "others": list(setup.others), "seed": setup.seed,
+            "rules": setup.rules.changed_from_default(), "time_budget_ms": setup.budget_ms,
+            "expert_rounds": setup.rounds, "budget_clock": setup.clock, "walls": walls}
+
+
+class ResultsFileError(ValueError):
+    """A results file that cannot continue this run (another setup, or not a results file)."""
+
+
+def load_results(path: str, setup: Setup, walls: int) -> dict[int, dict[str, Any]]:
+    """The walls a results file already holds (JSON lines: the header, then one wall a line), by index.
+    A missing file holds none; a last line cut short by a kill is ignored."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return {}
+    if not lines:
+        return {}
+    try:
+        head = json.loads(lines[0])
+    except json.JSONDecodeError as exc:
+        raise ResultsFileError(f"{path} is not a results file of simulate --compare") from exc
+    want = header(setup, walls)
+    differ = [k for k in want if k != "walls" and head.get(k) != want[k]]
+    if differ:
+        raise ResultsFileError(f"{path} was played with other settings ({', '.join(differ)}); "
+                               "use another file or the same options")
+    done: dict[int, dict[str, Any]] = {}
+    for n, line in enumerate(lines[1:], start=2):
         try:
-            for r in it:
-                results.append(r)
-                if progress is not None:
-                    progress(len(results))
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                break  # the line being written when the run was killed
+            raise ResultsFileError(f"{path}: line {n} is not a wall's result") from None
+        if isinstance(row, dict) and isinstance(row.get("index"), int) and row["index"] < walls:
+            done[row["index"]] = row
+    return done
+
+
+class ResultsFile:
+    """Appends each finished wall to a results file as it comes (flushed: a kill loses at most the
+    wall being written), writing the header first if the file is new."""
+
+    def __init__(self, path: str, setup: Setup, walls: int, fresh: bool) -> None:
+        if not fresh:  # drop a last line cut short by a kill, so the next wall starts a line of its own
+            with open(path, "rb+") as f:
+                data = f.read()
+                if data and not data.endswith(b"\n"):
+                    f.truncate(data.rfind(b"\n") + 1)
+        self.f = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by close())
+        if fresh:
+            self.write(header(setup, walls))
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.f.write(json.dumps(row, allow_nan=False) + "\n")
+        self.f.flush()
+        os.fsync(self.f.fileno())
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def run_walls(setup: Setup, walls: int, workers: int,
+              progress: Callable[[int], None] | None = None,
+              done: dict[int, dict[str, Any]] | None = None,
+              sink: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Every wall's figures, in wall order (one process or ``workers`` processes): the walls of
+    ``done`` (a resumed run's) are not played again; each newly played wall goes to ``sink`` as it
+    finishes. Interrupted (Ctrl-C, or SIGTERM from ``simulate``) in one process, the walls so far."""
+    done = dict(done or {})
+    jobs = [(i, s) for i, s in enumerate(wall_seeds(setup.seed, walls)) if i not in done]
+    results: list[dict[str, Any]] = list(done.values())
+
+    def take(r: dict[str, Any]) -> None:
+        results.append(r)
+        if sink is not None:
+            sink(r)
+        if progress is not None:
+            progress(len(results))
+
+    if workers <= 1:
+        try:
+            for i, s in jobs:
+                take(play_wall(setup, i, s))
         except KeyboardInterrupt:
-            if not results:
+            if len(results) == len(done):
                 raise
-        return results
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_init, initargs=(setup,)) as pool:
-        for r in pool.imap(_task, jobs):
-            results.append(r)
-            if progress is not None:
-                progress(len(results))
-    return results
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(workers, initializer=_init, initargs=(setup,)) as pool:
+            for r in pool.imap(_task, jobs):
+                take(r)
+    return sorted(results, key=lambda r: int(r["index"]))
 
 
 def _interval(xs: list[float]) -> tuple[float, float, float]:

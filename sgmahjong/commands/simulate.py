@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import signal
 import sys
@@ -44,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--others", default="strong,strong,strong", metavar="X,Y,Z",
                         help="with --compare: the three other seats (default strong,strong,strong)")
     parser.add_argument("--walls", type=int, default=200, help="with --compare: walls to play (default 200)")
+    parser.add_argument("--results", metavar="FILE",
+                        help="with --compare: append each wall's result to FILE (JSON lines) as it finishes; "
+                             "run again with the same options and FILE to continue a run that was stopped")
     parser.add_argument("--workers", type=int, default=1,
                         help="with --compare: processes to spread the walls over (same results as one)")
     parser.add_argument("--time-budget-ms", type=float, default=BUDGET_MS,
@@ -81,9 +85,11 @@ def parse_rules(pairs: list[str]) -> RuleSet:
 class _Progress:
     """A one-line progress bar on a stream (stderr), redrawn at most five times a second."""
 
-    def __init__(self, total: int, stream: TextIO, enabled: bool, unit: str = "hands") -> None:
+    def __init__(self, total: int, stream: TextIO, enabled: bool, unit: str = "hands",
+                 already: int = 0) -> None:
         self.unit = unit
         self.total = total
+        self.already = already  # done before this run (a resumed comparison): not in the rate
         self.stream = stream
         self.enabled = enabled
         self.start = time.perf_counter()
@@ -99,7 +105,7 @@ class _Progress:
         frac = done / self.total if self.total else 1.0
         width = 30
         filled = int(width * frac)
-        rate = done / (now - self.start) if now > self.start else 0.0
+        rate = (done - self.already) / (now - self.start) if now > self.start else 0.0
         left = (self.total - done) / rate if rate > 0 else 0.0
         eta = f", {int(left) // 60}:{int(left) % 60:02d} left" if done and done < self.total else ""
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * frac:5.1f}% "
@@ -240,16 +246,30 @@ def _run_compare(args: argparse.Namespace, rules: RuleSet, budget: float | None,
         raise CliError(f"--workers must be between 1 and 64, got {args.workers}")
     setup = duplicate.Setup((a, b), (others[0], others[1], others[2]), args.seed, rules, budget, rounds,
                             args.budget_clock)
+    done: dict[int, dict[str, Any]] = {}
+    out: duplicate.ResultsFile | None = None
+    if args.results:
+        try:
+            done = duplicate.load_results(args.results, setup, args.walls)
+            fresh = not os.path.exists(args.results) or os.path.getsize(args.results) == 0
+            out = duplicate.ResultsFile(args.results, setup, args.walls, fresh)
+        except (duplicate.ResultsFileError, OSError) as exc:
+            raise CliError(str(exc)) from None
+        if done:
+            print(f"resuming: {len(done)} of {args.walls} walls already in {args.results}", file=sys.stderr)
     show = not args.no_progress and (args.progress or sys.stderr.isatty())
-    progress = _Progress(args.walls, sys.stderr, show, unit="walls")
+    progress = _Progress(args.walls, sys.stderr, show, unit="walls", already=len(done))
     start = time.perf_counter()
     old = signal.signal(signal.SIGTERM, _interrupt)  # a TERM (kill PID) reports the walls done, as Ctrl-C
     try:
-        results = duplicate.run_walls(setup, args.walls, args.workers, progress.update)
+        results = duplicate.run_walls(setup, args.walls, args.workers, progress.update, done,
+                                      out.write if out is not None else None)
         progress.update(len(results), force=True)
     finally:
         signal.signal(signal.SIGTERM, old)
         progress.close()
+        if out is not None:
+            out.close()
     data = duplicate.summarise(setup, results, time.perf_counter() - start)
     data["workers"] = args.workers
     data["interrupted"] = len(results) < args.walls

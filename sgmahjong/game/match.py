@@ -97,14 +97,18 @@ def next_hand(match: MatchState, *, secret: str | None = None) -> tuple[MatchSta
                "ledger": list(hand.ledger), "winner": (hand.result or {}).get("winner")}
     history = (*match.history, summary)
     dealer, passed = next_dealer(hand)
+    if match.rules.rotate_every_hand:
+        dealer, passed = (hand.dealer + 1) % 4, True
     rnd = match.round
     if passed and dealer == 0:
         rnd += 1
-    if rnd >= match.rules.rounds:
+    hands = match.rules.match_hands
+    if (hands and match.hand_number >= hands) or (not hands and rnd >= match.rules.rounds):
         done = replace(match, ledger=ledger, finished=True, history=history)
         return done, [Event("match_end", None, {"ledger": list(ledger), "standings": standings(ledger)})]
     number = match.hand_number + 1
     seed = secret if secret is not None else hand_seed(match.seed, number)
+    rnd %= 4  # a match of match_hands may go round the winds again
     new, events = new_hand(match.rules, seed=seed, dealer=dealer, prevailing=rnd,
                            pause_windows=match.pause_windows)
     return replace(match, hand=new, round=rnd, dealer=dealer, hand_number=number, ledger=ledger,

@@ -57,6 +57,8 @@ class ServerSettings:
     pyodide_dir: str = ""  # Pyodide's npm package, for the calculator's offline scorer ("": tools/pyodide's)
     # -- tables ----------------------------------------------------------------------------------
     max_tables: int = 5000  # live tables in all (a new one is refused beyond)
+    expert_deals: int = 0  # deals an expert bot at a table searches per decision at most (0: no deal limit)
+    expert_time_ms: float = 100.0  # ... and the time it may take per decision, by the wall clock (0: none)
     table_burst: int = 10  # tables one client address may create at once ...
     tables_per_hour: float = 60.0  # ... and then at this rate
     tracked_addresses: int = 10000  # client addresses remembered by the rate limits (least recent dropped)
@@ -164,6 +166,9 @@ class ServerSettings:
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
+        if self.expert_deals == 0 and self.expert_time_ms == 0:
+            raise SettingsError("server settings expert_deals and expert_time_ms are both 0: the expert "
+                                "needs a limit (a number of deals, a time, or both)")
         if self.queue_interval_seconds <= 0:
             raise SettingsError("server setting queue_interval_seconds must be more than 0")
         if self.malloc_mmap_threshold > 32 * 1024 * 1024:  # glibc's most on 64-bit (mallopt refuses more)

@@ -37,9 +37,11 @@ class BotDriver:
     """The bots of one table, built once per seat and level, seeded by the table's code."""
 
     def __init__(self, table: BotTable, rules: RuleSet, options: TableOptions,
-                 lone_human: Callable[[], bool] = lambda: False) -> None:
+                 lone_human: Callable[[], bool] = lambda: False,
+                 expert: engine.ExpertLimits | None = None) -> None:
         self.table = table
         self.rules = rules
+        self.expert = expert  # the expert's search limits (None: the expert's defaults)
         self.options = options
         self.lone_human = lone_human  # one human seated, the others bots: claim windows decide at once
         self.bots: dict[tuple[int, str], Bot] = {}
@@ -142,6 +144,6 @@ class BotDriver:
         bot = self.bots.get(key)
         if bot is None:
             digest = hashlib.sha256(f"{self.table.code}:{seat}:{level}".encode()).digest()
-            bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"), self.rules)
+            bot = engine.make_bot(level, int.from_bytes(digest[:4], "big"), self.rules, self.expert)
             self.bots[key] = bot
         return engine.bot_choose(bot, match, seat)

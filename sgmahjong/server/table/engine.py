@@ -7,6 +7,7 @@ form; views and events are the engine's own (``match_view``, ``redact_event``).
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from ... import game
@@ -146,11 +147,23 @@ def full_event(event: Event) -> dict[str, Any]:
     return result
 
 
-def make_bot(level: str, seed: int, rules: RuleSet) -> Bot:
-    """A bot of ``level`` that knows the table's rules (minimum tai, limit, 包)."""
+def make_bot(level: str, seed: int, rules: RuleSet, expert: ExpertLimits | None = None) -> Bot:
+    """A bot of ``level`` that knows the table's rules (minimum tai, limit, 包); an expert searches
+    within ``expert``'s limits (the server's settings ``expert_deals`` and ``expert_time_ms``)."""
+    from ...bots import BUDGET_MS
     from ...bots import make_bot as make
 
-    return make(level, seed, rules)
+    limits = expert if expert is not None else ExpertLimits(0, BUDGET_MS)
+    return make(level, seed, rules, budget_ms=limits.time_ms or None, max_rounds=limits.deals or None)
+
+
+@dataclass(frozen=True)
+class ExpertLimits:
+    """How far an expert bot at a table searches per decision: at most ``deals`` deals (0: no limit) and
+    at most ``time_ms`` of the wall clock (0: no limit); at least one is set."""
+
+    deals: int
+    time_ms: float
 
 
 def bot_choose(bot: Bot, match: Match, seat: int) -> str:

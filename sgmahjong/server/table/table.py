@@ -75,13 +75,14 @@ class Table:
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
     ranked: RankedPolicy | None = None  # which matches are rated (None: none; the server's settings)
     retry_seconds: float = 2.0  # a step that failed to store is tried again this long after
+    expert: engine.ExpertLimits | None = None  # an expert bot's search limits (the server's settings)
 
     def __post_init__(self) -> None:
         self._tasks = Tasks(self.code)
         self.seating = Seating(lambda row: self.store.set_seat(self.id, row))
         self.fanout = Fanout()
         self.deadlines = Deadlines(self, self.options)
-        self.bots = BotDriver(self, self.rules, self.options, lambda: lone_human(self.seats))
+        self.bots = BotDriver(self, self.rules, self.options, lambda: lone_human(self.seats), self.expert)
         self.pause = ClaimPause(self, self.options, lambda: lone_human(self.seats))
         self.hints = SeatHints(self.rules)
         self.records = PlayerRecords(self.store, self.id)
@@ -102,11 +103,11 @@ class Table:
     # -- construction ------------------------------------------------------------------------------
     @classmethod
     def from_rows(cls, store: Store, row: TableRow, seats: list[SeatRow], *, ranked: RankedPolicy | None,
-                  retry_seconds: float) -> Table:
+                  retry_seconds: float, expert: engine.ExpertLimits | None = None) -> Table:
         table = cls(store=store, id=row.id, code=row.code, name=row.name, private=row.private,
                     rules=RuleSet.from_dict(row.rules), options=TableOptions.parse(row.options),
                     status=row.status, first_wall=row.first_wall, first_seed=row.first_seed,
-                    ranked=ranked, retry_seconds=retry_seconds)
+                    ranked=ranked, retry_seconds=retry_seconds, expert=expert)
         for s in seats:
             table.seating.load(Seat(s.seat, s.kind, s.name, s.bot_level, s.token_hash))
         return table
