@@ -88,7 +88,7 @@ def test_lobby_creates_a_table_with_house_rules(live_server: Any, page: Page) ->
     page.locator("#created-go").click()
     expect(page.locator("#seating")).to_be_visible()
     expect(page.locator("#seat-list .seat-card")).to_have_count(4)
-    expect(page.locator("#rules-summary")).to_contain_text("limit = 10")
+    expect(page.locator("#rules-summary")).to_contain_text("House rules: a limit of 10 tai")
 
 
 def test_scoring_reference_follows_the_rule_set(live_server: Any, page: Page) -> None:

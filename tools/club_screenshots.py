@@ -1,12 +1,15 @@
 """Screenshots of a club's page with its ledger (docs/clubs.md), as its owner sees it.
 
-    .venv/bin/python tools/club_screenshots.py OUTDIR
+    .venv/bin/python tools/club_screenshots.py OUTDIR [live]
 
 Starts a server on a free port with a temporary database; Ah Beng starts "Thursday kaki" (in points,
 the default), invites three friends, two matches are recorded and settled, three more recorded (one
 with a bot's seat, whose share is kept apart). Saves club-{desktop,phone}-{en,zh}.png (points), then
 club-notice-*.png (the owner opening money: the notice of the law), and with money turned on at
-20c/40c club-money-*.png (1366x768 and 360 px, the whole page), reduced to 256 colours.
+20c/40c club-money-*.png (1366x768 and 360 px, the whole page), reduced to 256 colours. Then the
+live club page (club-live-*.png, the top of the page as it opens): three members online, a club table
+with Ah Beng and Mei Ling seated and a bot, and the choices of a new table. With ``live`` only the
+club-live-*.png are made.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ PLAYED = [[(1, 4, 0), (2, 2, 3), (None, 0, None), (0, 1, 3)], [(3, 3, None), (1,
 
 def main() -> None:
     out = Path(sys.argv[1])
+    only_live = sys.argv[2:] == ["live"]
     with shooting(out) as (server, browser):
         people = {n: player(server, n) for n in NAMES}
         owner = people["Ah Beng"]
@@ -44,12 +48,16 @@ def main() -> None:
             if i == 2:
                 at[3] = None  # a bot's seat
             record(server, code, at, hands, time.time() + 0.01)
-        call(server, "POST", f"/api/clubs/{code}/tables", owner, {"name": "Thursday 8pm"})
-        shoot(out, server, browser, code, owner, "club")
-        shoot(out, server, browser, code, owner, "club-notice", notice=True)
+        opened = call(server, "POST", f"/api/clubs/{code}/tables", owner, {"name": "Thursday 8pm"})
+        table = opened.json()["code"]
+        if not only_live:
+            shoot(out, server, browser, code, owner, "club")
+            shoot(out, server, browser, code, owner, "club-notice", notice=True)
         call(server, "POST", f"/api/clubs/{code}/money", owner,
              {"money": True, "law_confirmed": True, "stake": 20})
-        shoot(out, server, browser, code, owner, "club-money")
+        if not only_live:
+            shoot(out, server, browser, code, owner, "club-money")
+        shoot_live(out, server, browser, code, table, people)
 
 
 def shoot(out: Path, server: Any, browser: Any, code: str, owner: str, name: str,
@@ -66,6 +74,30 @@ def shoot(out: Path, server: Any, browser: Any, code: str, owner: str, name: str
                 page.wait_for_selector("#money-law", state="visible")
             shot = out / f"{name}-{label}-{lang}.png"
             page.screenshot(path=str(shot), full_page=True)
+            shrink(shot)
+            page.context.close()
+
+
+def shoot_live(out: Path, server: Any, browser: Any, code: str, table: str, people: dict[str, str]) -> None:
+    """The live club page: Ah Beng and Mei Ling seated at the club's table, a bot beside them, Ah Huat
+    with the page open (online)."""
+    token = server.post(f"/api/tables/{table}/join", {"name": "Ah Beng", "seat": 0}, people["Ah Beng"])
+    server.post(f"/api/tables/{table}/join", {"name": "Mei Ling", "seat": 1}, people["Mei Ling"])
+    with server.ws(table) as ws:
+        ws.hello(token.json()["token"])
+        ws.send({"type": "add_bot", "seat": 2, "level": "strong"})
+        ws.until("table", lambda m: m["table"]["seats"][2]["kind"] == "bot")
+    call(server, "GET", f"/api/clubs/{code}/live", people["Ah Huat"])
+    for lang in ("en", "zh"):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": people["Ah Beng"].split("=", 1)[1],
+                                       "url": server.url}])
+            page.goto(f"{server.url}/club/{code}?lang={lang}")
+            page.wait_for_selector("#club-tables .table-seats")
+            page.wait_for_selector("#opt-rounds option", state="attached")
+            shot = out / f"club-live-{label}-{lang}.png"
+            page.screenshot(path=str(shot))
             shrink(shot)
             page.context.close()
 

@@ -50,7 +50,8 @@ class Upkeep:
         for code in [c for c in self.seen if c not in self.tables]:
             del self.seen[code]
         for code, table in self.tables.items():
-            if any(c.seat is not None for c in table.conns):
+            if any(c.seat is not None for c in table.conns) or (
+                    table.options.unattended and table.status != "finished"):
                 self.seen[code] = now
                 continue
             if now - self.seen.setdefault(code, now) >= self.settings.idle_table_seconds:

@@ -56,6 +56,11 @@ class TableOptions(BaseModel):
                           "asked in close as soon as the bots have decided (server/table/bot_timing.py)"),
     ] = "normal"
 
+    unattended: Annotated[
+        bool, Field(description="the match goes on with nobody at the table: the next hand is dealt when the"
+                                " results' delay ends and the idle sweep leaves it open (an event's tables)")
+    ] = False
+
     chat: Annotated[bool, Field(description="players and spectators may chat at the table")] = True
     spectator_chat: Annotated[
         bool, Field(description="spectators may chat (the host can also turn it off during play)")

@@ -101,6 +101,13 @@ class ServerSettings:
     club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
     club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page
+    # -- the live club page and the club's tables (docs/clubs.md, "The live club page") ----------------
+    club_poll_seconds: float = 5.0  # a club's open page asks for its live summary this often
+    club_online_seconds: float = 30.0  # a member is online who had the club's page open this recently
+    club_polls_per_minute: float = 30.0  # live summaries one person may ask for a minute ...
+    club_poll_burst: int = 20  # ... after a burst of this many (counted by identity and by address)
+    club_address_polls_per_minute: float = 240.0  # live summaries one address (all its people) a minute
+    club_turn_seconds_max: int = 300  # most seconds of a club table's turn timer (0, no timer, allowed too)
     # -- the expert's reviews and analysis board (server/analysis; docs/playing.md) --------------------
     analysis_workers: int = 1  # processes computing expert reviews and analyses (started on first use)
     analysis_queue: int = 64  # expert jobs queued or running at most (beyond: 503, "the reviewer is busy")
@@ -140,6 +147,11 @@ class ServerSettings:
     # -- fair shares per person (by identity and by address): expert jobs, new clubs, invite links --
     analysis_jobs_per_requester: int = 4  # expert jobs (hand reviews, analyses) one person may have queued
     clubs_per_day: int = 5  # clubs one person may create in 24 hours
+    events_per_day: int = 5  # events one person may create in 24 hours
+    # -- events (server/tournaments; docs/events.md) ---------------------------------------------------
+    event_entrants_max: int = 64  # entrants of one event
+    event_name_max: int = 60  # characters of an event's name
+    event_check_seconds: float = 2.0  # how often a worker looks for events whose round has ended
     club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
 
     def __post_init__(self) -> None:
@@ -153,7 +165,8 @@ class ServerSettings:
                      "club_tables_listed", "club_periods_listed", "analysis_workers", "analysis_queue",
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
-                     "analysis_jobs_per_requester"):
+                     "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
+                     "event_name_max"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):
@@ -166,6 +179,8 @@ class ServerSettings:
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
+        if self.club_poll_seconds <= 0:
+            raise SettingsError("server setting club_poll_seconds must be more than 0")
         if self.expert_deals == 0 and self.expert_time_ms == 0:
             raise SettingsError("server settings expert_deals and expert_time_ms are both 0: the expert "
                                 "needs a limit (a number of deals, a time, or both)")

@@ -71,9 +71,11 @@ class TableServer:
     def table_of(self, store: Store, row: TableRow) -> Table:
         """The table of ``row`` as stored, with its seats, made with this server's settings."""
         settings = self.settings
-        return Table.from_rows(store, row, store.seats(row.id), ranked=self.ranked,
-                               retry_seconds=settings.storage_retry_seconds,
-                               expert=engine.ExpertLimits(settings.expert_deals, settings.expert_time_ms))
+        table = Table.from_rows(store, row, store.seats(row.id), ranked=self.ranked,
+                                retry_seconds=settings.storage_retry_seconds,
+                                expert=engine.ExpertLimits(settings.expert_deals, settings.expert_time_ms))
+        table.hand_secrets = store.table_secrets(row.id) or []  # a duplicate event's table (docs/events.md)
+        return table
 
     @property
     def store(self) -> Store:

@@ -79,6 +79,16 @@ class Ownership:
             raise TableElsewhere(code)
         return self._open(row)
 
+    def adopt(self, code: str) -> Table | None:
+        """Claim a live table nobody holds (an event's table going on unattended, whose worker died or
+        let it go) and resume it here, without asking any holder; None if it is held or not live."""
+        row = self.server.store.table_by_code(code)
+        if row is None or row.status not in ("playing", "between_hands") or code in self.server.tables:
+            return None
+        if not self.server.store.claim(row.id):
+            return None
+        return self._open(row)
+
     def _open(self, row: TableRow) -> Table | None:
         store = self.server.store
         code = row.code
@@ -149,7 +159,8 @@ class Ownership:
 
     def _idle(self, table: Table, now: float) -> bool:
         busy = bool(table.conns) or (table.status == "playing" and not any(
-            s.kind == "human" for s in table.seats))
+            s.kind == "human" for s in table.seats)) or (
+            table.options.unattended and table.status in ("playing", "between_hands"))
         if busy:
             self._idle_since.pop(table.code, None)
             return False

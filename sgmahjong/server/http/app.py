@@ -22,11 +22,14 @@ from ..matchmaking import matcher
 from ..settings import ServerSettings
 from ..store import StorageUnavailable
 from ..tables import TableServer
+from ..tournaments.runner import EventRunner
 from . import (
     accounts,
     admin,
     avatars,
+    club_live,
     clubs,
+    events_http,
     expert,
     health,
     identity,
@@ -72,7 +75,8 @@ def create_app(
         server.start_tasks()
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(server.upkeep.run(server.archive)), loop.create_task(server.revive()),
-                 loop.create_task(metrics.watch_loop_lag()), loop.create_task(matcher.run(server))]
+                 loop.create_task(metrics.watch_loop_lag()), loop.create_task(matcher.run(server)),
+                 loop.create_task(EventRunner(server).run(settings.event_check_seconds))]
         if settings.gc_interval_seconds > 0:
             tasks.append(loop.create_task(memory.collect_garbage(settings.gc_interval_seconds)))
         if settings.watchdog_seconds > 0:
@@ -110,7 +114,9 @@ def create_app(
             *ranking.routes(server),
             *ranked.routes(server),
             *avatars.routes(server),
+            *club_live.routes(server),
             *clubs.routes(server, new_tables),
+            *events_http.routes(server),
             *websocket.routes(server),
             *static_http.routes(),
         ],

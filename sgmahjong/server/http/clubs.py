@@ -28,14 +28,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ...errors import SgMahjongError
 from ...rules import PRESETS
+from ..clubs.choices import parse_choices
+from ..clubs.opening import open_club_table
 from ..clubs.view import FINGERPRINT, club_page, club_summary, ledger_csv
 from ..protocol import ProtocolError, validation_message
 from ..store import Store
 from ..store.clubs_sql import MEMBER, OWNER, ClubRow, InviteRow, MemberRow
 from ..table.seats import NAME_MAX, clean_name
 from ..table.table import Table
-from ..tables import CreateTable, TableServer
+from ..tables import TableServer
 from ..text import text_problem
 from . import identity
 from .common import NewTables, error, json_body, refused
@@ -76,7 +79,8 @@ class Member(_Body):
 
 class NewClubTable(_Body):
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
-    options: dict[str, Any] = Field(default_factory=dict)  # table options (timers, bots), as for any table
+    options: dict[str, Any] = Field(default_factory=dict)  # other table options, as for any table
+    choices: dict[str, Any] | None = None  # rounds, turn timer, pace, bots (clubs/choices.py)
 
 
 class Empty(_Body):
@@ -378,18 +382,16 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         found = me_in(request)
         if found is None:
             return error(404, NO_CLUB)
-        if (refusal := new_tables.refuse(request)) is not None:
-            return refusal
         try:
             body = await body_of(request, NewClubTable)
-            club = found[0]
-            options = {"spectator_chat": False, **body.options}  # spectators silent unless asked for
-            table = server.create(CreateTable(name=body.name or club.name, preset=club.preset, private=True,
-                                              options=options))
+            choices = parse_choices(body.choices, settings.club_turn_seconds_max)  # refused before counted
+            if (refusal := new_tables.refuse(request)) is not None:
+                return refusal
+            table = open_club_table(server, found[0], name=body.name, choices=choices, options=body.options)
         except ProtocolError as exc:
             return refused(exc)
-        store().add_club_table(club.id, table.id, time.time())
-        server.ownership.created(table)
+        except SgMahjongError as exc:  # a table option that does not exist, or a value it refuses
+            return refused(ProtocolError("invalid", str(exc)))
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)
 
     async def publish(request: Request) -> Response:

@@ -44,6 +44,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refusal
         try:
             body = CreateTable.model_validate(await json_body(request))
+            if body.options.get("unattended"):  # an event's tables only (they must not idle forever)
+                return error(400, "only an event's tables go on unattended", "invalid")
             table = server.create(body)
             server.ownership.created(table)
         except ValidationError as exc:

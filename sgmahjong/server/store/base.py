@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .accounts import AccountMethods
+from .club_live_sql import ClubLiveMethods
 from .clubs_sql import ClubMethods
+from .events_sql import EventMethods
 from .identity_sql import IdentityMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
@@ -143,8 +145,8 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(ClubMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods, ReviewMethods,
-            abc.ABC):
+class Store(ClubMethods, ClubLiveMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods,
+            ReviewMethods, EventMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

@@ -35,7 +35,9 @@ from .base import (
     TableRow,
     Write,
 )
+from .club_live_sql import SqlClubLive
 from .clubs_sql import SqlClubs
+from .events_sql import SqlEvents
 from .identity_sql import SqlIdentity
 from .players_sql import SqlPlayers
 from .queue import SqlQueue
@@ -77,8 +79,8 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlClubs, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews, TalkSql,
-               Store):
+class SqlStore(SqlClubs, SqlClubLive, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews,
+               TalkSql, SqlEvents, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

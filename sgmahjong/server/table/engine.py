@@ -56,6 +56,12 @@ def start_match(rules: RuleSet, seed: int, wall: list[Tile] | None,
     return game.new_match(rules, seed=seed, secret=secret, wall=wall, pause_windows=pause_windows)
 
 
+def wall_hash_of(rules: RuleSet, secret: str, dealer: int, prevailing: int) -> str:
+    """The commitment (docs/wall.md) of the wall a hand secret deals with this dealer and wind."""
+    hand, _ = game.new_hand(rules, seed=secret, dealer=dealer, prevailing=prevailing)
+    return str(hand.wall_hash)
+
+
 def next_hand(match: Match, secret: str | None = None) -> tuple[Match, list[Event]]:
     """Settle the ended hand and deal the next (or finish the match: ``finished(match)``), shuffled
     from ``secret`` (or from the match seed: test tables, old stored matches)."""

@@ -75,6 +75,7 @@ class Table:
     _fixed: dict[str, Any] | None = None  # the parts of the summary that never change
     ranked: RankedPolicy | None = None  # which matches are rated (None: none; the server's settings)
     retry_seconds: float = 2.0  # a step that failed to store is tried again this long after
+    hand_secrets: list[str] = field(default_factory=list)  # a duplicate event's secrets, hand 1 first
     expert: engine.ExpertLimits | None = None  # an expert bot's search limits (the server's settings)
 
     def __post_init__(self) -> None:
@@ -253,7 +254,9 @@ class Table:
         return bool(humans) and all(s.ready for s in humans)
 
     def _hand_secret(self) -> str | None:
-        """A fresh OS secret for each hand (RULES.md §2); a test seed's table derives them from it."""
+        """A fresh OS secret per hand (RULES.md §2) or a duplicate event's (docs/events.md), else a seed's."""
+        if self.hand_number < len(self.hand_secrets):
+            return self.hand_secrets[self.hand_number]
         return None if self.first_seed is not None else engine.fresh_secret()
 
     def next_hand(self) -> None:
@@ -425,8 +428,7 @@ class Table:
             self._schedule()
 
     def _renew_results_delay(self) -> None:
-        """Between hands, a fresh delay for whoever comes back to the results (the last one ran out
-        while nobody was here)."""
+        """Between hands, a fresh delay for whoever comes back (the last ran out while nobody was here)."""
         if self.status == "between_hands" and self.deadlines.results_expired():
             self._set_deadline()
 
@@ -472,8 +474,7 @@ class Table:
                 self.retry_later()
 
     def rearm(self) -> None:
-        """Start the bots, the claim pause and the timer again (after a failed step, or when the
-        watchdog found the table stalled)."""
+        """Start the bots, the claim pause and the timer again (after a failed step or a stall)."""
         if self.deadlines.current is None:
             self._set_deadline()
         self.pause.after_change(self.fanout.watched)
@@ -487,8 +488,7 @@ class Table:
             self.spawn(self._takeover_later(self.options.takeover_seconds))
 
     def stalled(self) -> bool:
-        """Nothing will move this table: no task is pending, yet a bot must act, a claim window may
-        close, a deadline is set or everyone is ready for the next hand (the watchdog's test)."""
+        """No task is pending, yet a bot must act, a window may close, a deadline or all are ready."""
         if self.closed or self._tasks or self.match is None or self.status not in LIVE:
             return False
         if self.status == "between_hands":

@@ -134,11 +134,11 @@ class Deadlines:
                 table.retry_later()
 
     def _passed(self, deadline: Deadline) -> None:
-        """Between hands, the next hand is dealt if someone is here; in play, each seat still awaited
-        plays its timeout action (``engine.timeout_action``)."""
+        """Between hands, the next hand is dealt if someone is here (or the table goes on unattended); in
+        play, each seat still awaited plays its timeout action (``engine.timeout_action``)."""
         table = self.table
         if deadline.kind == "next_hand":
-            if table.status == "between_hands" and table.humans_here():
+            if table.status == "between_hands" and (table.humans_here() or self.options.unattended):
                 table.next_hand()
             else:
                 self.current = None  # nobody is here: wait for someone to come back

@@ -5,9 +5,10 @@
 // results and spectating open to anyone with its link). Points first: the ledger is in points unless
 // the owner turned money on (clubmoney.js); what the bots' seats won or paid is shown apart from the
 // members' figures, which are what the settle-up pays. Every name is a player's text: textContent.
-import { presetName } from "./api.js";
+import { choiceName, presetName } from "./api.js";
 import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { amount, renderMoney, signedAmount, wireMoney } from "./clubmoney.js";
+import { freeTable, renderOnline, seatsLine, sitAt, startLive } from "./clublive.js";
 import { lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +16,8 @@ const code = decodeURIComponent(location.pathname.split("/").pop() || "");
 const api = `/api/clubs/${encodeURIComponent(code)}`;
 let data = null;
 let scope = "period";
+let live = null; // the latest live summary: who is online, who sits where
+let welcome = location.hash === "#welcome"; // a new member, just joined by an invite link
 
 function status(text, bad = false) {
   $("club-status").textContent = text;
@@ -114,9 +117,11 @@ function privacy(x) {
 function renderTables() {
   const items = data.tables.map((x) => {
     const li = el("li");
+    li.dataset.table = x.code;
     const a = el("a", x.name);
     a.href = x.url;
     li.append(a, el("span", ` · ${t(`club.status.${x.status}`)}`, "muted"), privacy(x));
+    if (x.seats) li.append(seatsLine(x));
     return li;
   });
   $("club-tables").replaceChildren(...(items.length ? items : [el("li", t("club.no_tables"), "muted")]));
@@ -195,10 +200,90 @@ function render() {
   renderHistory();
 }
 
+/** A new live summary: who is online and who sits where now; the whole page again when the ledger, the
+ * members or the tables changed. */
+function onLive(summary) {
+  const before = live;
+  live = summary;
+  if (!data) return;
+  const codes = (tables) => tables.map((x) => x.code).join(" ");
+  if (before && (before.ledger !== summary.ledger || before.members !== summary.members
+    || codes(data.tables) !== codes(summary.tables))) {
+    load();
+    return;
+  }
+  data.tables = summary.tables;
+  renderTables();
+  renderOnline($("online"), summary);
+  renderWelcome();
+}
+
+/** The one-time welcome of a member who has just joined by an invite link, with the open table to sit
+ * at in one tap. */
+function renderWelcome() {
+  if (!welcome || !data) return;
+  $("club-welcome").hidden = false;
+  $("welcome-text").textContent = t("club.welcome", { club: data.club.name });
+  const open = live && freeTable(live);
+  const sit = $("welcome-sit");
+  sit.hidden = !open;
+  if (open) {
+    sit.textContent = t("club.welcome_sit", { table: open.name });
+    sit.onclick = async () => {
+      const me = data.members.find((m) => m.member === data.me);
+      sit.disabled = true;
+      try {
+        await sitAt(open, me ? me.name : "");
+      } catch (err) {
+        sit.disabled = false;
+        status(failText(err), true);
+      }
+    };
+  }
+}
+
+const TURNS = [0, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300];
+
+/** The choices of a new club table, set to the club's defaults (the owner may save new ones). */
+async function loadChoices() {
+  let got;
+  try {
+    got = await clubRequest("GET", `${api}/defaults`);
+  } catch (_err) {
+    return;
+  }
+  const d = got.defaults;
+  const fill = (select, values, label, chosen) => {
+    select.replaceChildren(...values.map((v) => new Option(label(v), String(v))));
+    select.value = String(chosen);
+  };
+  const length = (v) => { // "h8": 8 hands; "r2": 2 prevailing-wind rounds
+    const n = Number(v.slice(1));
+    if (v[0] === "h") return t("club.hands_n", { n });
+    return t(n === 1 ? "club.rounds_1" : n === 4 ? "club.rounds_4" : "club.rounds_n", { n });
+  };
+  fill($("opt-rounds"), ["h4", "h8", "r1", "r2", "r3", "r4"], length, d.hands ? `h${d.hands}` : `r${d.rounds}`);
+  const turns = [...new Set([...TURNS.filter((n) => n <= got.turn_max), d.turn_seconds])].sort((a, b) => a - b);
+  fill($("opt-turn"), turns, (n) => (n ? t("club.turn_s", { n }) : t("club.turn_none")), d.turn_seconds);
+  fill($("opt-pace"), ["relaxed", "normal", "fast"], choiceName, d.pace);
+  fill($("opt-bots"), ["beginner", "greedy", "strong", "expert"], choiceName, d.bot_level);
+}
+
+function choices() {
+  const length = $("opt-rounds").value;
+  const n = Number(length.slice(1)) || 4;
+  return { rounds: length[0] === "r" ? n : 4, hands: length[0] === "h" ? n : 0,
+    turn_seconds: Number($("opt-turn").value), pace: $("opt-pace").value, bot_level: $("opt-bots").value };
+}
+
 async function load() {
   try {
     data = await clubRequest("GET", api);
+    const seats = new Map((live ? live.tables : []).map((x) => [x.code, x.seats]));
+    for (const x of data.tables) x.seats = seats.get(x.code);
     render();
+    if (live) renderOnline($("online"), live);
+    renderWelcome();
   } catch (err) {
     $("club-body").hidden = true;
     $("club-title").textContent = t("club.title");
@@ -244,12 +329,27 @@ $("leave").addEventListener("click", async () => {
     status(failText(err), true);
   }
 });
-$("new-table").addEventListener("click", async () => {
+$("table-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
   try {
-    const table = await clubRequest("POST", `${api}/tables`, {});
+    const table = await clubRequest("POST", `${api}/tables`, { choices: choices() });
     location.href = table.url;
   } catch (err) {
     status(failText(err), true);
   }
 });
-load();
+$("save-defaults").addEventListener("click", async () => {
+  try {
+    await clubRequest("POST", `${api}/defaults`, choices());
+    status(t("club.defaults_saved"));
+  } catch (err) {
+    status(failText(err), true);
+  }
+});
+if (welcome) history.replaceState(null, "", location.pathname + location.search); // once only
+load().then(() => {
+  if (data) {
+    loadChoices();
+    startLive(`${api}/live`, onLive);
+  }
+});

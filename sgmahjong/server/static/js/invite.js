@@ -53,7 +53,7 @@ async function join(invite, seen, button) {
   try {
     const club = await clubRequest("POST", "/api/clubs/join", body);
     if (body.name) rememberName(body.name.trim());
-    location.href = club.url;
+    location.href = `${club.url}#welcome`; // the club's page welcomes them once
   } catch (err) {
     button.disabled = false;
     if (DEAD.includes(err.code)) dead(err);

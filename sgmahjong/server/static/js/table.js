@@ -13,6 +13,7 @@ import { fillResult, renderReady } from "./result.js";
 import { bonusRow, discardPool, highlightCopies } from "./felt.js";
 import { renderTracker } from "./tracker.js";
 import { playerName } from "./names.js";
+import { houseRulesInWords } from "./rulewords.js";
 import { langSwitch, shownAfter, t } from "./i18n.js";
 import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
@@ -142,7 +143,7 @@ function renderSeating() {
   $("seated-controls").hidden = !seated;
   const changed = Object.entries(tb.changed_rules || {});
   $("rules-summary").textContent = changed.length
-    ? t("table.house_rules", { list: changed.map(([k, v]) => `${k} = ${v}`).join(", ") })
+    ? t("table.house_rules", { list: houseRulesInWords(tb.changed_rules) })
     : t("table.default_rules");
 }
 
