@@ -64,7 +64,7 @@ def click_discard(page: Page, tile: str) -> None:
 
 
 def meld_tiles(page: Page, seat: int, kind: str) -> list[str]:
-    sel = f'.seat[data-seat="{seat}"] .meld[data-meld="{kind}"] .tile'
+    sel = f'.pond[data-pond="{seat}"] .meld[data-meld="{kind}"] .tile'
     expect(page.locator(sel).first).to_be_attached()
     return page.eval_on_selector_all(sel, "els => els.map(e => e.dataset.tile || 'back')")
 
@@ -331,7 +331,7 @@ def test_reload_mid_hand_restores_the_seat(live_server: Any, browser: Browser) -
     # while the page was away a bot played the seat (docs/protocol.md), so the hand may have moved on
     assert int(page.locator("body").get_attribute("data-version") or 0) >= int(version or 0)
     assert page.evaluate(f"localStorage.getItem('sgmahjong:{code}')") == token
-    melds = page.locator('.seat[data-seat="0"] .meld').count()
+    melds = page.locator('.pond[data-pond="0"] .meld').count()
     assert len(hand_tiles(page)) + 3 * melds in (13, 14)
     expect(page.locator('.seat[data-seat="0"] .plate .name')).to_have_text("Ann (you)")
     expect(page.locator('.seat[data-seat="0"] .plate .offline')).to_have_count(0)

@@ -41,7 +41,7 @@ def test_create_invite_join_and_settle_up(live_server: Any, open_page: Any) -> N
     beng.locator("#invite-new").click()
     expect(beng.locator("#invite-made")).to_be_visible()
     link = beng.locator("#invite-url").input_value()
-    assert "#invite=" in link
+    assert f"{live_server.url}/invite/" in link
     # Mei Ling opens the link in her own browser, in 中文, and joins
     mei = as_player(open_page, mei_secret, "Mei Ling", "zh", live_server.url)
     mei.goto(link)

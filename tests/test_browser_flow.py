@@ -143,8 +143,10 @@ def test_auto_pass_auto_discard_and_auto_win(live_server: Any, browser: Browser)
     for seat, ws in clients.items():
         ws.hello(tokens[seat])
     clients[0].send({"type": "start"})
+    page.locator("#sheet-btn").click()  # the play options sheet
     for box in ("#set-autoPass", "#set-autoWin", "#set-autoDiscard"):
         page.locator(box).check()
+    page.keyboard.press("Escape")
     expect(page.locator("#hints-panel .waits li")).to_have_count(2)
     view = drive(clients, "8s", lambda v: v["result"] is not None)
     result = view["result"]

@@ -76,8 +76,8 @@ def test_replay_ends_exactly_as_the_stored_hand(live_server: LiveServer, browser
             [t.notation for t in st.discards]
         assert tiles_of(page, f'.discards[data-discards="{seat}"] .tile.taken') == \
             [t.notation for _, t, _ in st.taken]
-        assert page.locator(f'.seat[data-seat="{seat}"] .meld').count() == len(st.melds)
-        assert sorted(tiles_of(page, f'.seat[data-seat="{seat}"] .bonus .tile')) == \
+        assert page.locator(f'.pond[data-pond="{seat}"] .meld').count() == len(st.melds)
+        assert sorted(tiles_of(page, f'.pond[data-pond="{seat}"] .bonus .tile')) == \
             sorted(t.notation for t in st.bonus)
         amount = page.locator(f'.seat[data-seat="{seat}"] .plate .score').inner_text()
         assert int(amount) == state.ledger[seat]

@@ -108,6 +108,7 @@ def test_the_offers_and_the_claim_timer_sit_just_above_the_hand(table_page: Any,
 def test_game_keys_still_play_after_a_click_on_an_option(table_page: Any) -> None:
     page, fake = table_page(DESKTOP, [view_message(turn_view(0), TURN_TIMER)])
     expect(page.locator("#hand .slot.can-discard")).to_have_count(2)
+    page.locator("#sheet-btn").click()  # the play options sheet (it stays open: the keys still play)
     box_ = page.locator("#set-autoDiscard")
     box_.click()
     expect(box_).to_be_checked()
@@ -192,7 +193,9 @@ def test_claimed_discards_stay_marked_copies_light_up_and_the_tracker_counts(tab
     assert visible >= 2
     expect(page.locator("#felt .tile.same")).to_have_count(visible)
     # the tracker: copies not yet seen from my view
+    page.locator("#sheet-btn").click()
     page.locator("#tracker-toggle").check()
+    page.keyboard.press("Escape")
     expect(page.locator("#tracker .tracker-cell")).to_have_count(34)
     seen: Counter[str] = Counter()
     for s in view["seats"]:
@@ -223,7 +226,8 @@ def test_a_stacked_late_hand_has_no_two_seats_tiles_or_piles_overlapping_on_a_ph
       const boxes = (sel) => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
         .filter((r) => r.width > 0).map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}));
       for (let s = 0; s < 4; s += 1) {
-        out[`seat ${s}`] = boxes(`.seat[data-seat="${s}"] .tile, .seat[data-seat="${s}"] .plate`);
+        out[`seat ${s}`] = boxes(`.seat[data-seat="${s}"] .tile, .seat[data-seat="${s}"] .plate, `
+                                 + `.pond[data-pond="${s}"] .exposed .tile`);
         out[`pile ${s}`] = boxes(`.discards[data-discards="${s}"] .tile`);
       }
       return out;
@@ -298,6 +302,7 @@ def test_a_spectator_sees_no_move_and_no_play_options(table_page: Any) -> None:
     expect(page.get_by_text("Your move")).to_have_count(0)
     expect(page.locator("#move-bar")).to_be_hidden()
     expect(page.locator("#set-autoPass")).to_be_hidden()
+    expect(page.locator("#sheet-btn")).to_be_hidden()
 
 
 def test_my_pong_call_out_never_covers_my_name_plate(table_page: Any) -> None:

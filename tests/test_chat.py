@@ -179,3 +179,45 @@ def test_emotes_and_phrases_have_texts_in_both_languages() -> None:
             assert texts.get(f"chat.phrase.{pid}"), (lang, pid)
         for eid in EMOTES:
             assert texts.get(f"chat.emote.{eid}"), (lang, eid)
+
+
+def test_spectators_speak_by_their_display_names_and_are_listed_as_watchers(live_server: LiveServer) -> None:
+    """A spectator's line carries their display name; everyone is told who watches (people, not tabs:
+    one person's two tabs count once; a visitor without a name is counted but not named), and told
+    again when a spectator leaves."""
+    code = live_server.create_table()["code"]
+    elsewhere = live_server.create_table()["code"]
+    ann, _ = seated(live_server, code, "Ann", 0)
+    assert ann.until("watchers")["count"] == 0
+    cy = live_server.join(elsewhere, "Cy")["cookie"]  # a visitor whose name is Cy, watching `code`
+    watcher = live_server.ws(code, cookie=cy)
+    assert watcher.hello(None)["seat"] is None
+    second_tab = live_server.ws(code, cookie=cy)
+    second_tab.hello(None)
+    nameless = spectator(live_server, code)
+    seen = ann.until("watchers", lambda m: m["count"] == 2)
+    assert seen["names"] == ["Cy"] and seen["more"] == 0
+    watcher.send({"type": "chat", "kind": "phrase", "body": "huat"})
+    assert said(ann, "huat")["name"] == "Cy"
+    nameless.send({"type": "chat", "kind": "phrase", "body": "wait"})
+    assert said(ann, "wait")["name"] == "Spectator"  # no display name: the page says "Spectator"
+    watcher.close()
+    second_tab.close()
+    assert ann.until("watchers", lambda m: m["count"] == 1)["names"] == []
+    nameless.close()
+    assert ann.until("watchers", lambda m: m["count"] == 0)["names"] == []
+    ann.close()
+
+
+def test_the_watchers_message_names_a_bounded_few() -> None:
+    from types import SimpleNamespace
+
+    from sgmahjong.server.table.chat import WATCHERS_NAMED, TableChat
+
+    conns = [SimpleNamespace(hello=True, seat=None, closed=False, person=("a:x", f"p:{i}"), name=f"P{i:03}")
+             for i in range(WATCHERS_NAMED + 5)]
+    conns.append(SimpleNamespace(hello=True, seat=0, closed=False, person=("p:999",), name="Seated"))
+    chat = TableChat(SimpleNamespace(conns=conns))  # type: ignore[arg-type]
+    m = chat.watchers()
+    assert m["count"] == WATCHERS_NAMED + 5 and m["more"] == 5
+    assert m["names"] == [f"P{i:03}" for i in range(WATCHERS_NAMED)]

@@ -60,13 +60,35 @@ def test_font_css_ranges_name_each_file_s_characters() -> None:
     """fonts/fonts.css gives each file the unicode-range of exactly its characters."""
     css = (STATIC / "fonts" / "fonts.css").read_text(encoding="utf-8")
     for rule in re.findall(r"@font-face \{(.*?)\}", css, re.S):
-        name = re.search(r"fonts/([\w-]+\.woff2)", rule)
+        name = re.search(r"fonts/([\w/-]+\.woff2)", rule)
         assert name is not None
         points = set()
         for a, b in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", rule):
             points |= set(range(int(a, 16), int(b or a, 16) + 1))
         assert points == set(TTFont(str(STATIC / "fonts" / name.group(1))).getBestCmap()), name.group(1)
         assert "font-display: swap" in rule
+
+
+def test_slices_cover_every_ideograph_once_and_are_not_preloaded() -> None:
+    """The sans face's slices and subsets together hold every character of CJK Unified Ideographs
+    (U+4E00-9FEF, all Noto CJK draws), CJK punctuation, kana and full-width forms, each in one file;
+    about a hundred slices under 10 MB in all, none preloaded by a page."""
+    fonts = STATIC / "fonts"
+    slices = sorted((fonts / "slices").glob("*.woff2"))
+    assert 60 <= len(slices) <= 150
+    assert sum(f.stat().st_size for f in slices) < 10 * 2**20
+    seen: dict[int, str] = {}
+    for f in [fonts / "sgmj-cjk-sans.woff2", fonts / "sgmj-cjk-sans-zh.woff2", *slices]:
+        for point in TTFont(str(f)).getBestCmap():
+            if 0x3000 <= point <= 0x30FF or 0x4E00 <= point <= 0x9FFF or 0xFF00 <= point <= 0xFFEF:
+                assert point not in seen, f"U+{point:X} in {seen.get(point)} and {f.name}"
+                seen[point] = f.name
+    assert set(range(0x4E00, 0x9FF0)) <= set(seen)
+    assert {0x3002, 0x300C, 0x3042, 0x30AB, 0xFF08, 0xFF0C} <= set(seen)  # 。「 あ カ （ ，
+    css = (fonts / "fonts.css").read_text(encoding="utf-8")
+    assert all(f"fonts/slices/{f.name}" in css for f in slices)
+    for page in STATIC.glob("*.html"):
+        assert "slices/" not in page.read_text(encoding="utf-8"), page.name
 
 
 def test_strings_files_have_the_same_keys_and_placeholders() -> None:

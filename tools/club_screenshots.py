@@ -6,10 +6,11 @@ Starts a server on a free port with a temporary database; Ah Beng starts "Thursd
 the default), invites three friends, two matches are recorded and settled, three more recorded (one
 with a bot's seat, whose share is kept apart). Saves club-{desktop,phone}-{en,zh}.png (points), then
 club-notice-*.png (the owner opening money: the notice of the law), and with money turned on at
-20c/40c club-money-*.png (1366x768 and 360 px, the whole page), reduced to 256 colours. Then the
-live club page (club-live-*.png, the top of the page as it opens): three members online, a club table
-with Ah Beng and Mei Ling seated and a bot, and the choices of a new table. With ``live`` only the
-club-live-*.png are made.
+20c/40c club-money-*.png (1366x768 and 360 px, the whole page), reduced to 256 colours; the ledger
+and the settle-up with two transfers ticked as paid, club-ticks-*.png. Then the live club page
+(club-live-*.png, the top of the page as it opens): three members online, a club table with Ah Beng
+and Mei Ling seated and a bot, and the choices of a new table. With ``live`` only the club-live-*.png
+are made.
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ def main() -> None:
              {"money": True, "law_confirmed": True, "stake": 20})
         if not only_live:
             shoot(out, server, browser, code, owner, "club-money")
+            page = call(server, "GET", f"/api/clubs/{code}", owner).json()
+            names = {m["member"]: m["name"] for m in page["members"]}
+            for x in page["period"]["transfers"][:2]:  # ticked by the payer
+                call(server, "POST", f"/api/clubs/{code}/ticks", people[names[x["payer"]]],
+                     {"scope": "period", "payer": x["payer"], "payee": x["payee"], "paid": True})
+            shoot_ticks(out, server, browser, code, owner)
         shoot_live(out, server, browser, code, table, people)
 
 
@@ -74,6 +81,26 @@ def shoot(out: Path, server: Any, browser: Any, code: str, owner: str, name: str
                 page.wait_for_selector("#money-law", state="visible")
             shot = out / f"{name}-{label}-{lang}.png"
             page.screenshot(path=str(shot), full_page=True)
+            shrink(shot)
+            page.context.close()
+
+
+def shoot_ticks(out: Path, server: Any, browser: Any, code: str, owner: str) -> None:
+    """The ledger and the settle-up cards, with their ticks."""
+    for lang in ("en", "zh"):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": owner.split("=", 1)[1],
+                                       "url": server.url}])
+            page.goto(f"{server.url}/club/{code}?lang={lang}")
+            page.wait_for_selector("#transfers li.ticked .tick-who")
+            box = page.evaluate("""() => {
+                const a = document.getElementById("ledger-title").closest("section").getBoundingClientRect();
+                const b = document.getElementById("transfers").closest("section").getBoundingClientRect();
+                return {x: 0, y: a.top + scrollY - 8, width: innerWidth, height: b.bottom - a.top + 16};
+            }""")
+            shot = out / f"club-ticks-{label}-{lang}.png"
+            page.screenshot(path=str(shot), clip=box, full_page=True)
             shrink(shot)
             page.context.close()
 

@@ -1,16 +1,19 @@
 """Screenshots of the pages as a player sees them (Debian's Chromium through Playwright).
 
-    .venv/bin/python tools/screenshots.py OUTDIR [--readme | --history | --coach]
+    .venv/bin/python tools/screenshots.py OUTDIR [--readme | --history | --coach | --late]
 
 Starts a server on a free port with a temporary database, seats one player ("Ann") with three bots at
 a table with a fixed seed, and saves the lobby, the reference pages and the table (seating and in play)
-at 1366x768 and at 360 px, in English and 中文. With --readme it saves only the README's four pictures
-(docs/table-{desktop,phone}-{en,zh}.png) into OUTDIR, reduced to 256 colours (Pillow) to stay small.
+at 1366x768 and at 360 px, in English and 中文. With --readme (or --late) it saves only the table
+pictures of the README and docs/playing.md into OUTDIR, reduced to 256 colours (Pillow) to stay small.
 With --history it saves the README's pictures of a player's history instead (docs/me.png, replay.png,
 review.png at 1366x768): Ann plays two hands of "Evening game" (a bot plays her seat), then her /me page,
 the replay of hand 1 from South's point of view at the last discard up to step 30, and South's review
 with a row chosen. With --coach it saves the expert's review and analysis board in the replay
-(docs/coach-review-*.png, coach-board-*.png; see :func:`coach`).
+(docs/coach-review-*.png, coach-board-*.png; see :func:`coach`). The table pictures show the table late in
+a hand (an engine-made state, every seat with four sets and 24 discards) on a desktop, a phone upright
+and a phone on its side, in English and 中文, and the play options sheet on a phone
+(docs/table-{desktop,phone,landscape}-{en,zh}.png, table-sheet-phone-en.png; see :func:`late`).
 """
 
 from __future__ import annotations
@@ -163,6 +166,35 @@ def coach(server: LiveServer, browser: Browser, out: Path) -> None:
                 shrink(out / f"coach-{kind}-{label}-{lang}.png")
 
 
+def late(server: LiveServer, browser: Browser, out: Path) -> None:
+    """The table late in a hand, as seat 0 sees it on its turn (tests/table_states.py's ``late_hand``,
+    served by a stand-in for the table's WebSocket): desktop 1366x768, phone 360x800 and phone on its
+    side 800x360, en and zh; then the play options sheet open on a 390 px phone."""
+    from tests.table_states import FakeTable, late_hand, view_message
+
+    landscape = {"viewport": {"width": 800, "height": 360}, "is_mobile": True, "has_touch": True,
+                 "device_scale_factor": 1}
+    sheet = {**PHONE, "viewport": {"width": 390, "height": 844}}
+    timer = {"kind": "turn", "seats": [0], "remaining_ms": 25_000, "seconds": 30}
+    shots = [(label, size, lang) for lang in ("en", "zh")
+             for label, size in (("desktop", DESKTOP), ("phone", PHONE), ("landscape", landscape))]
+    for label, size, lang in [*shots, ("sheet-phone", sheet, "en")]:
+        page = page_for(browser, size, lang)
+        FakeTable(page, 0, [view_message(late_hand(), timer)])
+        code = server.create_table("Friday night")["code"]
+        page.goto(f"{server.url}/t/{code}?lang={lang}")
+        page.wait_for_selector("#hand .slot.can-discard")
+        page.evaluate("document.fonts.ready")
+        if label == "sheet-phone":
+            page.click("#sheet-btn")
+            page.wait_for_selector("#options-sheet[open]")
+        page.wait_for_timeout(400)
+        shot = out / f"table-{label}-{lang}.png"
+        page.screenshot(path=str(shot))
+        shrink(shot)
+        page.context.close()
+
+
 @contextmanager
 def shooting(out: Path) -> Iterator[tuple[LiveServer, Browser]]:
     """For the screenshot tools: ``out`` made, a test server on a free port with a temporary database,
@@ -195,6 +227,9 @@ def main() -> None:
             return
         if "--coach" in sys.argv:
             coach(server, browser, out)
+            return
+        if readme or "--late" in sys.argv:
+            late(server, browser, out)
             return
         for lang in ("en", "zh"):
             for label, size in (("desktop", DESKTOP), ("phone", PHONE)):

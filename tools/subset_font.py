@@ -17,6 +17,9 @@ It writes static/fonts/fonts.css, the @font-face rules with each file's unicode-
 downloads a file only when the page shows one of its characters (an English table page: the small
 serif file for the tiles and the small sans one for "中文"), with font-display: swap.
 
+Then it cuts the same sans face into unicode-range slices of every other common CJK character
+(tools/slice_font.py: players' names, chat), added to fonts.css after the subsets' rules.
+
 tests/test_font_coverage.py checks that the files cover every character the pages use, so a new string
 with a new character fails the tests until this script is run again.
 """
@@ -25,9 +28,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from fontTools import subset
+
+try:
+    from tools import slice_font
+except ImportError:  # run as a script: tools/ is on the path, not the checkout
+    import slice_font  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "sgmahjong" / "server" / "static"
@@ -90,9 +99,10 @@ def unicode_range(chars: str) -> str:
     return ", ".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in runs)
 
 
-def font_css(shared: str, zh_only: str) -> str:
+def font_css(shared: str, zh_only: str, slices: Sequence[tuple[str, Sequence[int]]] = ()) -> str:
     """The @font-face rules of the four files (the shared file of a family is declared last: where
-    ranges overlap the browser tries the last rule first)."""
+    ranges overlap the browser tries the last rule first), then the sans face's slices (which overlap
+    nothing: tools/slice_font.py)."""
     rules = ["/* Made by tools/subset_font.py: the bundled CJK fonts (fonts/README.md). */"]
     for stem, family, weight, _source, _index in FACES:
         for suffix, chars in (("-zh", zh_only), ("", shared)):
@@ -100,6 +110,12 @@ def font_css(shared: str, zh_only: str) -> str:
                 f'@font-face {{\n  font-family: "{family}";\n  src: url("/static/fonts/{stem}{suffix}.woff2")'
                 f' format("woff2");\n  font-weight: {weight};\n  font-display: swap;\n'
                 f"  unicode-range: {unicode_range(chars)};\n}}")
+    rules.append("/* The slices of every other character (tools/slice_font.py): not preloaded. */")
+    for name, points in slices:
+        rules.append(
+            f'@font-face {{\n  font-family: "{slice_font.FAMILY}";\n  src: url("/static/fonts/{name}")'
+            f' format("woff2");\n  font-weight: 400;\n  font-display: swap;\n'
+            f"  unicode-range: {unicode_range(''.join(map(chr, points)))};\n}}")
     return "\n".join(rules) + "\n"
 
 
@@ -127,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             out = FONTS / f"{stem}{suffix}.woff2"
             subset.save_font(font, str(out), options)
             print(f"{out.name}: {len(chars)} characters, {out.stat().st_size / 1024:.1f} KiB")
-    (FONTS / "fonts.css").write_text(font_css(shared, zh_only), encoding="utf-8")
+    slices = slice_font.write(args.noto, FONTS, exclude=map(ord, shared + zh_only))
+    (FONTS / "fonts.css").write_text(font_css(shared, zh_only, slices), encoding="utf-8")
     return 0
 
 

@@ -3,7 +3,8 @@
     .venv/bin/python tools/talk_screenshots.py OUTDIR
 
 Starts a server on a free port with a temporary database; Ann (the page photographed) and Bo sit at a
-table with two bots, talk, send a quick phrase and an emote, and a spectator says hello. Saves
+table with two bots, talk, send a quick phrase and an emote, and a named spectator (Dee) says hello;
+Ann has the mute list open (the other players by name, no bots) and sees who watches. Saves
 talk-table-{desktop,phone}-{en,zh}.png (1366x768 and 360 px; the phone picture is the whole page, the
 chat being under the felt there), reduced to 256 colours.
 """
@@ -46,7 +47,12 @@ def main() -> None:
                     pages.append(page)
                 ann, bo = pages
                 watcher = page_for(browser, DESKTOP, lang)
+                watcher.goto(f"{server.url}/me?lang={lang}")
+                watcher.fill("#me-name", "Dee")
+                with watcher.expect_response(lambda r: r.request.method == "POST"):
+                    watcher.locator("#name-form button[type=submit]").click()
                 watcher.goto(f"{server.url}/t/{code}?lang={lang}")
+                ann.wait_for_selector("#chat-watchers:not([hidden])")
                 ann.locator("#start-btn").click()
                 ann.wait_for_selector("#hand .slot.can-discard", timeout=30_000)
                 ann.fill("#chat-input", LINES[lang][0])
@@ -58,7 +64,8 @@ def main() -> None:
                 ann.wait_for_timeout(300)
                 bo.locator("#chat-emote-btn").click()
                 bo.locator('#chat-emotes button[data-emote="rooster"]').click()
-                ann.locator("#chat-emote-btn").click()
+                ann.locator("#chat-panel .chat-mutes summary").click()
+                ann.wait_for_selector('#chat-mutes [data-mute-seat="1"]')
                 ann.wait_for_timeout(700)
                 ann.evaluate("window.scrollTo(0, 0)")
                 shot = out / f"talk-table-{label}-{lang}.png"

@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import SgMahjongError
 
@@ -91,6 +92,10 @@ class ServerSettings:
     queue_widen_per_second: float = 10.0  # ... and the window widens by this much per second waited
     queue_stale_seconds: float = 30.0  # a queued player who has not asked for this long leaves the queue
     queue_max: int = 10000  # players waiting at most (the queue refuses more)
+    queue_estimate_matched: int = 40  # the wait shown is the median of this many latest matched players' ...
+    queue_estimate_seconds: float = 3600.0  # ... matched within this long (fewer than 4: no estimate)
+    online_seconds: float = 900.0  # "online": signed in and seen within this long (5 min steps at best)
+    queue_counts_seconds: float = 2.0  # the queue's counts are worked out at most this often per process
     # -- clubs (docs/clubs.md) ------------------------------------------------------------------------
     club_name_max: int = 40  # characters of a club's name
     clubs_per_player: int = 20  # clubs one player may own or belong to
@@ -101,6 +106,7 @@ class ServerSettings:
     club_stake_max: int = 10000  # cents a point may be worth at most (a club's stake)
     club_tables_listed: int = 20  # open tables and recent matches each shown on a club's page
     club_periods_listed: int = 20  # past settle-up periods shown on a club's page
+    club_time_zone: str = "Asia/Singapore"  # a club's clock: evenings, "tonight" (since the latest 06:00)
     # -- the live club page and the club's tables (docs/clubs.md, "The live club page") ----------------
     club_poll_seconds: float = 5.0  # a club's open page asks for its live summary this often
     club_online_seconds: float = 30.0  # a member is online who had the club's page open this recently
@@ -153,6 +159,22 @@ class ServerSettings:
     event_name_max: int = 60  # characters of an event's name
     event_check_seconds: float = 2.0  # how often a worker looks for events whose round has ended
     club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
+    # -- notifications and club evenings (docs/clubs.md, "Evenings and notifications") -----------------
+    push_subscriptions_per_player: int = 10  # browsers one player may have notifications on (oldest dropped)
+    push_queue: int = 1000  # notifications waiting to be sent (beyond: dropped, logged)
+    push_senders: int = 4  # notifications sent at once
+    push_timeout: float = 10.0  # seconds a push service may take to take one notification
+    push_ttl: int = 3600  # seconds a push service keeps a notification for a browser that is offline
+    push_contact: str = "mailto:operator@example.invalid"  # VAPID "sub": how push services reach the operator
+    push_http_endpoints: bool = False  # accept http:// push endpoints (local tests only; real ones are https)
+    session_players: int = 4  # players "in" for the owner to be offered the table (the owner may say)
+    sessions_per_day: int = 5  # evenings one person (identity, and address) may propose in a club in 24 hours
+    sessions_listed: int = 10  # upcoming evenings of one club at once
+    rsvps_per_minute: float = 10.0  # answers to evenings, notification switches: one person (and address) ...
+    rsvp_burst: int = 10  # ... after a burst of this many
+    reminder_minutes: float = 60.0  # a reminder this long before an evening starts, to those in or maybe
+    reminder_poll_seconds: float = 30.0  # how often the store is asked for reminders due
+    club_ticks_per_day: int = 200  # settle-up transfers one person may tick as paid in 24 hours
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -166,7 +188,8 @@ class ServerSettings:
                      "sign_in_burst", "ceremony_burst", "ceremonies_per_address", "ceremonies_max",
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
                      "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
-                     "event_name_max"):
+                     "event_name_max", "queue_estimate_matched", "push_queue", "push_senders",
+                     "sessions_listed", "rsvp_burst", "session_players", "push_subscriptions_per_player"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):
@@ -179,6 +202,14 @@ class ServerSettings:
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
+        for name in ("rsvps_per_minute", "reminder_poll_seconds", "push_timeout"):
+            if getattr(self, name) <= 0:
+                raise SettingsError(f"server setting {name} must be more than 0")
+        try:
+            ZoneInfo(self.club_time_zone)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise SettingsError(f"server setting club_time_zone: {self.club_time_zone!r} is not a time zone"
+                                " (e.g. Asia/Singapore)") from None
         if self.club_poll_seconds <= 0:
             raise SettingsError("server setting club_poll_seconds must be more than 0")
         if self.expert_deals == 0 and self.expert_time_ms == 0:

@@ -18,7 +18,7 @@ from typing import Any
 from ...rules import PRESETS
 from ..store import Store
 from ..store.clubs_sql import OWNER, ClubHandRow, ClubRow, MemberRow, PeriodRow
-from . import book
+from . import book, ticks
 from .ledger import Line
 
 FINGERPRINT = 6  # hex digits of an invite code's hash that tell the owner's links apart
@@ -59,8 +59,8 @@ def _settlement(club: ClubRow, lines: dict[str, Line], names: dict[str, str]) ->
     """The fewest transfers settling the members' balances among themselves (points, and cents with
     money on); ``outside``: what the members won (+) from or lost (-) to bots and guests, set apart."""
     s = book.settle_up({k: v.net for k, v in lines.items() if k in names})
-    return {"transfers": [{"from": names[a], "to": names[b], "points": p, "cents": _cents(club, p)}
-                          for a, b, p in s.transfers],
+    return {"transfers": [{"from": names[a], "to": names[b], "payer": a, "payee": b, "points": p,
+                           "cents": _cents(club, p)} for a, b, p in s.transfers],
             "outside": s.outside, "outside_cents": _cents(club, s.outside)}
 
 
@@ -69,14 +69,16 @@ def _within(hands: list[ClubHandRow], since: float, until: float | None) -> list
 
 
 def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_listed: int,
-              periods_listed: int) -> dict[str, Any]:
-    """The club page's data for member ``me``."""
+              periods_listed: int, tonight: float | None = None) -> dict[str, Any]:
+    """The club page's data for member ``me``; ``tonight``: when the evening began (ticks.py; None:
+    the last 24 hours)."""
     members = store.club_members(club.id)
     names = {str(m.player_id): m.name for m in members}
     periods = store.periods(club.id, periods_listed + 1)
     current, past = periods[0], periods[1:]
     season, season_start = store.season_start(club.id)
-    oldest = min([season_start, *(p.started for p in periods)])
+    evening = now - 86400.0 if tonight is None else tonight
+    oldest = min([season_start, evening, *(p.started for p in periods)])
     hands = store.club_hands(club.id, oldest)
 
     def ledger_of(since: float, until: float | None = None) -> dict[str, Line]:
@@ -84,15 +86,18 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
 
     period_lines = ledger_of(current.started)
     season_lines = ledger_of(season_start)
+    tonight_lines = ledger_of(evening)
     history = [_period(club, p, ledger_of(p.started, p.ended), names) for p in past]
     owner = me.role == OWNER
-    return {
+    return _ticked(store, club, {
         "club": club_summary(club, me.role),
         "me": str(me.player_id),
         "members": [{"member": str(m.player_id), "name": m.name, "role": m.role, "joined": m.joined}
                     for m in members],
         "period": {"number": current.number, "started": current.started,
                    **_ledger(club, period_lines, members), **_settlement(club, period_lines, names)},
+        "tonight": {"started": evening, **_ledger(club, tonight_lines, members),
+                    **_settlement(club, tonight_lines, names)},
         "season": {"number": season, "started": season_start, **_ledger(club, season_lines, members)},
         "history": history,
         "tables": [{"code": t.code, "name": t.name, "status": t.status, "url": f"/t/{t.code}",
@@ -102,7 +107,19 @@ def club_page(store: Store, club: ClubRow, me: MemberRow, *, now: float, tables_
         "invites": ([{"id": i.id, "created": i.created, "expires": i.expires, "label": i.label,
                       "fingerprint": i.code_hash[:FINGERPRINT], "maker": i.maker or members[0].name}
                      for i in store.invites(club.id, now)] if owner else None),
-    }
+    }, names)
+
+
+def _ticked(store: Store, club: ClubRow, page: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``page`` with the ticks of its settle-ups (since the last settle-up, tonight): each scope's
+    ``scope`` key and each transfer's ``tick`` (ticks.py), read apart from the figures."""
+    scopes = {"period": ticks.period_scope(page["period"]["number"]),
+              "tonight": ticks.tonight_scope(page["tonight"]["started"])}
+    rows = store.transfer_ticks(club.id, list(scopes.values()))
+    for name, key in scopes.items():
+        page[name] = {**page[name], "scope": key,
+                      "transfers": ticks.with_ticks(page[name]["transfers"], key, rows, names)}
+    return page
 
 
 def _period(club: ClubRow, p: PeriodRow, lines: dict[str, Line], names: dict[str, str]) -> dict[str, Any]:

@@ -266,6 +266,7 @@ def routes(server: Any) -> list[Route]:
         signed = signed_in(request)
         if signed is None:
             return _error(401, "sign in first")
+        server.store.remove_subscriptions(identity.player_ids_of(server, request))  # no more notifications
         ended = server.store.end_sessions(signed.account.id)
         return signed_out(request, ended=ended)
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
@@ -19,6 +20,9 @@ from .. import memory, metrics
 from ..analysis import Reviewer
 from ..cluster.ownership import TableElsewhere
 from ..matchmaking import matcher
+from ..push.notify import Notifier, remind_loop
+from ..push.sender import PushSender
+from ..push.vapid import make_keys
 from ..settings import ServerSettings
 from ..store import StorageUnavailable
 from ..tables import TableServer
@@ -28,7 +32,9 @@ from . import (
     admin,
     avatars,
     club_live,
+    club_ticks,
     clubs,
+    evenings,
     events_http,
     expert,
     health,
@@ -36,6 +42,7 @@ from . import (
     pages,
     play,
     players,
+    previews,
     ranked,
     ranking,
     reference,
@@ -67,6 +74,11 @@ def create_app(
     new_tables = NewTables(settings)
     reviewer = Reviewer(settings)  # its processes start on the first expert review
     assets = static_http.make_assets(settings)
+    sender = PushSender(lambda: server.store.vapid_keys(make_keys, time.time())[0],
+                        lambda endpoint: server.store.remove_subscription(endpoint),
+                        queue_max=settings.push_queue, senders=settings.push_senders,
+                        timeout=settings.push_timeout, ttl=settings.push_ttl, contact=settings.push_contact)
+    notifier = Notifier(lambda: server.store, sender.send)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -76,7 +88,8 @@ def create_app(
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(server.upkeep.run(server.archive)), loop.create_task(server.revive()),
                  loop.create_task(metrics.watch_loop_lag()), loop.create_task(matcher.run(server)),
-                 loop.create_task(EventRunner(server).run(settings.event_check_seconds))]
+                 loop.create_task(EventRunner(server).run(settings.event_check_seconds)),
+                 loop.create_task(sender.run()), loop.create_task(remind_loop(notifier, settings))]
         if settings.gc_interval_seconds > 0:
             tasks.append(loop.create_task(memory.collect_garbage(settings.gc_interval_seconds)))
         if settings.watchdog_seconds > 0:
@@ -101,7 +114,8 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *pages.routes(server),
+            *pages.routes(),
+            *previews.routes(server),
             *health.routes(),
             *reference.routes(),
             *tables.routes(server, new_tables),
@@ -116,6 +130,8 @@ def create_app(
             *avatars.routes(server),
             *club_live.routes(server),
             *clubs.routes(server, new_tables),
+            *evenings.routes(server, notifier),
+            *club_ticks.routes(server),
             *events_http.routes(server),
             *websocket.routes(server),
             *static_http.routes(),
@@ -131,5 +147,6 @@ def create_app(
     app.state.assets = assets
     app.state.server = server
     app.state.reviewer = reviewer
+    app.state.push = notifier
     app.state.new_visitors = identity.NewVisitors(settings)
     return app

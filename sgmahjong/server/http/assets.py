@@ -71,7 +71,8 @@ SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "sco
                "/calculator": "calculator.html", "/me": "me.html", "/t/": "table.html",
                "/replay/": "replay.html", "/leaderboard": "leaderboard.html", "/learn": "learn.html"}
 #: not precached by the service worker (fetched, then kept, when a page uses them)
-LAZY = re.compile(r"^(sounds/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$|pyodide/)")
+LAZY = re.compile(r"^(sounds/|fonts/slices/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$"
+                  r"|pyodide/)")
 VENDOR = "vendor"  # the build root's folder of Pyodide's builds, one per version
 BIG = 2_000_000  # bytes from which a file is brotli-compressed at quality 9 (11 takes 20 s for the wasm)
 

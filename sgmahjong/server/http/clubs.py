@@ -32,6 +32,7 @@ from ...errors import SgMahjongError
 from ...rules import PRESETS
 from ..clubs.choices import parse_choices
 from ..clubs.opening import open_club_table
+from ..clubs.ticks import tonight_start
 from ..clubs.view import FINGERPRINT, club_page, club_summary, ledger_csv
 from ..protocol import ProtocolError, validation_message
 from ..store import Store
@@ -42,6 +43,7 @@ from ..tables import TableServer
 from ..text import text_problem
 from . import identity
 from .common import NewTables, error, json_body, refused
+from .evenings import notify_table_opened
 from .pages import static_page
 
 NO_CLUB = "no such club"
@@ -236,9 +238,11 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         if found is None:
             return error(404, NO_CLUB)
         club, me = found
-        return JSONResponse(club_page(store(), club, me, now=time.time(),
+        now = time.time()
+        return JSONResponse(club_page(store(), club, me, now=now,
                                       tables_listed=settings.club_tables_listed,
-                                      periods_listed=settings.club_periods_listed))
+                                      periods_listed=settings.club_periods_listed,
+                                      tonight=tonight_start(now, settings.club_time_zone)))
 
     async def export(request: Request) -> Response:
         found = me_in(request)
@@ -288,7 +292,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         code_hash = invite_hash(code)
         expires = now + days * 86400 if days else None
         invite_id = store().add_invite(club.id, code_hash, now, expires, label=label, maker=me.player_id)
-        return JSONResponse({"id": invite_id, "invite": code, "url": f"/clubs#invite={code}", "label": label,
+        return JSONResponse({"id": invite_id, "invite": code, "url": f"/invite/{code}", "label": label,
                              "fingerprint": fingerprint(code_hash), "expires": expires}, status_code=201)
 
     async def revoke(request: Request) -> Response:
@@ -392,6 +396,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refused(exc)
         except SgMahjongError as exc:  # a table option that does not exist, or a value it refuses
             return refused(ProtocolError("invalid", str(exc)))
+        notify_table_opened(request, found[0], table.code, table.name)  # the members who asked are told
         return JSONResponse({"code": table.code, "url": f"/t/{table.code}"}, status_code=201)
 
     async def publish(request: Request) -> Response:
@@ -438,7 +443,6 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
 
     return [
         Route("/clubs", static_page("clubs.html")),
-        Route("/club/{code}", static_page("club.html")),  # the same page for any code: it asks the API
         Route("/api/clubs", mine, methods=["GET"]),
         Route("/api/clubs", create, methods=["POST"]),
         Route("/api/clubs/join", join, methods=["POST"]),

@@ -123,6 +123,15 @@ def routes(server: TableServer) -> list[BaseRoute]:
                              body.preset, options, time.time())
         return JSONResponse({"code": code, "url": f"/event/{code}"}, status_code=201)
 
+    async def mine(request: Request) -> Response:
+        _acting, ids = acting_player(server, request)
+        events = store().player_events(ids, settings.club_tables_listed) if ids else []
+        return JSONResponse({
+            "events": [{"code": e.code, "name": e.name, "format": e.format, "status": e.status,
+                        "round": e.round, "rounds": e.rounds, "organiser": mine}
+                       for e, mine in events],
+            "presets": list(PRESETS), "name_max": settings.event_name_max, "has_identity": bool(ids)})
+
     async def page(request: Request) -> Response:
         event = event_of(request)
         if event is None:
@@ -190,6 +199,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
 
     return [
         Route("/api/events", create, methods=["POST"]),
+        Route("/api/events", mine, methods=["GET"]),
+        Route("/events", static_page("events.html")),
         Route("/api/events/{code}", page),
         Route("/api/events/{code}/enter", enter, methods=["POST"]),
         Route("/api/events/{code}/leave", leave, methods=["POST"]),

@@ -206,6 +206,16 @@ def person_keys(server: Any, conn: HTTPConnection) -> tuple[str, ...]:
     return tuple(keys)
 
 
+def display_name(server: Any, conn: HTTPConnection, most: int) -> str:
+    """The name the visitor shows others (a signed-in account's, else the guest player's display name),
+    cut to ``most`` characters; "" when it has none (no session, or no name saved on /me)."""
+    found = visitor(server, conn)
+    if found is None:
+        return ""
+    name = found.account.name if found.account is not None else server.store.player_name(found.player_id)
+    return (name or "")[:most]
+
+
 # -- the cookie ------------------------------------------------------------------------------------
 def _box(conn: HTTPConnection) -> list[str]:
     box: list[str] = conn.scope.setdefault("state", {}).setdefault(_BOX, [])

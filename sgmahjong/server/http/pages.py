@@ -1,15 +1,14 @@
-"""The pages: the static HTML pages (each fetches its data itself), a table's page, and the static
-files of the browser client (``server/static``)."""
+"""The pages: the static HTML pages (each fetches its data itself; the pages with a link preview are
+in previews.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..tables import TableServer
 from .static_http import page_response
 
 PAGES = {
@@ -31,19 +30,6 @@ def static_page(filename: str) -> Callable[[Request], Awaitable[Response]]:
     return handler
 
 
-def routes(server: TableServer) -> list[BaseRoute]:
-    async def table_page(request: Request) -> Response:
-        table = await server.find(request.path_params["code"])
-        if table is None:
-            return PlainTextResponse("No table with this link. Create one at /", 404)
-        if table.status == "closed":
-            return PlainTextResponse(
-                "This table was closed (all its players left). Create a new one at /", 410
-            )
-        return await static_page("table.html")(request)
-
-    return [
-        *[Route(path, static_page(name)) for path, name in PAGES.items()],
-        Route("/t/{code}", table_page),
-    ]
-
+def routes() -> list[BaseRoute]:
+    """The static pages (a table's, a replay's, a club's and an invite's page are in previews.py)."""
+    return [Route(path, static_page(name)) for path, name in PAGES.items()]

@@ -28,7 +28,6 @@ from ..tables import TableServer
 from . import identity
 from .clubs import CLUB_ONLY, may_see
 from .common import error
-from .pages import static_page
 
 REPLAY_CHAT = 500  # chat messages of one hand served with its replay
 
@@ -156,5 +155,4 @@ def routes(server: TableServer) -> list[Route]:
         Route("/api/tables/{code}/hands/{number}/log", hand_log),
         Route("/api/tables/{code}/hands/{number}/replay", hand_replay),
         Route("/api/tables/{code}/hands/{number}/review", hand_review),
-        Route("/replay/{code}/{number}", static_page("replay.html")),
     ]

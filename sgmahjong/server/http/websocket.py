@@ -37,6 +37,7 @@ from ..protocol import (
 from ..store import LeaseLost, StorageUnavailable, StoreError
 from ..table import owners
 from ..table.connections import Connection
+from ..table.seats import NAME_MAX
 from ..table.table import Table
 from ..tables import TableServer
 from . import clubs, identity
@@ -88,6 +89,7 @@ def routes(server: TableServer) -> list[BaseRoute]:
         conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
         conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
         conn.player_ids = tuple(identity.player_ids_of(server, ws))
+        conn.name = identity.display_name(server, ws, NAME_MAX)
         if not clubs.may_see(server, conn.player_ids, table):  # a club's table: its members' alone
             metrics.REFUSALS.labels("club_only").inc()
             await ws.send_json({"type": "error", "code": "club_only", "ref": None,
@@ -185,6 +187,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
             metrics.SOCKETS.dec()
             async with table.lock:
                 table.disconnect(conn)
+                if conn.hello and conn.seat is None:  # a spectator went: the others' list of watchers
+                    table.chat.tell_watchers()
             conn.finish()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
@@ -232,6 +236,8 @@ def handle(table: Table, conn: Connection, message: Message) -> None:
         if conn.seat is not None:
             conn.owner_seat = conn.seat
         table.chat.hello(conn)
+        if conn.seat is None:  # a new spectator: everyone's list of watchers
+            table.chat.tell_watchers()
         return
     if not conn.hello:
         raise ProtocolError("hello_first", "send hello first", message.type)

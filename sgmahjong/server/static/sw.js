@@ -17,6 +17,9 @@
 // Messages (with a MessagePort for the answer): "scorer" -> {available, bytes, pyodide, core, kept,
 // updating};
 // "keep-scorer" -> {kept: true} or {error}.
+// Notifications (docs/clubs.md, "Evenings and notifications"): a "push" from the server (JSON: title,
+// body, url, tag, club) is shown as a notification, and posted to the open pages ({type: "push", ...}:
+// a club's page shows it too); a click on it focuses a page at its URL or opens one (this site's only).
 // A new release's worker takes over at once (skipWaiting): its URLs differ from the old release's, so
 // a page still open on the old release goes on loading the old release's files (the previous release's
 // cache is kept, and the server keeps serving its files), never a mix of both.
@@ -177,3 +180,32 @@ function keepScorer() {
   });
   return keeping;
 }
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (_err) {
+    data = {};
+  }
+  event.waitUntil((async () => {
+    await self.registration.showNotification(String(data.title || "sgmahjong"), {
+      body: String(data.body || ""), tag: data.tag ? String(data.tag) : undefined, lang: data.lang,
+      icon: "/static/icons/icon-192.png", data: { url: String(data.url || "/") },
+    });
+    const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    for (const client of pages) client.postMessage({ ...data, type: "push" });
+  })());
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil((async () => {
+    const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const open = pages.find((client) => new URL(client.url).pathname === url.pathname);
+    if (open) return open.focus();
+    return self.clients.openWindow(url.href);
+  })());
+});

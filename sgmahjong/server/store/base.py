@@ -14,9 +14,11 @@ from typing import Any
 
 from .accounts import AccountMethods
 from .club_live_sql import ClubLiveMethods
+from .club_ticks_sql import TickMethods
 from .clubs_sql import ClubMethods
 from .events_sql import EventMethods
 from .identity_sql import IdentityMethods
+from .push_sql import PushMethods
 from .queue import QueueMethods
 from .ratings import RatingMethods
 from .reviews_sql import ReviewMethods
@@ -145,8 +147,8 @@ BATCHABLE = frozenset({
 })
 
 
-class Store(ClubMethods, ClubLiveMethods, IdentityMethods, AccountMethods, RatingMethods, QueueMethods,
-            ReviewMethods, EventMethods, abc.ABC):
+class Store(ClubMethods, ClubLiveMethods, TickMethods, IdentityMethods, AccountMethods, RatingMethods,
+            QueueMethods, ReviewMethods, EventMethods, PushMethods, abc.ABC):
     """A database of tables, seats, hands, and each hand's actions and events.
 
     Every write method commits before it returns (write-through), so a restart loses nothing a

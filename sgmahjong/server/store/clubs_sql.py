@@ -400,6 +400,8 @@ class SqlClubs(SqlHooks, ClubMethods):
                          (player_id, OWNER))
         self._run("DELETE FROM club_members WHERE player_id = ?", (player_id,))
         self._run("DELETE FROM club_presence WHERE player_id = ?", (player_id,))
+        self._run("DELETE FROM club_ticks WHERE payer = ? OR payee = ? OR ticked_by = ?",
+                  (player_id, player_id, player_id))
         for (club_id,) in rows:
             heir = self._run("SELECT player_id FROM club_members WHERE club_id = ? ORDER BY joined, player_id"
                              " LIMIT 1", (club_id,))

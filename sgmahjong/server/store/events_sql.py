@@ -79,6 +79,11 @@ class EventMethods(abc.ABC):
     def event(self, code: str) -> EventRow | None: ...
 
     @abc.abstractmethod
+    def player_events(self, player_ids: list[int], limit: int) -> list[tuple[EventRow, bool]]:
+        """The latest ``limit`` events these players organised or entered, newest first, each with
+        whether they organised it."""
+
+    @abc.abstractmethod
     def running_events(self) -> list[EventRow]:
         """The events under way (status running)."""
 
@@ -144,6 +149,15 @@ class SqlEvents(SqlHooks, EventMethods):
     def event(self, code: str) -> EventRow | None:
         rows = self._read(f"SELECT {_EVENT} FROM tournaments WHERE code = ?", (code,))
         return _event(rows[0]) if rows else None
+
+    def player_events(self, player_ids: list[int], limit: int) -> list[tuple[EventRow, bool]]:
+        got = tuple(player_ids) or (-1,)
+        marks = ", ".join("?" * len(got))
+        columns = ", ".join(f"t.{c.strip()}" for c in _EVENT.split(","))
+        rows = self._read(f"SELECT {columns} FROM tournaments t WHERE t.owner IN ({marks}) OR t.id IN"
+                          f" (SELECT event_id FROM tournament_entrants WHERE player_id IN ({marks}))"
+                          " ORDER BY t.created DESC, t.id DESC LIMIT ?", (*got, *got, limit))
+        return [(e, e.owner in got) for e in map(_event, rows)]
 
     def running_events(self) -> list[EventRow]:
         rows = self._read(f"SELECT {_EVENT} FROM tournaments WHERE status = ? ORDER BY id", (RUNNING,))

@@ -188,8 +188,12 @@ class SqlIdentity(SqlHooks, IdentityMethods):
     def _w_forget_club_member(self, player_id: int) -> None:
         raise NotImplementedError  # store/clubs_sql.py
 
+    def _w_forget_push(self, player_id: int) -> None:
+        raise NotImplementedError  # store/push_sql.py
+
     def _w_forget_player(self, player_id: int, now: float) -> None:
         self._w_forget_club_member(player_id)
+        self._w_forget_push(player_id)
         self._run("DELETE FROM player_hands WHERE player_id = ?", (player_id,))
         self._run("DELETE FROM sessions WHERE player_id = ?", (player_id,))
         self._run("DELETE FROM queue_entries WHERE player_id = ?", (player_id,))

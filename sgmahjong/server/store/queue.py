@@ -63,6 +63,16 @@ class QueueMethods(abc.ABC):
     @abc.abstractmethod
     def seat_queue(self, entry_id: int, table_code: str, seat: int) -> None: ...
 
+    @abc.abstractmethod
+    def queue_waits(self, since: float, most: int) -> list[float]:
+        """How long the latest ``most`` entries matched since ``since`` waited (seconds, newest first):
+        the queue's estimate of a wait (counts only, never who)."""
+
+    @abc.abstractmethod
+    def accounts_online(self, since: float) -> int:
+        """How many accounts have a session used since ``since`` (a session's use is written at most
+        every few minutes: identity.TOUCH_SECONDS)."""
+
 
 _ENTRY = "id, ticket_hash, account_id, player_id, name, rating, joined, status, table_code, seat"
 
@@ -181,3 +191,14 @@ class SqlQueue(SqlHooks, QueueMethods):
         with self._tx():
             self._run("UPDATE queue_entries SET table_code = ?, seat = ? WHERE id = ?",
                       (table_code, seat, entry_id))
+
+    def queue_waits(self, since: float, most: int) -> list[float]:
+        rows = self._read("SELECT matched_at - joined FROM queue_entries WHERE status = 'matched'"
+                          " AND table_code IS NOT NULL AND matched_at > ? ORDER BY matched_at DESC LIMIT ?",
+                          (since, most))
+        return [max(0.0, float(r[0])) for r in rows]
+
+    def accounts_online(self, since: float) -> int:
+        rows = self._read("SELECT COUNT(DISTINCT account_id) FROM sessions WHERE account_id IS NOT NULL"
+                          " AND last_seen > ?", (since,))
+        return int(rows[0][0])

@@ -36,10 +36,12 @@ from .base import (
     Write,
 )
 from .club_live_sql import SqlClubLive
+from .club_ticks_sql import SqlTicks
 from .clubs_sql import SqlClubs
 from .events_sql import SqlEvents
 from .identity_sql import SqlIdentity
 from .players_sql import SqlPlayers
+from .push_sql import SqlPush
 from .queue import SqlQueue
 from .ratings import SqlRatings
 from .reviews_sql import SqlReviews
@@ -79,8 +81,8 @@ def _table_row(r: tuple[Any, ...]) -> TableRow:
     )
 
 
-class SqlStore(SqlClubs, SqlClubLive, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings, SqlQueue, SqlReviews,
-               TalkSql, SqlEvents, Store):
+class SqlStore(SqlClubs, SqlClubLive, SqlTicks, SqlPush, SqlIdentity, SqlPlayers, SqlAccounts, SqlRatings,
+               SqlQueue, SqlReviews, TalkSql, SqlEvents, Store):
     """The shared implementation. A subclass sets :attr:`dialect` (its ``migrations/`` folder),
     opens its connection, then calls :meth:`_migrate`."""
 

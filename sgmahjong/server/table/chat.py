@@ -42,7 +42,8 @@ PHRASES: tuple[str, ...] = (
 )
 #: emotes (SVG stickers drawn by the client: the four animals of the tile set and a few faces)
 EMOTES: tuple[str, ...] = ("cat", "rat", "rooster", "centipede", "laugh", "cry", "angry", "heart")
-SPECTATOR = "Spectator"
+SPECTATOR = "Spectator"  # the name of a spectator whose player has no display name
+WATCHERS_NAMED = 20  # the watchers named in the ``watchers`` message (all of them are counted)
 #: who may say a line: ``(address, person keys)`` -> whether both still have a token (one is spent)
 Limit = Callable[[str, tuple[str, ...]], bool]
 
@@ -129,6 +130,7 @@ class TableChat:
         self._load()
         conn.push(self.message())
         conn.push({"type": "chat_log", "messages": list(self.state.recent)})
+        conn.push(self.watchers())
 
     def say(self, conn: Connection, kind: str, body: str, limit: Limit, max_marks: int = MAX_MARKS) -> None:
         """A message from ``conn``: checked (a text's letters at most ``max_marks`` marks each), counted
@@ -153,7 +155,7 @@ class TableChat:
             raise ProtocolError("chat_rate", "too many messages from you or your address; wait a moment",
                                 "chat")
         seq = self._load()
-        name = (table.seats[seat].name if seat is not None else SPECTATOR) or ""
+        name = (table.seats[seat].name if seat is not None else conn.name or SPECTATOR) or ""
         at = round(time.time(), 3)
         message: dict[str, Any] = {
             "type": "chat", "seq": seq, "seat": seat, "name": name, "kind": kind,
@@ -164,6 +166,26 @@ class TableChat:
         self.state.recent.append(message)
         for c in list(table.conns):
             if c.hello:
+                c.push(message)
+
+    def watchers(self) -> dict[str, Any]:
+        """The ``watchers`` message: how many people watch (not sockets: one person's tabs count once,
+        by their identity; a socket without one counts alone) and the names of the first
+        :data:`WATCHERS_NAMED` of them that have one, sorted."""
+        people: dict[object, str] = {}
+        for c in self.table.conns:
+            if c.hello and c.seat is None and not c.closed:
+                who = tuple(k for k in c.person if not k.startswith("a:")) or id(c)
+                people[who] = people.get(who) or c.name
+        names = sorted({n for n in people.values() if n}, key=str.casefold)
+        return {"type": "watchers", "count": len(people), "names": names[:WATCHERS_NAMED],
+                "more": max(0, len(names) - WATCHERS_NAMED)}
+
+    def tell_watchers(self) -> None:
+        """Everyone at the table is sent who watches now (after a spectator came or went)."""
+        message = self.watchers()
+        for c in list(self.table.conns):
+            if c.hello and not c.closed:
                 c.push(message)
 
     def mute(self, conn: Connection, seat: int | None, muted: bool) -> None:

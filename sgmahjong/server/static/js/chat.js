@@ -10,6 +10,7 @@ const MUTE_KEY = "sgmahjong:chat-mute:";
 const SHOWN_MAX = 100; // messages kept in the list
 const BUBBLE_MS = 4000;
 const SPECTATORS = "s"; // the mute key of the spectators (seat null)
+const UNNAMED = "Spectator"; // the server's name for a spectator without a display name
 
 const FACE = (mouth, extra = "") => `<circle cx="30" cy="30" r="20" fill="#fbbf24"/>` +
   `<circle cx="23" cy="26" r="2.6" fill="#1f2937"/><circle cx="37" cy="26" r="2.6" fill="#1f2937"/>` +
@@ -47,6 +48,12 @@ export function messageText(m) {
   return m.body;
 }
 
+/** A spectator's name in a message: their display name, or "Spectator" in the viewer's language for
+ * one without a name. */
+export function spectatorName(m) {
+  return m.name && m.name !== UNNAMED ? m.name : t("chat.spectator");
+}
+
 /** One message as a list item: the speaker's name, then the text (or the sticker). */
 export function messageElement(m, name) {
   const li = document.createElement("li");
@@ -64,13 +71,15 @@ export function messageElement(m, name) {
 }
 
 /** The chat panel of the table page. `opts`: {send(msg) -> bool, mySeat(), seatName(seat),
- * positionOf(seat) (bottom, right, top, left on the felt), code}. */
+ * seatKind(seat) ("human", "bot" or "empty"), positionOf(seat) (bottom, right, top, left on the felt),
+ * code}. The mute list names the other human seats as they are now (redrawn when someone sits or
+ * leaves: onSeat); bots and empty seats say nothing, so they are never listed. */
 export function initChat(opts) {
   const state = { log: [], chat: null, mutedForMe: loadMutes(opts.code) };
   const panel = document.createElement("div");
   panel.className = "panel chat-panel";
   panel.id = "chat-panel";
-  panel.innerHTML = `<h3></h3><ol id="chat-list" class="chat-list" aria-live="polite"></ol>
+  panel.innerHTML = `<h3></h3><p class="muted chat-watchers" id="chat-watchers" hidden></p><ol id="chat-list" class="chat-list" aria-live="polite"></ol>
     <div class="chat-phrases" id="chat-phrases"></div>
     <div class="chat-emotes" id="chat-emotes" hidden></div>
     <form class="chat-form" id="chat-form" autocomplete="off">
@@ -134,10 +143,12 @@ export function initChat(opts) {
     const box = q("#chat-mutes");
     const c = state.chat;
     const host = c && c.host !== null && c.host === opts.mySeat();
-    const rows = [0, 1, 2, 3, null].filter((s) => s !== opts.mySeat()).map((seat) => {
+    const others = [0, 1, 2, 3].filter((s) => s !== opts.mySeat() && opts.seatKind(s) === "human");
+    const rows = [...others, null].map((seat) => {
       const key = seat === null ? SPECTATORS : String(seat);
       const row = document.createElement("div");
       row.className = "chat-mute-row";
+      row.dataset.muteSeat = key;
       const name = document.createElement("span");
       name.textContent = seat === null ? t("chat.spectators") : opts.seatName(seat);
       const me = checkbox(t("chat.mute_me"), state.mutedForMe.has(key), (on) => {
@@ -159,7 +170,7 @@ export function initChat(opts) {
     box.replaceChildren(...rows);
   }
 
-  const nameOf = (m) => (m.seat === null ? t("chat.spectator") : opts.seatName(m.seat) || m.name);
+  const nameOf = (m) => (m.seat === null ? spectatorName(m) : opts.seatName(m.seat) || m.name);
   const hidden = (m) => state.mutedForMe.has(m.seat === null ? SPECTATORS : String(m.seat));
 
   function renderList() {
@@ -217,6 +228,16 @@ export function initChat(opts) {
       bubble(m);
     },
     onSeat() { if (state.chat) renderState(); },
+    /** Who watches (the server's `watchers`: count, the first names, how many names more). */
+    onWatchers(msg) {
+      const line = q("#chat-watchers");
+      line.hidden = !msg.count;
+      line.dataset.count = String(msg.count);
+      let text = t("chat.watchers", { n: msg.count });
+      if (msg.names.length) text += ` — ${msg.names.join(", ")}`;
+      if (msg.more) text += ` ${t("chat.watchers_more", { n: msg.more })}`;
+      line.textContent = text; // names are player-typed: text, never markup
+    },
     /** The chat's keys (T: write, J: emotes); true when the key was the chat's. */
     onKey(key) {
       if (!state.chat || q("#chat-form").hidden) return false;

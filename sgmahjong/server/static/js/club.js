@@ -9,7 +9,9 @@ import { choiceName, presetName } from "./api.js";
 import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { amount, renderMoney, signedAmount, wireMoney } from "./clubmoney.js";
 import { freeTable, renderOnline, seatsLine, sitAt, startLive } from "./clublive.js";
+import { transferItems } from "./clubticks.js";
 import { lang, t } from "./i18n.js";
+import { shareButton } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -51,11 +53,12 @@ const COLUMNS = ["name", "matches", "wins", "biggest", "owed"];
 
 function renderLedger() {
   const rows = data[scope].ledger;
-  for (const s of ["period", "season"]) {
+  for (const s of ["tonight", "period", "season"]) {
     $(`scope-${s}`).setAttribute("aria-pressed", String(s === scope));
     $(`scope-${s}`).classList.toggle("secondary", s !== scope);
   }
   $("scope-season").textContent = t("club.season_n", { n: data.season.number });
+  $("scope-note").textContent = scope === "tonight" ? t("club.tonight_since", { since: sinceTime(data.tonight.started) }) : "";
   const table = el("table", "", "data ledger cards-on-phone");
   const head = el("tr");
   const owed = data.club.money ? "club.col.money" : "club.col.owed";
@@ -82,7 +85,7 @@ function renderLedger() {
   const bots = data[scope].bots;
   $("ledger-bots").textContent = bots.points ? t(bots.points > 0 ? "club.bots_won" : "club.bots_lost",
     { amount: amount(data.club, bots.points, Math.abs(bots.money || 0)) }) : "";
-  $("csv-link").href = `${api}/ledger.csv?scope=${scope}`;
+  $("csv-link").href = `${api}/ledger.csv?scope=${scope === "season" ? "season" : "period"}`;
 }
 
 function settleLines(transfers) {
@@ -90,14 +93,25 @@ function settleLines(transfers) {
   return transfers.map((x) => t(key, { from: x.from, to: x.to, amount: amount(data.club, x.points, x.cents) }));
 }
 
+/** The time tonight began ("6:00 am, 28 Nov"). */
+function sinceTime(seconds) {
+  return new Date(seconds * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : "en-SG",
+    { day: "numeric", month: "short", hour: "numeric", minute: "2-digit" });
+}
+
 function renderSettle() {
-  const p = data.period;
+  const which = scope === "tonight" ? "tonight" : "period"; // the season has no settle-up of its own
+  const p = data[which];
   const lines = settleLines(p.transfers);
-  $("transfers").replaceChildren(...(lines.length ? lines.map((l) => el("li", l)) : [el("li", t("club.all_square"), "muted")]));
+  $("settle-scope").textContent = t(which === "tonight" ? "club.tonight" : "club.this_period");
+  $("transfers").replaceChildren(...(lines.length ? transferItems(p.transfers, lines, which, data.me, post)
+    : [el("li", t("club.all_square"), "muted")]));
   $("outside").textContent = p.outside ? t(p.outside > 0 ? "club.outside_won" : "club.outside_lost",
     { amount: amount(data.club, p.outside, Math.abs(p.outside_cents || 0)) }) : "";
-  const head = t("club.settle_head", { club: data.club.name, since: date(p.started) });
-  $("settle-text").value = [head, ...(lines.length ? lines : [t("club.all_square")])].join("\n");
+  const head = which === "tonight" ? t("club.settle_head_tonight", { club: data.club.name, since: sinceTime(p.started) })
+    : t("club.settle_head", { club: data.club.name, since: date(p.started) });
+  const marked = lines.map((l, i) => (p.transfers[i].tick ? `${l} ✓` : l));
+  $("settle-text").value = [head, ...(lines.length ? marked : [t("club.all_square")])].join("\n");
 }
 
 /** Who may see a club table: for the owner a checkbox that makes it public, for the others a word. */
@@ -292,8 +306,9 @@ async function load() {
 }
 
 wireMoney(post);
-$("scope-period").addEventListener("click", () => { scope = "period"; renderLedger(); });
-$("scope-season").addEventListener("click", () => { scope = "season"; renderLedger(); });
+for (const s of ["tonight", "period", "season"]) {
+  $(`scope-${s}`).addEventListener("click", () => { scope = s; renderLedger(); renderSettle(); });
+}
 $("settle-copy").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText($("settle-text").value);
@@ -308,6 +323,10 @@ $("settle-mark").addEventListener("click", () => {
 $("season-new").addEventListener("click", () => {
   if (confirm(t("club.season_confirm"))) post("/season");
 });
+shareButton($("settle-share"), () => ({
+  title: t("share.settle_title", { club: data.club.name }), text: $("settle-text").value,
+  url: location.origin + location.pathname,
+}), "share.share_settle");
 $("invite-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const made = await post("/invites", { label: $("invite-label").value });
@@ -317,6 +336,10 @@ $("invite-form").addEventListener("submit", async (e) => {
     $("invite-url").value = new URL(made.url, location.origin).toString();
     $("invite-made-print").textContent = [made.label, made.fingerprint].filter(Boolean).join(" · ");
     $("invite-url").select();
+    const url = $("invite-url").value;
+    shareButton($("invite-share"), () => ({ title: t("share.invite_title", { club: data.club.name }),
+      text: t("share.invite_text", { club: data.club.name }), url }), "share.share_invite");
+    $("invite-share").hidden = false;
     status(t("club.invite_once"));
   }
 });

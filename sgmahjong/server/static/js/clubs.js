@@ -1,5 +1,5 @@
 // /clubs: my clubs (GET /api/clubs), start one (POST /api/clubs), and the invite page
-// (/clubs#invite=CODE: invite.js; the code stays in the fragment, never sent in a URL).
+// (/invite/CODE, whose link preview names the club and who sent it, or /clubs#invite=CODE: invite.js).
 import { presetName } from "./api.js";
 import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { t } from "./i18n.js";
@@ -53,7 +53,8 @@ $("create-form").addEventListener("submit", async (e) => {
   }
 });
 
-const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+const invite = new URLSearchParams(location.hash.slice(1)).get("invite")
+  || decodeURIComponent((location.pathname.match(/^\/invite\/([^/]+)$/) || [])[1] || "");
 if (invite) {
   $("clubs-intro").hidden = true;
   $("create-card").hidden = true;

@@ -1,6 +1,7 @@
 // The table's feel: sounds for draws, discards, claims, wins and payments; motion (a discarded tile
-// travels to its pool, a claimed tile moves into the set, a "Pong!" call-out at the claiming seat);
-// instant payments as small toasts by the seats concerned. With prefers-reduced-motion, or in screen-reader mode, nothing moves.
+// travels to its pond, a claimed tile moves into the set, a "Pong!" call-out over the claiming seat's
+// pond); instant payments as small toasts by the seats concerned. Mine show over the middle of the
+// table, never over my hand or sets. With prefers-reduced-motion, or in screen-reader mode, nothing moves.
 //
 //   const feel = createFeel({felt, mySeat(), seatName(seat)})
 //   feel.onEvent(event)    before the view that follows is drawn: remembers where tiles come from
@@ -24,27 +25,30 @@ function srMode() {
 export function createFeel(ctx) {
   let pending = [];
 
-  const seatEl = (seat) => ctx.felt.querySelector(`.seat[data-seat="${seat}"]`);
+  const pondEl = (seat) => ctx.felt.querySelector(`.pond[data-pond="${seat}"]`);
   const plateOf = (seat) => ctx.felt.querySelector(`.seat[data-seat="${seat}"] .plate`);
   const rect = (el) => (el ? el.getBoundingClientRect() : null);
 
+  /** Where a seat's call-out shows: over its own pond (where the new set lands), and mine over the
+   * round and wall in the middle: never over my hand, sets or discards. */
+  function calloutAnchor(seat) {
+    const centre = ctx.felt.querySelector(".centre");
+    if (seat === ctx.mySeat() && centre) return centre;
+    const pond = pondEl(seat);
+    const r = rect(pond);
+    return r && r.width > 0 && r.height > 0 ? pond : plateOf(seat);
+  }
+
   function callout(seat, key) {
-    const plate = plateOf(seat);
-    if (!plate || srMode()) return;
+    const anchor = calloutAnchor(seat);
+    if (!anchor || srMode()) return;
     const el = document.createElement("div");
     el.className = "callout";
     el.textContent = t(key);
     el.setAttribute("aria-hidden", "true");
-    // my own call-out rises from the offers above my hand (the bar outlives redraws and moves with
-    // my seat), never over my name
-    const bar = document.getElementById("move-bar");
-    if (seat === ctx.mySeat() && bar && !bar.hidden) {
-      el.classList.add("mine");
-      bar.append(el);
-      setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
-      return;
-    }
-    placeBy(el, plate);
+    const r = anchor.getBoundingClientRect();
+    // it rises from the middle of the anchor (its lowest edge a few pixels under that middle)
+    placeBy(el, anchor, r.height / 2);
     ctx.felt.append(el);
     keepInside(el);
     setTimeout(() => el.remove(), reducedMotion() ? 1500 : 1300);
@@ -81,7 +85,10 @@ export function createFeel(ctx) {
       el.setAttribute("aria-hidden", "true"); // the announcer says each payment
       el.dataset.seat = String(seat);
       el.textContent = a > 0 ? `${reason} ${signed(a)}` : signed(a);
-      placeBy(el, plate, plate.getBoundingClientRect().height + 4);
+      // mine over the middle of the table (never over my hand or sets), the others' under their names
+      const centre = ctx.felt.querySelector(".centre");
+      if (seat === ctx.mySeat() && centre) placeBy(el, centre, 0);
+      else placeBy(el, plate, plate.getBoundingClientRect().height + 4);
       ctx.felt.append(el);
       keepInside(el);
       setTimeout(() => el.remove(), 3500);
@@ -116,9 +123,14 @@ export function createFeel(ctx) {
   function fly(el, from) {
     if (!el || !from || reducedMotion() || !el.animate) return;
     const to = el.getBoundingClientRect();
-    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    let dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    let dy = from.top + from.height / 2 - (to.top + to.height / 2);
     if (Math.abs(dx) + Math.abs(dy) < 2) return;
+    // the top and right ponds are turned round (table.css): their tiles move in turned coordinates
+    if (el.closest(".pond.pos-top, .pond.pos-right")) {
+      dx = -dx;
+      dy = -dy;
+    }
     el.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 7 }, { transform: "none", zIndex: 7 }],
       { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
   }
@@ -135,8 +147,8 @@ export function createFeel(ctx) {
       } else if (m.kind === "callout") {
         callout(m.seat, m.key); // placed once the seat is drawn where it now sits
       } else if (m.kind === "claim") {
-        const seat = seatEl(m.seat);
-        const meld = seat ? [...seat.querySelectorAll(".meld")].pop() : null;
+        const pond = pondEl(m.seat); // the seat's sets are in its pond, after its discards
+        const meld = pond ? [...pond.querySelectorAll(".meld")].pop() : null;
         if (meld) fly(meld, m.from);
       }
     }

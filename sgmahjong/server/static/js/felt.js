@@ -1,7 +1,7 @@
-// The felt of a finished hand's replay: four seats around the discard pools, drawn from one view,
-// from the point of view of `bottom` (that seat sits at the bottom with its hand large). Uses the same
-// tile art (tiles.js), melds (dom.js) and table layout classes (.felt, .seat.pos-*, .discards.pos-*)
-// as the live table, with nothing interactive.
+// The felt of a finished hand's replay: four seats around their ponds, drawn from one view, from the
+// point of view of `bottom` (that seat sits at the bottom with its hand large). Uses the same tile art
+// (tiles.js), melds (dom.js), ponds (`pondElement`) and table layout classes (.felt, .seat.pos-*,
+// .pond.pos-*) as the live table, with nothing interactive.
 import { backElement, sortTiles, tileElement } from "./tiles.js";
 import { meldsElement } from "./dom.js";
 import { myHand } from "./moves.js";
@@ -124,6 +124,23 @@ export function discardPool(v, seat, spot, seatName = null) {
   return pool;
 }
 
+/**
+ * A seat's pond, in front of it: its discards (`discardPool`), then its exposed sets and bonus tiles,
+ * together in one `.pond.pos-{spot}[data-pond=seat]` that the page's CSS turns towards the seat.
+ * o: {seatName(seat), meldTitle(meld)} (both optional).
+ */
+export function pondElement(v, seat, spot, o = {}) {
+  const pond = document.createElement("div");
+  pond.className = `pond pos-${spot}`;
+  pond.dataset.pond = String(seat);
+  const sv = v.seats[seat];
+  const exposed = document.createElement("div");
+  exposed.className = "exposed";
+  exposed.append(meldsElement(sv.melds || [], "sm", o.meldTitle || null), bonusRow(sortTiles(sv.bonus || []), "sm"));
+  pond.append(discardPool(v, seat, spot, o.seatName || null), exposed);
+  return pond;
+}
+
 /** Hovering or focusing a face-up tile inside `root` highlights every visible copy of it there. */
 export function highlightCopies(root) {
   const clear = () => root.querySelectorAll(".tile.same").forEach((el) => el.classList.remove("same"));
@@ -144,8 +161,7 @@ export function highlightCopies(root) {
  * seatName(seat), active (Set of seats to highlight)}. The bottom seat's hand is always shown.
  */
 export function renderFelt(felt, v, o) {
-  felt.querySelectorAll(".seat, .discards").forEach((el) => el.remove());
-  const centre = felt.querySelector(".centre");
+  felt.querySelectorAll(".seat, .pond").forEach((el) => el.remove());
   const ended = v.phase === "ended";
   for (const sv of v.seats) {
     const seat = sv.seat;
@@ -158,12 +174,8 @@ export function renderFelt(felt, v, o) {
     const row = document.createElement("div");
     row.className = "row";
     if (seat !== o.bottom) row.append(concealedRow(sv, o.open || ended, spot === "left" || spot === "right"));
-    row.append(meldsElement(sv.melds || [], seat === o.bottom ? "md" : "sm"));
-    row.append(bonusRow(sortTiles(sv.bonus || []), seat === o.bottom ? "sm" : "xs"));
-    el.append(row);
+    if (row.children.length) el.append(row);
     if (seat === o.bottom) el.append(bigHand(sv));
-    felt.append(el);
-
-    centre.append(discardPool(v, seat, spot, o.seatName));
+    felt.append(el, pondElement(v, seat, spot, { seatName: o.seatName }));
   }
 }

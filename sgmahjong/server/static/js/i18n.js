@@ -2,6 +2,7 @@
 // file per language (strings/en.js, strings/zh.js: the same keys), looked up with t(key, params).
 //
 //   t("table.turn.other", {who: "Ann"})   -> "Ann's turn" / "Ann 出牌"
+//   t("club.hands_n", {n: 1})              -> "1 hand" (the key's "#one" form), {n: 2} -> "2 hands"
 //   lang()                                 -> "en" | "zh"
 //   applyI18n(root)                        fills [data-i18n] (text), [data-i18n-html] (our own markup)
 //                                          and [data-i18n-attr="title:key;aria-label:key"]
@@ -61,10 +62,21 @@ export function has(key) {
   return key in STRINGS;
 }
 
-/** The text of `key` with {name} placeholders filled from params; the key itself if unknown. */
+const PLURALS = new Intl.PluralRules(current === "zh" ? "zh" : "en");
+const COUNTS = ["n", "count", "most", "hands", "months", "rounds"]; // the params a text's plural form follows
+
+/** The text of `key` with {name} placeholders filled from params; the key itself if unknown. A count
+ * (the first number among params n, count, most, hands, months, rounds) picks the language's plural form when the
+ * strings file has one: "club.hands_n#one" ("{n} hand") beside "club.hands_n" ("{n} hands"), chosen
+ * by Intl.PluralRules (中文 has one form: its "#one" texts are the same as the others). */
 export function t(key, params = null) {
   let s = STRINGS[key];
   if (s === undefined) return key;
+  const count = params ? COUNTS.map((p) => params[p]).find((v) => typeof v === "number") : undefined;
+  if (count !== undefined) {
+    const form = STRINGS[`${key}#${PLURALS.select(count)}`];
+    if (form !== undefined) s = form;
+  }
   if (params) s = s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   return s;
 }

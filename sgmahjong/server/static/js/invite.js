@@ -1,4 +1,4 @@
-// The invite page (/clubs#invite=CODE). As the page opens it asks what the link is (POST
+// The invite page (/invite/CODE, or /clubs#invite=CODE). As the page opens it asks what the link is (POST
 // /api/clubs/invitation: the club's name, stakes and house rules, who sent the link, how many members)
 // or why it joins nobody (revoked, expired, unknown: said at once, in the page's language, with no
 // Join). Join joins in one step: a new friend's display name is asked on the same screen, a suggestion
@@ -7,6 +7,7 @@ import { presetName } from "./api.js";
 import { clubRequest, failText, stakesLabel } from "./clubapi.js";
 import { t } from "./i18n.js";
 import { rememberName, rememberedName } from "./identity.js";
+import { shareButton } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const DEAD = ["invite_unknown", "invite_revoked", "invite_expired"];
@@ -76,6 +77,11 @@ export async function showInvite(invite) {
     $("invite-open").href = seen.url;
     $("invite-member").hidden = false;
     say(t("clubs.invite_member"));
+    // a member may pass the link on to another friend (as the /invite/CODE link, which has a preview)
+    const url = `${location.origin}/invite/${encodeURIComponent(invite)}`;
+    shareButton($("invite-share"), () => ({ title: t("share.invite_title", { club: seen.club.name }),
+      text: t("share.invite_text", { club: seen.club.name }), url }), "share.share_invite");
+    $("invite-share").hidden = false;
     return;
   }
   const field = $("join-name");

@@ -4,6 +4,9 @@ import { t } from "./i18n.js";
 /** Keys that discard the 1st..14th tile of your hand. */
 export const DISCARD_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "Q", "W", "E", "R"];
 
+/** The key that opens (and closes) the table's play options sheet. */
+export const SHEET_KEY = ",";
+
 /** Claim keys: action kind (or chow position) -> key. */
 export const ACTION_KEYS = {
   pong: "P",
@@ -28,6 +31,7 @@ export const KEY_HELP = [
   ["Space", "keys.pass"],
   ["N", "keys.next"],
   ["T, J", "keys.chat"],
+  [",", "keys.sheet"],
 ];
 
 /** The same, short, for the side panel of the table. */
@@ -41,6 +45,7 @@ export const KEY_HELP_SHORT = [
   ["Space", "keys.short.pass"],
   ["N", "keys.short.next"],
   ["T, J", "keys.short.chat"],
+  [",", "keys.short.sheet"],
 ];
 
 /** Render KEY_HELP (or KEY_HELP_SHORT with short=true, as a compact wrapping list) into an element. */

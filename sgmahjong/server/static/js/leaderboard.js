@@ -1,5 +1,6 @@
 // /leaderboard: the top of this season's or the all-time board (GET /api/leaderboard), the signed-in
-// player's own place, and the ladder's rules written out from the server's ladder.
+// player's own place, and the ladder's rules written out from the server's ladder, in players' words
+// (a rating, games played, a rank; "How ratings work" opens a short explanation).
 import { esc, getJSON } from "./api.js";
 import { t } from "./i18n.js";
 import { rankName } from "./ranks.js";
@@ -42,7 +43,7 @@ function renderLadder(d) {
     `<th${k === "rank" ? "" : ' class="num"'}>${esc(t(`board.ladder.${k}`))}</th>`).join("");
   $("ladder").innerHTML =
     `<p>${esc(t("board.rule.ranked", { rounds: l.rounds }))}</p>` +
-    `<p>${esc(t("board.rule.rating", { formula: l.rating }))}</p>` +
+    `<p>${esc(t("board.rule.rating"))} <button type="button" class="link-button" data-rating-help>${esc(t("board.how"))}</button></p>` +
     `<div class="table-scroll"><table class="data ladder"><thead><tr>${head}</tr></thead><tbody>${ranks}</tbody></table></div>` +
     `<p>${esc(t("board.rule.points"))}</p>` +
     `<p>${esc(t("board.rule.provisional", { n: l.provisional }))}</p>` +
@@ -61,6 +62,10 @@ async function load(season) {
 }
 
 $("season-current").addEventListener("click", () => load("current"));
+// "How ratings work": a short explanation in the page's language (a dialog, so a player never needs the docs)
+const help = $("rating-help");
+$("rating-help-open").addEventListener("click", () => help.showModal());
+$("ladder").addEventListener("click", (ev) => { if (ev.target.closest("[data-rating-help]")) help.showModal(); });
 $("season-all").addEventListener("click", () => load("all"));
 document.title = t("board.doc_title");
 load("current");

@@ -33,8 +33,10 @@ export function initFlow(api) {
       if (state.view && !state.view.result) api.rerender();
       scheduleAuto();
     });
+    const sheet = $("sheet-body"); // the table's options sheet (sheet.js)
     const keys = $("key-help");
-    if (keys && keys.parentElement && keys.parentElement.parentElement === aside) keys.parentElement.before(panel);
+    if (sheet) sheet.prepend(panel);
+    else if (keys && keys.parentElement && keys.parentElement.parentElement === aside) keys.parentElement.before(panel);
     else aside.append(panel);
   }
 

@@ -13,9 +13,10 @@ import { has, langSwitch, shownAfter, t } from "./i18n.js";
 import { playerName } from "./names.js";
 import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
-import { messageElement } from "./chat.js";
+import { messageElement, spectatorName } from "./chat.js";
 import { scrollLater } from "./dom.js";
 import { boardStep, expertMark, loadExpert, setupExpert } from "./replay-expert.js";
+import { shareButton } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const OPEN = "all";
@@ -149,7 +150,7 @@ function renderChat() {
   const said = (state.data.chat || []).filter((m) => m.step <= state.step);
   $("replay-chat-panel").hidden = !(state.data.chat || []).length;
   const list = $("replay-chat");
-  list.replaceChildren(...said.map((m) => messageElement(m, m.seat === null ? t("chat.spectator") : seatName(m.seat))));
+  list.replaceChildren(...said.map((m) => messageElement(m, m.seat === null ? spectatorName(m) : seatName(m.seat))));
   scrollLater(list);
 }
 
@@ -370,6 +371,11 @@ async function main() {
   $("replay").hidden = false;
   $("replay-title").textContent = t("replay.title", { name: data.name, n: data.hand_number });
   $("table-link").href = `/t/${encodeURIComponent(data.code)}`;
+  shareButton($("replay-share"), () => ({
+    title: t("share.replay_title", { name: data.name, n: data.hand_number }),
+    text: t("share.replay_text", { name: data.name, n: data.hand_number }),
+    url: `${location.origin}/replay/${encodeURIComponent(data.code)}/${data.hand_number}`,
+  }));
   document.title = t("replay.doc_title", { name: data.name, n: data.hand_number });
   $("slider").max = String(data.frames.length - 1);
   fillSelects();

@@ -12,6 +12,7 @@ const LINKS = [
   ["/me", "nav.me"],
   ["/leaderboard", "nav.leaderboard"],
   ["/clubs", "nav.clubs"],
+  ["/events", "nav.events"],
 ];
 
 let headers = 0;
