@@ -223,7 +223,8 @@ def test_four_players_scripted_hand(live_server: Any, browser: Browser) -> None:
     for page in pages:
         result = page.locator("#result")
         expect(result).to_be_visible()
-        expect(result.locator("h2").first).to_have_text("東 Ann wins on 北 Di's discard: 1 tai")
+        expect(result.locator("h2").first).to_have_text("東 Ann wins: 1 tai")
+        expect(result.locator(".result-how")).to_have_text("On 北 Di's discard")
         expect(result.locator('.patterns tr[data-pattern="dragon_pong"] td.num')).to_have_text("1")
         expect(result.locator('.payments tr.pay-win td[data-seat="0"]')).to_have_text("+4")
         expect(result.locator('.payments tr.pay-win td[data-seat="3"]')).to_have_text("-2")

@@ -219,20 +219,22 @@ def test_result_panel_paths(live_server: Any, page: Page) -> None:
       m.fillResult(el, arg, {seatName: (s) => ['Ann', 'Bo', 'Cy', 'Di'][s], patternName: (p) => p,
                              code: 'X', canGoNext: true, readySent: false, onNext: () => {},
                              matchOver: false});
-      return {h: el.querySelector('h2').textContent, liable: el.querySelector('.liable')?.textContent ?? null,
+      const how = el.querySelector('.result-how')?.textContent ?? '';
+      return {h: el.querySelector('h2').textContent + ' / ' + how,
+              liable: el.querySelector('.liable')?.textContent ?? null,
               kind: el.querySelector('.win-kind')?.textContent ?? null, text: el.textContent,
               melds: el.querySelectorAll('.winning-hand .meld').length,
               next: !!el.querySelector('[data-action=next]')};
     """
     out = _module_call(page, "result.js", script, bao)
-    assert out["h"] == "Ann wins on Bo's discard: 5 tai (limit)"
+    assert out["h"] == "Ann wins: 5 tai (limit) / On Bo's discard"
     assert out["liable"] == "Bo pays for all (包): fed the third dragon set"
     assert out["melds"] == 3 and out["next"] and out["kind"] is None
     flowers = {**base, "result": {**bao["result"], "hand": None, "kind": "eight_flowers", "liable": None,
                                   "patterns": [], "self_drawn": True, "shooter": None}}
     out = _module_call(page, "result.js", script, flowers)
     assert out["kind"] == "Special win: eight_flowers"
-    assert out["h"] == "Ann wins self-drawn (自摸): 5 tai (limit)"
+    assert out["h"] == "Ann wins: 5 tai (limit) / Self-drawn (自摸)"
     standings = [{"seat": 0, "amount": 48, "rank": 1}, {"seat": 2, "amount": 0, "rank": 2},
                  {"seat": 3, "amount": 0, "rank": 3}, {"seat": 1, "amount": -48, "rank": 4}]
     drawn = {**base, "standings": standings,
@@ -240,7 +242,7 @@ def test_result_panel_paths(live_server: Any, page: Page) -> None:
                         "limit": False, "patterns": [], "payments": [0, 0, 0, 0], "liable": None,
                         "drawn_game": True, "kong_made": True, "revealed": {}, "wall_reveal": None}}
     out = _module_call(page, "result.js", script, drawn)
-    assert out["h"] == "Drawn hand (荒牌)"
+    assert out["h"] == "Drawn hand (荒牌) / "
     assert "the deal passes" in out["text"] and "Final standings" in out["text"]
 
 

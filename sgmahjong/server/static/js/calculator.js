@@ -120,6 +120,7 @@ async function score(again = false) {
   if (!again) out.innerHTML = "";  // the last hand's result goes at once: never read as this one's
   if (!body.hand.trim()) {
     out.innerHTML = `<p class="error" id="calc-error">${esc(t("pages.pick.empty"))}</p>`;
+    reveal(out);
     return;
   }
   out.setAttribute("aria-busy", "true");
@@ -138,7 +139,14 @@ async function score(again = false) {
     }
   } finally {
     out.removeAttribute("aria-busy");
+    reveal(out);
   }
+}
+
+/** Bring the answer into view (on a phone it lands below the form, out of sight). */
+function reveal(out) {
+  const box = out.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) out.scrollIntoView({ block: "start" });
 }
 
 /** Score the waiting hand (back online, or the next retry). */

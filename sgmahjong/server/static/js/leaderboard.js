@@ -3,6 +3,7 @@
 // (a rating, games played, a rank; "How ratings work" opens a short explanation).
 import { esc, getJSON } from "./api.js";
 import { t } from "./i18n.js";
+import { showTrouble } from "./trouble.js";
 import { rankName } from "./ranks.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,7 +58,7 @@ async function load(season) {
     renderBoard(d);
     renderLadder(d);
   } catch (err) {
-    $("board").textContent = err.message;
+    showTrouble($("board"), err, () => load(season));
   }
 }
 

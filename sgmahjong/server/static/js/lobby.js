@@ -2,9 +2,9 @@
 // GET /api/rules), then share its link; list the open tables.
 import "./site-header.js";
 import { esc, getJSON, optionControls, optionName, postJSON, presetName } from "./api.js";
-import { errorText } from "./errors.js";
+import { showTrouble } from "./trouble.js";
 import { t } from "./i18n.js";
-import { playerName } from "./names.js";
+import { playerName, tableName } from "./names.js";
 import { avatarElement } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
 
@@ -22,7 +22,7 @@ async function init() {
   try {
     rules = await getJSON("/api/rules");
   } catch (err) {
-    $("create-error").textContent = t("lobby.rules_failed", { reason: err.message });
+    showTrouble($("create-error"), err, () => location.reload());
     return;
   }
   for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));
@@ -62,7 +62,7 @@ async function create(ev) {
     $("created").hidden = false;
     refreshTables();
   } catch (err) {
-    $("create-error").textContent = err.code ? errorText(err) : err.message;
+    showTrouble($("create-error"), err);
   }
 }
 
@@ -89,7 +89,7 @@ async function refreshTables() {
       const free = tb.seats.filter((s) => s.kind === "empty").length;
       const label = tb.status === "lobby" && free ? t("lobby.join", { n: free }) : t("lobby.watch");
       const col = (key) => ` data-label="${esc(t(`lobby.col.${key}`))}"`;
-      return `<tr data-code="${esc(tb.code)}"><td${col("table")}>${esc(tb.name)}</td><td${col("status")}>${esc(t(`status.${tb.status}`))}</td>` +
+      return `<tr data-code="${esc(tb.code)}"><td${col("table")}>${esc(tableName(tb.name))}</td><td${col("status")}>${esc(t(`status.${tb.status}`))}</td>` +
         `<td${col("players")}>${players}</td><td${col("rules")} class="muted">${changed}</td>` +
         `<td class="card-wide"><a class="button small" href="/t/${encodeURIComponent(tb.code)}">${label}</a></td></tr>`;
     }).join("")}</tbody></table></div>`;

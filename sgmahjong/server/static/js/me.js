@@ -1,8 +1,10 @@
 // /me: this browser's player — display name, totals, net over time, the hands (newest first, with a
 // link to each replay), export and delete. Data: GET /api/me (the session cookie), POST /api/players.
-import { esc, postJSON, presetName } from "./api.js";
+import { decode, esc, postJSON, presetName } from "./api.js";
 import { signed } from "./dom.js";
 import { errorText } from "./errors.js";
+import { showTrouble } from "./trouble.js";
+import { tableName } from "./names.js";
 import { identityReady, rememberedName, rememberName } from "./identity.js";
 import { avatarPicker } from "./avatars.js";
 import { lang, shownAfter, t } from "./i18n.js";
@@ -15,9 +17,7 @@ const state = { page: 1, pages: 1, data: null };
 async function fetchMe(page) {
   await identityReady;
   const res = await fetch(`/api/me?page=${page}`, { headers: { Accept: "application/json" } });
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.error || res.statusText);
-  return body;
+  return decode(res);
 }
 
 function percent(x) {
@@ -27,7 +27,8 @@ function percent(x) {
 function renderTotals(tot) {
   const stats = [
     ["hands", String(tot.hands)], ["win_rate", percent(tot.win_rate)],
-    ["deal_in_rate", percent(tot.deal_in_rate)], ["average_win_tai", tot.average_win_tai.toFixed(2)],
+    ["deal_in_rate", percent(tot.deal_in_rate)],
+    tot.wins ? ["average_win_tai", tot.average_win_tai.toFixed(2)] : ["no_wins", "–"], // no wins: no average
     ["net_per_hand", (tot.net_per_hand > 0 ? "+" : "") + tot.net_per_hand.toFixed(2)], ["net", signed(tot.net)],
   ];
   $("totals").innerHTML = stats.map(([key, value]) =>
@@ -72,7 +73,7 @@ function renderHands(hands) {
     const glyph = h.wind && lang() !== "zh" ? `<span class="cjk" aria-hidden="true">${WIND_CJK[h.wind]}</span> ` : "";
     const wind = h.wind ? `${glyph}${esc(t(`wind.${h.wind}`))}` : "–";
     return `<tr data-hand="${h.hand}" data-code="${esc(h.code)}"><td${label("date")}>${esc(when)}</td>` +
-      `<td${label("table")}>${esc(h.table)}</td><td${label("hand")}>${h.hand}</td>` +
+      `<td${label("table")}>${esc(tableName(h.table))}</td><td${label("hand")}>${h.hand}</td>` +
       `<td${label("seat")} data-wind="${esc(h.wind || "")}">${wind}</td><td${label("rules")}>${esc(presetName(h.preset))}</td>` +
       `<td${label("result")} class="${cls}" data-result="${esc(h.result)}">${esc(t(`me.result.${h.result}`))}</td>` +
       `<td${label("tai")} class="num">${h.tai || ""}</td><td${label("net")} class="num net">${signed(h.net)}</td>` +
@@ -88,7 +89,7 @@ async function load(page) {
   try {
     state.data = await fetchMe(page);
   } catch (err) {
-    $("hands").textContent = err.message;
+    showTrouble($("hands"), err, () => load(page));
     return;
   }
   const d = state.data;

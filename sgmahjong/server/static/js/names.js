@@ -15,3 +15,10 @@ export function playerName(seats, seat) {
   return same.length > 1 ? t("pages.bot_name_n", { n: same.indexOf(seat) + 1, level: label })
     : t("table.bot_name", { level: label });
 }
+
+/** A table's name in the page's language: "Ann vs bots" (the name Play vs bots gives) is translated
+ * on a 中文 page; any other name as it was given. */
+export function tableName(name) {
+  const m = /^(.*) vs bots$/.exec(String(name || ""));
+  return m ? t("pages.vs_bots_name", { name: m[1] }) : String(name || "");
+}

@@ -3,7 +3,7 @@
 // token is kept as after joining, then the page goes to the table.
 import { postJSON } from "./api.js";
 import { saveToken } from "./protocol.js";
-import { errorText } from "./errors.js";
+import { showTrouble } from "./trouble.js";
 import { t } from "./i18n.js";
 import { identityReady, rememberedName } from "./identity.js";
 
@@ -32,7 +32,7 @@ async function go(path) {
     saveToken(res.code, res.token);
     location.assign(res.url);
   } catch (err) {
-    $("play-error").textContent = err.code ? errorText(err) : err.message;
+    showTrouble($("play-error"), err, () => go(path));
     for (const b of [$("play-bots"), $("quick-play")]) b.disabled = false;
   }
 }

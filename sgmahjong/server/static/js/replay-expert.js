@@ -8,18 +8,20 @@ import { errorText as codeText } from "./errors.js";
 import { t } from "./i18n.js";
 
 const POLL_MS = 800;
-let page = null;  // { state, $, moveNode, seatName, reasonText, go, render, withNodes, MARKS }
+let page = null;  // { state, $, moveNode, moveText, seatName, reasonText, go, render, withNodes, MARKS, revealMark }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** +1.23 (values are net payment units of the seat for the hand). */
-function signed(x) {
+/** +1.2 (values are the points the seat's hand paid it on average), with `digits` decimals. */
+function signed(x, digits = 1) {
   const v = Number(x);
-  return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(2);
+  return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(digits);
 }
 
+const points = (x) => Number(x).toFixed(1);
+
 function valueText(o) {
-  return t("replay.expert.value", { mean: signed(o.mean), se: Number(o.se).toFixed(2) });
+  return t("replay.expert.value", { mean: signed(o.mean) });
 }
 
 /** A failed request in the page's language (busy, no choice there, one's own jobs queued already,
@@ -42,13 +44,19 @@ async function run(url, progress, repost = false) {
   return answer;
 }
 
-function showProgress(done, total) {
+/** The review's progress bar: moving from the first second (no value: the bar's own animation) while
+ * the expert gets ready, with the seconds waited; then how many decisions it has looked at. */
+function showProgress(done, total, started) {
   const bar = page.$("review-progress");
   bar.hidden = false;
-  bar.max = Math.max(1, total);
-  bar.value = done;
+  if (total) {
+    bar.max = total;
+    bar.value = done;
+  } else {
+    bar.removeAttribute("value");
+  }
   page.$("review-summary").textContent = total ? t("replay.expert.progress", { done, total })
-    : t("replay.expert.queued");
+    : t("replay.expert.queued", { secs: Math.floor((Date.now() - started) / 1000) });
 }
 
 function stepLink(number, label, onClick) {
@@ -72,15 +80,20 @@ export async function loadExpert(seat) {
   state.expert = null;
   $("review-btn").disabled = true;
   $("review-list").replaceChildren();
-  showProgress(0, 0);
+  const started = Date.now();
+  showProgress(0, 0, started);
+  const tick = setInterval(() => {
+    if (!page.$("review-progress").hasAttribute("value")) showProgress(0, 0, started);
+  }, 1000);
   try {
     const url = `/api/tables/${encodeURIComponent(state.code)}/hands/${state.number}/expert?seat=${seat}`;
-    const answer = await run(url, (a) => showProgress(a.done || 0, a.total || 0));
+    const answer = await run(url, (a) => showProgress(a.done || 0, a.total || 0, started));
     state.expert = { seat, ...answer.review };
   } catch (err) {
     $("review-summary").textContent = errorText(err);
     return;
   } finally {
+    clearInterval(tick);
     $("review-btn").disabled = false;
     $("review-progress").hidden = true;
   }
@@ -89,7 +102,22 @@ export async function loadExpert(seat) {
 }
 
 function costText(d) {
-  return d.costly ? t("replay.expert.cost", { cost: Number(d.cost).toFixed(2), se: Number(d.cost_se).toFixed(2) }) : "";
+  return d.costly ? t("replay.expert.cost", { cost: points(d.cost) }) : "";
+}
+
+/** The exact values behind the plain words, folded away: each option's points give or take its error. */
+function numbersLine(options, d = null) {
+  const box = document.createElement("details");
+  box.className = "numbers";
+  const summary = document.createElement("summary");
+  summary.textContent = t("replay.expert.numbers_more");
+  const p = document.createElement("p");
+  const list = options.map((o) => t("replay.expert.number", { move: page.moveText(o.action),
+    mean: signed(o.mean, 2), se: Number(o.se).toFixed(2) }));
+  if (d && d.costly) list.unshift(t("replay.expert.cost_numbers", { cost: Number(d.cost).toFixed(2), se: Number(d.cost_se).toFixed(2) }));
+  p.textContent = t("replay.expert.numbers", { list: list.join("; ") });
+  box.append(summary, p);
+  return box;
 }
 
 function renderExpert() {
@@ -100,7 +128,7 @@ function renderExpert() {
   const head = document.createElement("div");
   head.textContent = t("replay.expert.summary", {
     who: seatName(seat), n: s.decisions, agreed: s.agreed, pct: Math.round(100 * s.agreement),
-    costly: s.costly, loss: Number(s.expected_loss).toFixed(2),
+    costly: s.costly, loss: points(s.expected_loss),
   });
   const summary = $("review-summary");
   summary.replaceChildren(head);
@@ -113,7 +141,7 @@ function renderExpert() {
     s.biggest.forEach((n, i) => {
       const d = byNumber.get(n);
       if (i) line.append(", ");
-      line.append(stepLink(n, t("replay.expert.at_step", { step: n, cost: d ? Number(d.cost).toFixed(2) : "?" }), () => show(seat, n)));
+      line.append(stepLink(n, t("replay.expert.at_step", { step: n, cost: d ? points(d.cost) : "?" }), () => show(seat, n)));
     });
     summary.append(line);
   }
@@ -137,8 +165,9 @@ function renderExpert() {
     const tr = document.createElement("tr");
     tr.dataset.step = String(d.number - 1);
     tr.className = d.costly ? "flagged" : (d.chosen === d.best) ? "" : "differ";
-    const cost = d.costly ? t("replay.expert.value", { mean: Number(d.cost).toFixed(2), se: Number(d.cost_se).toFixed(2) }) : "";
-    for (const cell of [String(d.number), moveNode(d.chosen), moveNode(d.best), cost || ((d.chosen === d.best) ? "✓" : "≈")]) {
+    const cost = d.costly ? points(d.cost) : "";
+    const same = d.chosen === d.best;
+    for (const cell of [String(d.number), moveNode(d.chosen), moveNode(d.best), cost || (same ? "✓" : t("replay.expert.close_call"))]) {
       const td = document.createElement("td");
       td.append(cell);
       tr.append(td);
@@ -168,6 +197,7 @@ function show(seat, number) {
   if (state.pov !== "all") state.pov = seat;
   $("pov").value = String(state.pov);
   page.go(number - 1);
+  page.revealMark();
 }
 
 /** The options of a decision or an analysis, best first: each move with its value ± error. */
@@ -205,7 +235,7 @@ export function expertMark() {
     : withNodes(t("replay.expert.mark_differ", { move: MARKS[0], best: MARKS[1] }), [moveNode(d.chosen), moveNode(d.best)]));
   const cost = costText(d);
   if (cost) el.append(` ${cost}`);
-  el.append(optionList(d.options, d.chosen, d.best));
+  el.append(optionList(d.options, d.chosen, d.best), numbersLine(d.options, d));
   return el;
 }
 
@@ -237,7 +267,7 @@ function renderMatch(seat, answer) {
   const line = document.createElement("div");
   line.textContent = t("replay.expert.match", {
     who: seatName(seat), hands: s.hands, n: s.decisions, pct: Math.round(100 * s.agreement),
-    loss: Number(s.expected_loss).toFixed(2), per_hand: Number(s.per_hand_loss).toFixed(2),
+    loss: points(s.expected_loss), per_hand: points(s.per_hand_loss),
   });
   out.replaceChildren(line);
   if ((s.biggest || []).length) {
@@ -248,7 +278,7 @@ function renderMatch(seat, answer) {
       if (i) more.append(", ");
       const a = document.createElement("a");
       a.href = `/replay/${encodeURIComponent(state.code)}/${b.hand_number}?seat=${seat}&step=${b.number - 1}`;
-      a.textContent = t("replay.expert.in_hand", { hand: b.hand_number, step: b.number, cost: Number(b.cost).toFixed(2) });
+      a.textContent = t("replay.expert.in_hand", { hand: b.hand_number, step: b.number, cost: points(b.cost) });
       more.append(a);
     });
     out.append(more);
@@ -272,7 +302,7 @@ async function analyse() {
     const head = document.createElement("p");
     head.className = "board-head";
     head.append(page.withNodes(t("replay.board.best", { step, who: seatName(seat), move: page.MARKS[0] }), [page.moveNode(a.best)]));
-    out.replaceChildren(head, optionList(a.options, a.played, a.best));
+    out.replaceChildren(head, optionList(a.options, a.played, a.best), numbersLine(a.options));
     out.dataset.step = String(step);
     const units = document.createElement("p");
     units.className = "muted units";

@@ -5,12 +5,13 @@
 // expert's routes; the page keeps no game logic.
 import { getJSON, patternNames } from "./api.js";
 import { errorText } from "./errors.js";
+import { showTrouble, unreachable } from "./trouble.js";
 import { logItem } from "./tablelog.js";
 import { parseTiles } from "./notation.js";
 import { fillResult, wallDigest } from "./result.js";
 import { SEAT_LETTERS, WIND_GLYPH, renderFelt } from "./felt.js";
 import { has, langSwitch, shownAfter, t } from "./i18n.js";
-import { playerName } from "./names.js";
+import { playerName, tableName } from "./names.js";
 import { tileElement, tileName } from "./tiles.js";
 import { wallFromSecret } from "./wallcheck.js";
 import { messageElement, spectatorName } from "./chat.js";
@@ -95,9 +96,15 @@ function moveNode(text) {
   return withNodes(t(`replay.act.${kind}`, { tile: MARKS[0] }), [tilePictures(tiles)]);
 }
 
+/** Whether step `f` is the claim window closing (nobody claimed the discard): said without a seat. */
+function closes(f) {
+  return String(f.action || "").split(" ", 1)[0] === "close";
+}
+
 /** The step's title: who did what, the tiles as pictures. */
 function actionLine(f) {
   if (f.number === 0) return document.createTextNode(t("replay.deal"));
+  if (closes(f)) return document.createTextNode(t("replay.nobody_claims"));
   return withNodes(t("replay.action", { who: seatName(f.seat), move: MARKS[0] }), [moveNode(f.action)]);
 }
 
@@ -135,7 +142,7 @@ function render() {
     end.dataset.filled = "1";
     fillResult(end, { ...v, hand_number: data.hand_number, match_ledger: v.hand_ledger }, {
       seatName, patternName: (id) => state.patterns.get(id) || String(id).replaceAll("_", " "),
-      code: data.code, canGoNext: false, matchOver: false,
+      code: data.code, canGoNext: false, matchOver: false, replayLink: false,
     });
   }
   document.querySelectorAll("#review-list tr[data-step]").forEach((tr) =>
@@ -165,7 +172,8 @@ function go(step) {
 /** A screen reader hears each step it moves to: "Step 12 of 80: West discards 5 Bamboo". */
 function announceStep() {
   const f = frame();
-  const text = f.number === 0 ? t("replay.deal") : t("replay.action", { who: seatName(f.seat), move: moveText(f.action) });
+  const text = f.number === 0 ? t("replay.deal") : closes(f) ? t("replay.nobody_claims")
+    : t("replay.action", { who: seatName(f.seat), move: moveText(f.action) });
   $("replay-announce").textContent = t("a11y.step", { n: state.step, total: state.data.frames.length - 1, text });
 }
 
@@ -287,6 +295,7 @@ async function loadReview() {
       if (state.pov !== OPEN) state.pov = seat;
       $("pov").value = String(state.pov);
       go(d.number - 1);
+      revealMark();
     });
     body.append(tr);
     if (d.flagged) {
@@ -300,6 +309,15 @@ async function loadReview() {
   table.append(body);
   $("review-list").replaceChildren(table);
   render();
+}
+
+/** After a click on a reviewed decision: its mark (and the expert's options) brought into view, in the
+ * next frame, once the step is drawn. */
+function revealMark() {
+  requestAnimationFrame(() => {
+    const mark = document.querySelector(".review-mark");
+    if (mark) mark.scrollIntoView({ block: "nearest" });
+  });
 }
 
 /** Under the step's title: the reviewed decision taken at this state, if any. */
@@ -364,19 +382,20 @@ async function main() {
   } catch (err) {
     const el = $("replay-error");
     el.hidden = false;
-    el.textContent = err.code ? errorText(err) : t("replay.none", { error: err.message });
+    if (unreachable(err) || err.status >= 500) showTrouble(el, err, () => location.reload());
+    else el.textContent = err.code ? errorText(err) : t("replay.none", { error: err.message });
     return;
   }
   const data = state.data;
   $("replay").hidden = false;
-  $("replay-title").textContent = t("replay.title", { name: data.name, n: data.hand_number });
+  $("replay-title").textContent = t("replay.title", { name: tableName(data.name), n: data.hand_number });
   $("table-link").href = `/t/${encodeURIComponent(data.code)}`;
   shareButton($("replay-share"), () => ({
     title: t("share.replay_title", { name: data.name, n: data.hand_number }),
     text: t("share.replay_text", { name: data.name, n: data.hand_number }),
     url: `${location.origin}/replay/${encodeURIComponent(data.code)}/${data.hand_number}`,
   }));
-  document.title = t("replay.doc_title", { name: data.name, n: data.hand_number });
+  document.title = t("replay.doc_title", { name: tableName(data.name), n: data.hand_number });
   $("slider").max = String(data.frames.length - 1);
   fillSelects();
   $("first").addEventListener("click", () => go(0));
@@ -385,7 +404,7 @@ async function main() {
   $("last").addEventListener("click", () => go(data.frames.length));
   $("slider").addEventListener("input", () => go(Number($("slider").value)));
   $("review-btn").addEventListener("click", loadReview);
-  setupExpert({ state, $, moveNode, seatName, reasonText, go, render, withNodes, MARKS });
+  setupExpert({ state, $, moveNode, moveText, seatName, reasonText, go, render, withNodes, MARKS, revealMark });
   if (query.get("review") === "expert") $("review-mode").value = "expert";
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;

@@ -1,5 +1,6 @@
-// The end of a hand: the winning hand, the tai by pattern, the payments, every hand, the wall reveal
-// (checked against the hash published before the deal) and, after the last hand, the standings.
+// The end of a hand in players' words: the winning hand in tile pictures, the tai by pattern name, who
+// pays whom (and every payment in a table), every hand, the wall reveal (checked against the hash
+// published before the deal), after the last hand the standings; then the next hand and the replay.
 import { sortTiles, tileElement, tileName } from "./tiles.js";
 import { parseHand } from "./notation.js";
 import { ACTION_KEYS } from "./keys.js";
@@ -7,6 +8,7 @@ import { esc } from "./api.js";
 import { button, kbd, meldsElement, signed, tilesRow } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { paymentReason } from "./events.js";
+import { paymentSentences } from "./speech.js";
 
 /** The 包 rule that made a seat liable (bao.py's names), in the page's language. */
 export function liableReason(reason) {
@@ -17,28 +19,34 @@ export function liableReason(reason) {
 /**
  * Fill `el` with the result of the hand in view `v`.
  * ctx: {seatName(seat), patternName(id), code, canGoNext, readySent, onNext(), matchOver, and optionally
- * seatLabel(seat) (the name after the seat's wind, for the payments), seatWind(seat) (the wind alone, for
- * narrow screens), onPeek() (a "show the table" button)}.
+ * seatLabel(seat) (the name after the seat's wind, for the payments), onPeek() (a "show the table"
+ * button), replayLink: false (no "watch the replay" link: on the replay page itself)}.
  */
 export function fillResult(el, v, ctx) {
   const r = v.result;
-  if (ctx.onPeek) {
-    const peek = button(t("table.show_table"), "peek", ctx.onPeek, "secondary");
-    peek.classList.add("peek-toggle");
-    el.append(peek);
-  }
   const h = document.createElement("h2");
+  h.className = "result-title";
+  const how = document.createElement("p");
+  how.className = "result-how";
   if (r.drawn_game || r.winner === null || r.winner === undefined) {
     h.textContent = t("result.drawn");
     el.dataset.outcome = "draw";
   } else {
-    const args = { who: ctx.seatName(r.winner), shooter: ctx.seatName(r.shooter), tai: r.tai,
-      limit: r.limit ? t("result.limit") : "" };
-    h.textContent = t(r.self_drawn ? "result.wins_self" : "result.wins_on", args);
+    // one line: the name may shorten (…), "wins: 5 tai" never does; how the hand was won below it
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = ctx.seatName(r.winner);
+    who.title = ctx.seatName(r.winner);
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = t("result.wins_tai", { tai: r.tai, limit: r.limit ? t("result.limit") : "" });
+    h.append(who, what);
+    how.textContent = r.self_drawn ? t("result.how_self") : t("result.how_on", { shooter: ctx.seatName(r.shooter) });
     el.dataset.outcome = "win";
     el.dataset.winner = String(r.winner);
   }
   el.append(h);
+  if (how.textContent) el.append(how);
 
   if (r.liable !== null && r.liable !== undefined) {
     const p = document.createElement("p");
@@ -61,31 +69,7 @@ export function fillResult(el, v, ctx) {
     el.append(p);
   }
 
-  if (r.hand) {
-    const hand = parseHand(r.hand);
-    const row = document.createElement("div");
-    row.className = "hand-row winning-hand";
-    row.append(tilesRow(sortTiles(hand.concealed), null));
-    for (const m of hand.melds) {
-      const me = meldsElement([{ kind: m.concealed ? "kong" : "set", tiles: m.tiles, concealed: m.concealed }], null);
-      row.append(me);
-    }
-    if (hand.winning) {
-      const w = tileElement(hand.winning);
-      w.classList.add("winning-tile");
-      w.title = t("result.winning_tile", { tile: tileName(hand.winning) });
-      const wrap = document.createElement("span");
-      wrap.className = "tiles";
-      wrap.append("+", w);
-      row.append(wrap);
-    }
-    if (hand.bonus.length) row.append(tilesRow(hand.bonus, "sm"));
-    el.append(row);
-    const code = document.createElement("p");
-    code.className = "muted";
-    code.innerHTML = `<code>${esc(r.hand)}</code>`;
-    el.append(code);
-  }
+  if (r.hand) el.append(winningHand(r.hand));
 
   if (r.patterns && r.patterns.length) {
     const tbl = document.createElement("table");
@@ -97,10 +81,14 @@ export function fillResult(el, v, ctx) {
     el.append(tbl);
   }
 
-  if (r.payments) el.append(paymentsTable(v, ctx));
+  if (r.payments) {
+    el.append(whoPaysWhom(v, ctx));
+    el.append(paymentsTable(v, ctx));
+  }
 
   if (r.revealed && Object.keys(r.revealed).length) {
     const d = document.createElement("details");
+    d.className = "hands-at-end";
     d.open = true;
     d.innerHTML = `<summary>${t("result.hands_at_end")}</summary>`;
     for (const [seat, tiles] of Object.entries(r.revealed)) {
@@ -134,37 +122,109 @@ export function fillResult(el, v, ctx) {
 
   if (v.standings) el.append(standingsElement(v.standings, ctx.seatName));
 
-  if (typeof v.hand_number === "number") {
+  if (typeof v.hand_number === "number" && ctx.code) {
     const p = document.createElement("p");
-    p.className = "muted";
-    p.innerHTML = `<a class="hand-log" href="/api/tables/${encodeURIComponent(ctx.code)}/hands/${v.hand_number}/log" ` +
-      `download="sgmahjong-${esc(ctx.code)}-hand-${v.hand_number}.jsonl">${t("result.download")}</a> ` +
-      t("result.replay_with", { cmd: "<code>sgmahjong replay FILE</code>" });
+    p.className = "hand-log-line";
+    const a = document.createElement("a");
+    a.className = "hand-log";
+    a.href = `/api/tables/${encodeURIComponent(ctx.code)}/hands/${v.hand_number}/log`;
+    a.download = `sgmahjong-${ctx.code}-hand-${v.hand_number}.jsonl`;
+    a.textContent = t("result.download");
+    p.append(a);
     el.append(p);
-    if (ctx.code) {
-      const replay = document.createElement("p");
-      const a = document.createElement("a");
-      a.className = "replay-link";
-      a.href = `/replay/${encodeURIComponent(ctx.code)}/${v.hand_number}`;
-      a.textContent = t("replay.link");
-      replay.append(a);
-      el.append(replay);
-    }
   }
 
+  // what to do next, kept in view at the bottom of the panel
+  const bar = document.createElement("div");
+  bar.className = "result-actions";
   if (ctx.canGoNext) {
     const b = button(t("table.next_hand"), "next", ctx.onNext);
     b.prepend(kbd(ACTION_KEYS.next));
     b.disabled = ctx.readySent;
-    el.append(b);
-    const ready = document.createElement("span");
-    ready.className = "ready-list muted";
-    el.append(" ", ready);
+    bar.append(b);
   } else if (ctx.matchOver || v.standings) {
     const p = document.createElement("p");
-    p.innerHTML = `${t("result.match_over")} <a href="/">${t("common.back_to_lobby")}</a>`;
-    el.append(p);
+    p.className = "match-over";
+    p.append(t("result.match_over"), " ");
+    const a = document.createElement("a");
+    a.href = "/";
+    a.textContent = t("common.back_to_lobby");
+    p.append(a);
+    bar.append(p);
   }
+  if (ctx.onPeek) bar.append(button(t("table.show_table"), "peek", ctx.onPeek, "secondary peek-toggle"));
+  if (typeof v.hand_number === "number" && ctx.code && ctx.replayLink !== false) {
+    const a = document.createElement("a");
+    a.className = "replay-link";
+    a.href = `/replay/${encodeURIComponent(ctx.code)}/${v.hand_number}`;
+    a.textContent = t("result.watch_replay");
+    bar.append(a);
+  }
+  if (ctx.canGoNext) {
+    const ready = document.createElement("p");
+    ready.className = "ready-list muted";
+    el.append(ready);
+  }
+  if (bar.childElementCount) el.append(bar);
+}
+
+/** The winning hand in tile pictures: the concealed tiles, the sets, the winning tile, the bonus tiles. */
+function winningHand(text) {
+  const hand = parseHand(text);
+  const row = document.createElement("div");
+  row.className = "hand-row winning-hand";
+  const group = (label, content, cls) => {
+    const g = document.createElement("figure");
+    g.className = `hand-group ${cls}`;
+    const cap = document.createElement("figcaption");
+    cap.textContent = label;
+    g.append(content, cap);
+    return g;
+  };
+  row.append(group(t("result.hand.concealed"), tilesRow(sortTiles(hand.concealed), null), "concealed"));
+  if (hand.melds.length) {
+    const melds = meldsElement(hand.melds.map((m) => ({ kind: m.concealed ? "kong" : "set", tiles: m.tiles,
+      concealed: m.concealed })), null);
+    row.append(group(t("result.hand.sets"), melds, "sets"));
+  }
+  if (hand.winning) {
+    const w = tileElement(hand.winning);
+    w.classList.add("winning-tile");
+    w.title = t("result.winning_tile", { tile: tileName(hand.winning) });
+    const wrap = document.createElement("span");
+    wrap.className = "tiles";
+    wrap.append(w);
+    row.append(group(t("result.hand.winning"), wrap, "winning"));
+  }
+  if (hand.bonus.length) {
+    const bonus = tilesRow(hand.bonus, null);
+    for (const tile of bonus.children) tile.title = tileName(tile.dataset.tile);
+    row.append(group(t("result.hand.bonus"), bonus, "bonus"));
+  }
+  return row;
+}
+
+/** Who pays whom, in sentences: each instant payment, then the win (the table below has the sums). */
+function whoPaysWhom(v, ctx) {
+  const r = v.result;
+  const label = ctx.seatLabel || ctx.seatName;
+  const ul = document.createElement("ul");
+  ul.className = "who-pays";
+  const add = (what, amounts) => {
+    for (const sentence of paymentSentences(amounts, (s) => label(s))) {
+      const li = document.createElement("li");
+      li.textContent = what ? t("say.payment", { what, sentences: sentence }) : sentence;
+      ul.append(li);
+    }
+  };
+  for (const p of r.instant || []) add(paymentReason(p.reason), p.amounts);
+  if (!r.drawn_game && r.winner !== null && r.winner !== undefined) add("", r.payments);
+  if (!ul.childElementCount) {
+    const li = document.createElement("li");
+    li.textContent = t("result.nobody_pays");
+    ul.append(li);
+  }
+  return ul;
 }
 
 /**
@@ -201,8 +261,7 @@ export function paymentsTable(v, ctx) {
   const tbl = document.createElement("table");
   tbl.className = "data payments";
   tbl.innerHTML = `<thead><tr><th>${t("result.col.payment")}</th>` +
-    [0, 1, 2, 3].map((s) => `<th class="num seat-col" data-seat="${s}" title="${esc(label(s))}"><span>${esc(label(s))}${marks(s)}</span>` +
-      `<span class="cjk seat-wind" aria-hidden="true">${esc(ctx.seatWind ? ctx.seatWind(s) : "")}${marks(s)}</span></th>`).join("") +
+    [0, 1, 2, 3].map((s) => `<th class="num seat-col" data-seat="${s}">${esc(label(s))}${marks(s)}</th>`).join("") +
     `</tr></thead><tbody>` +
     rows.map((row) => `<tr class="pay-${row.kind}"><td>${esc(row.text)}</td>${cells(row.amounts)}</tr>`).join("") +
     `</tbody><tfoot><tr class="hand-total"><th>${t("result.col.hand_total")}</th>${cells(hand, "th")}</tr>` +

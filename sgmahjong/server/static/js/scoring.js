@@ -7,6 +7,7 @@ import { tileElement } from "./tiles.js";
 import { parseHand } from "./notation.js";
 import { whenIdle } from "./dom.js";
 import EXAMPLES from "./pattern-examples.js";
+import { showTrouble } from "./trouble.js";
 
 const $ = (id) => document.getElementById(id);
 let rules = null;
@@ -38,7 +39,7 @@ async function init() {
   try {
     rules = await getJSON("/api/rules");
   } catch (err) {
-    $("ref-error").textContent = err.message;
+    showTrouble($("ref-error"), err, () => location.reload());
     return;
   }
   for (const name of Object.keys(rules.presets)) $("preset").add(new Option(presetName(name), name));

@@ -8,7 +8,8 @@
 import { TableConnection, loadToken, saveToken } from "./protocol.js";
 import { renderKeyHelp } from "./keys.js";
 import { highlightCopies } from "./felt.js";
-import { playerName } from "./names.js";
+import { playerName, tableName } from "./names.js";
+import { connectionNotice } from "./trouble.js";
 import { langSwitch, shownAfter, t } from "./i18n.js";
 import { soundSwitch } from "./sound.js";
 import { createFeel } from "./feel.js";
@@ -204,8 +205,11 @@ function start() {
   state.chat = initChat({ code: state.code, send: (m) => state.conn.send(m), mySeat: () => state.seat,
     seatName, seatKind: (seat) => (state.table && state.table.seats[seat] ? state.table.seats[seat].kind : "empty"),
     positionOf });
+  const notice = connectionNotice($("felt"), () => state.conn.reconnect(state.conn.token));
   state.conn = new TableConnection(state.code, state.token, {
     status(ok) {
+      notice.set(ok);
+      if (!ok && !state.table) $("play").hidden = false; // never reached: the table's frame, not a blank page
       const c = $("conn");
       c.textContent = ok ? t("table.connected") : t(navigator.onLine ? "table.reconnecting" : "table.offline_reconnecting");
       c.className = "conn " + (ok ? "ok" : "bad");
@@ -226,8 +230,8 @@ function start() {
     },
     table(msg) {
       state.table = msg.table;
-      document.title = `${state.table.name} — sgmahjong`;
-      $("table-name").textContent = state.table.name;
+      document.title = `${tableName(state.table.name)} — sgmahjong`;
+      $("table-name").textContent = tableName(state.table.name);
       state.avatars.update(state.table);
       document.body.dataset.status = state.table.status;
       if (!state.status) state.status = state.table.status;

@@ -16,6 +16,7 @@ import { renderTracker } from "./tracker.js";
 import { rankBadge } from "./ranks.js";
 import { appendRankedEnd } from "./ranked_end.js";
 import { t } from "./i18n.js";
+import { tableName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 const windName = (i) => t(`wind.${WIND_LETTERS[i]}`);
@@ -73,7 +74,7 @@ export function initTableView(ctx) {
     a11y.afterRender();
     // a tab in the background shows in its title when the table waits for you
     const mine = (v.legal_actions || []).length > 0 && !v.result;
-    document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? state.table.name : t("table.code")} — sgmahjong`;
+    document.title = `${mine ? t("table.your_move_title") : ""}${state.table ? tableName(state.table.name) : t("table.code")} — sgmahjong`;
   }
 
   /** The seats of `seats` whose pending decision may be shown: all on a turn, only mine on a claim. */
