@@ -1,4 +1,4 @@
-"""Lighthouse on the seven pages, mobile and desktop: every category's score (docs/delivery.md).
+"""Lighthouse on the eight pages, mobile and desktop: every category's score (docs/delivery.md).
 
     .venv/bin/python -m bench lighthouse                     (``make bench`` runs it with the others)
     .venv/bin/python -m bench.bench_lighthouse --mode mobile --page scoring
@@ -111,7 +111,7 @@ def demo_site() -> Iterator[tuple[str, dict[str, str]]]:
             playing = server.post("/api/play", {"name": "Ann", "seed": 5, "options": IN_PLAY}).json()
             pages = {"lobby": "/", "how to play": "/how-to-play", "scoring": "/scoring",
                      "calculator": "/calculator", "me": "/me", "replay": f"/replay/{done}/1",
-                     "table": f"/t/{playing['code']}"}
+                     "table": f"/t/{playing['code']}", "tutorial": "/learn"}
             yield server.url, pages
         finally:
             server.stop()
@@ -131,9 +131,9 @@ def median_scores(runs: list[dict[str, int]]) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Lighthouse scores of the seven pages")
+    parser = argparse.ArgumentParser(description="Lighthouse scores of the eight pages")
     parser.add_argument("--mode", choices=MODES, action="append", help="mobile or desktop (default both)")
-    parser.add_argument("--page", action="append", help="a page name (default all seven)")
+    parser.add_argument("--page", action="append", help="a page name (default all eight)")
     parser.add_argument("--runs", type=int, default=1,
                         help="rounds over the pages; the table shows each score's median (default 1)")
     args = parser.parse_args(argv if argv is not None else [])

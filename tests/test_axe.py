@@ -59,7 +59,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         waiting = server.create_table("Friday game")["code"]
         pages = {"lobby": "/", "how to play": "/how-to-play", "scoring": "/scoring",
                  "calculator": "/calculator", "me": "/me", "leaderboard": "/leaderboard", "clubs": "/clubs",
-                 "keys": "/keys",
+                 "keys": "/keys", "tutorial": "/learn",
                  "replay": f"/replay/{done}/1", "table seating": f"/t/{waiting}",
                  "table watched": f"/t/{watched['code']}", "table in a seat": mine["url"],
                  "table result": f"/t/{done}"}

@@ -1,4 +1,4 @@
-"""Lighthouse 12.2.3 on the seven pages (mobile): accessibility 100, best practices 100, SEO at least 95,
+"""Lighthouse 12.2.3 on the eight pages (mobile): accessibility 100, best practices 100, SEO at least 95,
 text compressed and static files cached for long (issue 28; docs/delivery.md).
 
 It prints every category's score, performance too, but asserts only what does not depend on how busy
@@ -19,7 +19,7 @@ MUST_PASS = ("uses-text-compression", "uses-long-cache-ttl", "font-display", "me
 
 
 @pytest.mark.timeout(900)
-def test_lighthouse_on_the_seven_pages() -> None:
+def test_lighthouse_on_the_eight_pages() -> None:
     rows = []
     problems = []
     with demo_site() as (base, pages):

@@ -72,7 +72,7 @@ def test_the_service_worker_lists_files_that_are_served(live_server: LiveServer)
     build = json.loads(re.search(r"^const BUILD = (.*);$", sw.text, re.M).group(1))  # type: ignore[union-attr]
     assert build["release"] and len(build["precache"]) > 20
     assert set(build["shell"]) == {"/", "/how-to-play", "/scoring", "/calculator", "/me", "/t/", "/replay/",
-                                  "/leaderboard"}
+                                  "/leaderboard", "/learn"}
     for url in build["precache"]:
         assert get(live_server, url).status_code == 200, url
     assert not any("/sounds/" in url or "-zh." in url for url in build["precache"])  # kept when used

@@ -69,7 +69,7 @@ LANGS = ("en", "zh")  # the first is the default
 #: pages whose built copies the service worker keeps for offline use, by the path it answers them at
 SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "scoring.html",
                "/calculator": "calculator.html", "/me": "me.html", "/t/": "table.html",
-               "/replay/": "replay.html", "/leaderboard": "leaderboard.html"}
+               "/replay/": "replay.html", "/leaderboard": "leaderboard.html", "/learn": "learn.html"}
 #: not precached by the service worker (fetched, then kept, when a page uses them)
 LAZY = re.compile(r"^(sounds/|fonts/slices/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$"
                   r"|pyodide/)")

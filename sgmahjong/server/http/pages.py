@@ -17,6 +17,7 @@ PAGES = {
     "/scoring": "scoring.html",
     "/calculator": "calculator.html",
     "/keys": "keys.html",
+    "/learn": "learn.html",
 }
 
 

@@ -1,5 +1,6 @@
-// The "How to play" page: an illustrated walk through one example hand (walkthrough.js), key help,
-// the gallery of all 46 tile faces, and the rule options table generated from GET /api/rules.
+// The "How to play" page: a tour of the screen (tour.js), the gallery of all 46 tile faces, an
+// illustrated walk through one example hand (walkthrough.js), key help, and the rule options table
+// generated from GET /api/rules.
 import "./site-header.js";
 import { ALL_FACES, tileElement, tileName } from "./tiles.js";
 import { renderKeyHelp } from "./keys.js";
@@ -7,7 +8,9 @@ import { getJSON, renderOptionsTable } from "./api.js";
 import { t } from "./i18n.js";
 import { renderWalkthrough } from "./walkthrough.js";
 import { whenIdle } from "./dom.js";
+import { renderTour } from "./tour.js";
 
+renderTour(document.getElementById("tour-table"), document.getElementById("tour-legend"));
 renderWalkthrough(document.getElementById("walk-steps"), whenIdle);
 renderKeyHelp(document.getElementById("keys-table"));
 

@@ -8,6 +8,11 @@ import { playerName, tableName } from "./names.js";
 import { avatarElement } from "./avatars.js";
 import { rankBadge } from "./ranks.js";
 
+// A first-time visitor (one who has not finished the tutorial on this device) is offered it.
+try {
+  if (!localStorage.getItem("sgmahjong_learned")) document.getElementById("learn-invite").hidden = false;
+} catch (_err) { /* private mode: no invitation */ }
+
 const $ = (id) => document.getElementById(id);
 let rules = null;
 let ruleControls = null;

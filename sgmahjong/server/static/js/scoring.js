@@ -3,6 +3,10 @@
 import "./site-header.js";
 import { choiceName, esc, getJSON, optionControls, optionDoc, optionName, patternLabel, presetName } from "./api.js";
 import { has, lang, shownAfter, t } from "./i18n.js";
+import { tileElement } from "./tiles.js";
+import { parseHand } from "./notation.js";
+import { whenIdle } from "./dom.js";
+import EXAMPLES from "./pattern-examples.js";
 import { showTrouble } from "./trouble.js";
 
 const $ = (id) => document.getElementById(id);
@@ -87,12 +91,64 @@ function render(ref) {
       `</tbody></table></div>`;
   }
   $("reference").innerHTML = html;
+  // each family's example hands once the page is shown (most are below the first screen)
+  for (const table of $("reference").querySelectorAll("table")) {
+    whenIdle(() => {
+      for (const row of table.querySelectorAll("tr[data-pattern]")) {
+        const ex = EXAMPLES[row.dataset.pattern];
+        if (ex && !row.querySelector(".pattern-example")) row.querySelector(".desc").append(exampleElement(ex));
+      }
+    });
+  }
   const opts = new Map(rules.options.map((o) => [o.name, o]));
   const value = (v) => (v === null ? t("common.auto") : v === true ? t("common.on") : v === false ? t("common.off")
     : typeof v === "string" ? choiceName(v) : String(v));
   $("rules-ref").innerHTML = `<div class="table-scroll"><table class="data"><tbody>${Object.entries(ref.rules).map(([k, v]) =>
     `<tr data-option="${esc(k)}"><td>${esc(optionName(k))}</td><td>${esc(value(v))}</td>` +
     `<td class="muted">${esc(opts.has(k) ? optionDoc(opts.get(k)) : "")}</td></tr>`).join("")}</tbody></table></div>`;
+}
+
+/** How an example hand was won, in words: "on a discard", "self-drawn", "seat South", ... */
+function exampleWords(ex) {
+  const words = [];
+  if (ex.special) words.push(t("scoring.ex.table"));
+  else if (ex.heavenly || ex.earthly || ex.humanly) words.push(t(`pattern.${ex.heavenly ? "heavenly" : ex.earthly ? "earthly" : "humanly"}_hand`));
+  else if (ex.replacement) words.push(t("scoring.ex.replacement"));
+  else if (ex.robbed_kong) words.push(t("scoring.ex.robbed"));
+  else if (ex.last_tile) words.push(t("scoring.ex.last"));
+  else words.push(t(ex.self_drawn ? "scoring.ex.self_drawn" : "scoring.ex.discard"));
+  if ((ex.seat || "E") !== "E" || (ex.wind || "E") !== "E") {
+    words.push(t("scoring.ex.seat", { seat: t(`wind.${ex.seat || "E"}`), wind: t(`wind.${ex.wind || "E"}`) }));
+  }
+  for (const key of Object.keys(ex.rules || {})) words.push(t("scoring.ex.option", { option: optionName(key) }));
+  return words.join(t("scoring.ex.sep"));
+}
+
+/** An example hand drawn with the site's tiles: concealed tiles, sets, the winning tile, bonus tiles. */
+function exampleElement(ex) {
+  const hand = parseHand(ex.hand);
+  const wrap = document.createElement("div");
+  wrap.className = "pattern-example";
+  const tiles = document.createElement("span");
+  tiles.className = "tiles";
+  tiles.setAttribute("aria-hidden", "true");
+  const group = (list, cls) => {
+    const g = document.createElement("span");
+    g.className = `ex-group ${cls}`;
+    for (const tile of list) g.append(tileElement(tile, { size: "xs" }));
+    if (list.length) tiles.append(g);
+  };
+  group(hand.concealed, "ex-concealed");
+  for (const m of hand.melds) group(m.tiles, m.concealed ? "ex-kong" : "ex-set");
+  if (hand.winning) group([hand.winning], "ex-win");
+  group(hand.bonus, "ex-bonus");
+  const cap = document.createElement("span");
+  cap.className = "ex-caption muted";
+  const code = document.createElement("code");
+  code.textContent = ex.hand;
+  cap.append(`${t("scoring.ex.label")} `, code, ` — ${exampleWords(ex)}`);
+  wrap.append(tiles, cap);
+  return wrap;
 }
 
 shownAfter(init());

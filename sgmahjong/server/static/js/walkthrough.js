@@ -19,7 +19,7 @@ const STEPS = [
   { key: "win", hand: "234m 99p 56s", sets: ["678p", "CCC"], bonus: "1f", pool: "N 9m 1s", win: "4s", mark: { "4s": "in" } },
 ];
 
-const FIRST_STEPS = 2; // drawn before the page is shown: the ones a first screen may reach
+const FIRST_STEPS = 0; // drawn before the page is shown: none (the tour and the tiles fill the first screen)
 
 function row(label, tiles, mark = {}, cls = "") {
   const wrap = document.createElement("div");
