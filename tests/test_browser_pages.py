@@ -46,14 +46,14 @@ def test_howto_shows_all_46_tile_faces_and_the_keys(live_server: Any, page: Page
 
 
 @pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard",
-                                  "/clubs"])
+                                  "/clubs", "/events"])
 def test_every_page_has_the_site_header(live_server: Any, page: Page, path: str) -> None:
     page.goto(live_server.url + path)
     links = page.locator("header.site-header nav a")
-    expect(links).to_have_count(7)
-    assert [links.nth(i).get_attribute("href") for i in range(7)] == ["/", "/how-to-play", "/scoring",
+    expect(links).to_have_count(8)
+    assert [links.nth(i).get_attribute("href") for i in range(8)] == ["/", "/how-to-play", "/scoring",
                                                                       "/calculator", "/me", "/leaderboard",
-                                                                      "/clubs"]
+                                                                      "/clubs", "/events"]
     expect(page.locator('header.site-header nav a[aria-current="page"]')).to_have_attribute("href", path)
     page.locator("header.site-header .brand").click()
     expect(page).to_have_url(live_server.url + "/")

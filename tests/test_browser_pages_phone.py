@@ -44,8 +44,8 @@ def test_the_site_header_is_one_compact_row_on_a_phone(live_server: Any, open_pa
         menu.click()
         expect(menu).to_have_attribute("aria-expanded", "true")
         links = header.locator("nav a")
-        expect(links).to_have_count(7)
-        for i in range(7):
+        expect(links).to_have_count(8)
+        for i in range(8):
             expect(links.nth(i)).to_be_visible()
         assert (header.bounding_box() or {}).get("height", 99) <= 56  # the list opens over the page
         page.keyboard.press("Escape")
@@ -57,8 +57,8 @@ def test_the_desktop_header_shows_its_links_without_a_menu(live_server: Any, ope
     page = open_page(DESKTOP, "en")
     page.goto(live_server.url + "/scoring")
     expect(page.locator("header.site-header .menu-toggle")).to_be_hidden()
-    expect(page.locator("header.site-header nav a")).to_have_count(7)
-    for i in range(7):
+    expect(page.locator("header.site-header nav a")).to_have_count(8)
+    for i in range(8):
         expect(page.locator("header.site-header nav a").nth(i)).to_be_visible()
 
 
