@@ -139,17 +139,26 @@ def routes(server: TableServer) -> list[BaseRoute]:
         _acting, ids = acting_player(server, request)
         return JSONResponse(page_data(store(), event, ids))
 
-    async def enter(request: Request) -> Response:
+    async def action(request: Request) -> tuple[EventRow, int | None, list[int]] | Response:
+        """The event of the path, the acting player and all of theirs, after its (empty) body is read;
+        or the refusal."""
         event = event_of(request)
         acting, ids = acting_player(server, request)
         if event is None:
             return error(404, NO_EVENT, "event_unknown")
-        if acting is None:
-            return error(400, "choose a name on /me first: an event's entrants are players", "name_needed")
         try:
             await body_of(request, Empty)
         except ProtocolError as exc:
             return refused(exc)
+        return event, acting, ids
+
+    async def enter(request: Request) -> Response:
+        got = await action(request)
+        if isinstance(got, Response):
+            return got
+        event, acting, ids = got
+        if acting is None:
+            return error(400, "choose a name on /me first: an event's entrants are players", "name_needed")
         entrants = store().event_entrants(event.id)
         if any(e.player_id in ids for e in entrants):
             return JSONResponse(page_data(store(), event, ids))
@@ -162,14 +171,10 @@ def routes(server: TableServer) -> list[BaseRoute]:
         return JSONResponse(page_data(store(), event, ids))
 
     async def leave(request: Request) -> Response:
-        event = event_of(request)
-        _acting, ids = acting_player(server, request)
-        if event is None:
-            return error(404, NO_EVENT, "event_unknown")
-        try:
-            await body_of(request, Empty)
-        except ProtocolError as exc:
-            return refused(exc)
+        got = await action(request)
+        if isinstance(got, Response):
+            return got
+        event, _acting, ids = got
         if event.status != OPEN:
             return error(409, "the event has begun: entries are closed", "event_closed")
         for player in ids:
@@ -177,14 +182,10 @@ def routes(server: TableServer) -> list[BaseRoute]:
         return JSONResponse(page_data(store(), event, ids))
 
     async def start(request: Request) -> Response:
-        event = event_of(request)
-        _acting, ids = acting_player(server, request)
-        if event is None:
-            return error(404, NO_EVENT, "event_unknown")
-        try:
-            await body_of(request, Empty)
-        except ProtocolError as exc:
-            return refused(exc)
+        got = await action(request)
+        if isinstance(got, Response):
+            return got
+        event, _acting, ids = got
         if event.owner not in ids:
             return error(403, "only the event's organiser may start it", "organiser_only")
         if event.round > 0:
