@@ -6,7 +6,7 @@
 // the owner turned money on (clubmoney.js); what the bots' seats won or paid is shown apart from the
 // members' figures, which are what the settle-up pays. Every name is a player's text: textContent.
 import { choiceName, presetName } from "./api.js";
-import { clubRequest, el, failText, stakesLabel } from "./clubapi.js";
+import { actButton, clubRequest, el, failText, stakesLabel } from "./clubapi.js";
 import { amount, renderMoney, signedAmount, wireMoney } from "./clubmoney.js";
 import { freeTable, renderOnline, seatsLine, sitAt, startLive } from "./clublive.js";
 import { transferItems } from "./clubticks.js";
@@ -31,12 +31,7 @@ function date(seconds) {
     { day: "numeric", month: "short", year: "numeric" });
 }
 
-function act(label, cls, onClick) {
-  const b = el("button", label, cls);
-  b.type = "button";
-  b.addEventListener("click", onClick);
-  return b;
-}
+const act = actButton;
 
 async function post(path, body = {}) {
   try {

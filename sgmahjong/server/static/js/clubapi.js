@@ -43,6 +43,14 @@ export function stakesLabel(stake) {
 }
 
 /** An element of `tag` with class `cls` and text `text` (never markup). */
+/** A button of text that calls ``onClick``. */
+export function actButton(label, cls, onClick) {
+  const b = el("button", label, cls);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 export function el(tag, text = "", cls = "") {
   const e = document.createElement(tag);
   if (text) e.textContent = text;

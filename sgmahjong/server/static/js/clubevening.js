@@ -6,7 +6,7 @@
 // browser's push (the server's VAPID key) and gives the subscription to the server. A notification that
 // arrives while the page is open is also shown on the page (the service worker posts it here).
 // Every name is a player's text: textContent.
-import { clubRequest, el, failText } from "./clubapi.js";
+import { actButton, clubRequest, el, failText } from "./clubapi.js";
 import { lang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,12 +28,7 @@ function when(seconds, zone) {
   }).format(new Date(seconds * 1000));
 }
 
-function button(label, cls, onClick) {
-  const b = el("button", label, cls);
-  b.type = "button";
-  b.addEventListener("click", onClick);
-  return b;
-}
+const button = actButton;
 
 async function post(path, body = {}) {
   try {
