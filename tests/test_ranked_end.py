@@ -132,6 +132,11 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, 
     assert bo.nth(1).inner_text() == f"{seats[1]['after']['rating']} ({seats[1]['rating_change']})"
     assert "（离开：排最后）" in watcher.locator("#ranked-end tr[data-seat='1'] td").nth(0).inner_text()
     assert watcher.locator("#ranked-end h2").inner_text() == "段位赛结果"
+    for page in (ann, watcher):  # the ranked change right under the standings, whichever arrived first
+        page.wait_for_selector("#hand-results")
+        order = page.evaluate("() => [...document.querySelectorAll('#standings, #ranked-end, #hand-results')]"
+                              ".map((e) => e.id)")
+        assert order == ["standings", "ranked-end", "hand-results"]
     for page, lang, other in ((ann, "en", {"width": 360, "height": 740}),
                               (watcher, "zh", {"width": 1366, "height": 768})):
         page.locator("#ranked-end").scroll_into_view_if_needed()

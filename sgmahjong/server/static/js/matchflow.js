@@ -133,8 +133,9 @@ export function initFlow(api) {
       `<tbody>${rows.join("")}</tbody><tfoot><tr class="totals"><th></th><th>${esc(t("flow.results.total"))}</th>` +
       totals.map((a) => `<th class="num">${signed(a)}</th>`).join("") + "</tr></tfoot>";
     wrap.append(h, table);
-    const standings = el.querySelector("#standings");
-    if (standings) standings.after(wrap);
+    // after the standings and the ranked change (ranked_end.js), whichever arrived first
+    const before = el.querySelector("#ranked-end") || el.querySelector("#standings");
+    if (before) before.after(wrap);
     else el.append(wrap);
   }
 
