@@ -171,6 +171,17 @@ def test_the_events_store_on_both_backends(database_url: str) -> None:
         assert [e.code for e in store.running_events()] == ["ev1"]
         assert store.end_event(event_id, 1) and not store.end_event(event_id, 1)
         assert store.running_events() == [] and store.event_hands(event_id) == []
+        club_id = store.create_club("kaki1", "Kaki", 10, "default", ann, 100.0)
+        later = store.create_event("ev2", "Sunday cup", ann, "swiss", 3, 4, "zero", "default", {}, 100.0,
+                                   starts=500.0, zone="Asia/Kuala_Lumpur", entry="club", club_id=club_id,
+                                   join_hash="ab" * 32)
+        got = store.event("ev2")
+        assert got is not None and (got.starts, got.zone, got.entry, got.club_id, got.join_hash) == (
+            500.0, "Asia/Kuala_Lumpur", "club", club_id, "ab" * 32)
+        assert store.due_events(499.0) == [] and [e.id for e in store.due_events(500.0)] == [later]
+        assert store.unschedule_event(later) and store.due_events(600.0) == []
+        assert store.event("ev2").starts is None  # type: ignore[union-attr]
+        assert store.event("ev1").entry == "open"  # type: ignore[union-attr]
     finally:
         store.close()
 

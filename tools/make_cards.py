@@ -1,6 +1,6 @@
 """Draw the link-preview cards (static/icons/card-*.png, 1200x630: what a messenger shows beside a pasted
 link; messengers do not show SVG) with Debian's Chromium: one card per kind of link (an invite, a club,
-a table, a replay), each naming its kind in English and 中文 beside the red dragon tile of the icon.
+a table, a replay, an event), each naming its kind in English and 中文 beside the red dragon tile of the icon.
 The words of a card are fixed; what the link is (the club, the table, who won) is in the page's tags.
 
     .venv/bin/python tools/make_cards.py
@@ -23,6 +23,7 @@ CARDS = {
     "club": ("A Singapore Mahjong club", "新加坡麻将牌友会"),
     "table": ("Take a seat at the table", "入座开打"),
     "replay": ("Watch the hand again", "回放这一局"),
+    "event": ("A tournament: see the standings", "比赛：看看排名"),
 }
 TILE = ('<svg viewBox="0 0 60 80" width="240" height="320"><rect x="2" y="2" width="56" height="76" rx="8" '
         'fill="#fffdf5" stroke="#2f855a" stroke-width="4"/><rect x="27" y="14" width="6" height="52" '

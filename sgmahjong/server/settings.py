@@ -154,10 +154,11 @@ class ServerSettings:
     analysis_jobs_per_requester: int = 4  # expert jobs (hand reviews, analyses) one person may have queued
     clubs_per_day: int = 5  # clubs one person may create in 24 hours
     events_per_day: int = 5  # events one person may create in 24 hours
+    event_codes_per_day: int = 20  # wrong join codes one person may try in 24 hours
     # -- events (server/tournaments; docs/events.md) ---------------------------------------------------
     event_entrants_max: int = 64  # entrants of one event
     event_name_max: int = 60  # characters of an event's name
-    event_check_seconds: float = 2.0  # how often a worker looks for events whose round has ended
+    event_check_seconds: float = 2.0  # how often a worker looks for events to begin (start time, round ended)
     club_invites_per_day: int = 50  # club invite links one person may make in 24 hours
     # -- notifications and club evenings (docs/clubs.md, "Evenings and notifications") -----------------
     push_subscriptions_per_player: int = 10  # browsers one player may have notifications on (oldest dropped)
@@ -189,7 +190,8 @@ class ServerSettings:
                      "link_codes_per_account", "link_guess_burst", "limit_slots", "chat_tracked",
                      "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
                      "event_name_max", "queue_estimate_matched", "push_queue", "push_senders",
-                     "sessions_listed", "rsvp_burst", "session_players", "push_subscriptions_per_player"):
+                     "sessions_listed", "rsvp_burst", "session_players", "push_subscriptions_per_player",
+                     "events_per_day", "event_codes_per_day"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):

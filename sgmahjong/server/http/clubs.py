@@ -158,14 +158,15 @@ def may_see(server: TableServer, player_ids: Sequence[int], table: _Identified) 
 
 
 def take_daily(server: TableServer, request: Request, kind: str, most: int) -> Response | None:
-    """Count one use of a daily quota (``kind``: "clubs", "invites") for the asker, by identity and by
-    address; the 429 refusal (code ``clubs_per_day`` or ``invites_per_day``) when either has ``most``
+    """Count one use of a daily quota (``kind``: "clubs", "invites", "events", "event_codes") for the
+    asker, by identity and by address; the 429 refusal (code ``KIND_per_day``) when either has ``most``
     uses in the last 24 hours. Only a hash of each key is stored."""
     persons = [hashlib.sha256(k.encode()).hexdigest()[:32] for k in identity.person_keys(server, request)]
     now = time.time()
     if server.store.take_quota(kind, persons, most, now - DAY, now):
         return None
-    what = "new clubs" if kind == "clubs" else "invite links"
+    what = {"clubs": "new clubs", "events": "new events", "event_codes": "wrong join codes"}.get(
+        kind, "invite links")
     return error(429, f"you have made {most} {what} in the last 24 hours (the most): try again tomorrow",
                  f"{kind}_per_day", {"most": most})
 

@@ -4,9 +4,13 @@ round's commitments from its start, its secrets once it has ended) and the stand
 stored hands.
 
 Who asks is the visitor of the request's session (identity.py); entering needs a player with a name.
-An event's page is readable by anyone with its link. State-changing routes are POSTs with a JSON body
-(the guard middleware's Origin and content-type checks: CSRF); new events are counted per person
-(identity and address) per day."""
+Who may enter is the event's entry: any player with a name (open), the members of a club (club: the
+club's owner makes such an event), or whoever has its join code (code: made with the event and shown
+to its organiser once, in the address they are sent to; only its SHA-256 is stored). An event's page
+is readable by anyone with its link, a club's event by its members alone. An event with a start time
+begins by itself then (the runner's check); the organiser may start it sooner. State-changing routes
+are POSTs with a JSON body (the guard middleware's Origin and content-type checks: CSRF); new events
+and wrong join codes are counted per person (identity and address) per day."""
 
 from __future__ import annotations
 
@@ -22,16 +26,18 @@ from starlette.routing import BaseRoute, Route
 from ...rules import PRESETS
 from ..options import TableOptions, TableOptionsError
 from ..protocol import ProtocolError, validation_message
+from ..push.evening import BadTime, local_text, utc_seconds, zone_of
 from ..store import Store
 from ..store.events_sql import FINISHED, OPEN, EventRow
 from ..tables import TableServer
 from ..text import text_problem
 from ..tournaments.runner import ENDED, EventRunner, event_standings
-from .clubs import acting_player, take_daily
+from .clubs import acting_player, invite_hash, take_daily
 from .common import error, json_body, refused
 from .pages import static_page
 
 NO_EVENT = "no such event"
+YEAR = 366 * 86400.0  # the furthest start time
 
 
 class NewEvent(BaseModel):
@@ -44,10 +50,20 @@ class NewEvent(BaseModel):
     absent: Literal["zero", "bot"] = "zero"
     preset: str = "default"
     options: dict[str, Any] = Field(default_factory=dict)  # table options (timers, pace, bots)
+    starts: Annotated[str, Field(min_length=10, max_length=25)] | None = None  # "2026-12-04T20:00" in zone
+    zone: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # default: club_time_zone
+    entry: Literal["open", "club", "code"] = "open"
+    club: Annotated[str, Field(min_length=1, max_length=40)] | None = None  # entry club: the club's code
 
 
 class Empty(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Enter(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    code: Annotated[str, Field(min_length=1, max_length=40)] | None = None  # an entry-code event's join code
 
 
 def page_data(store: Store, event: EventRow, me: list[int]) -> dict[str, Any]:
@@ -74,7 +90,10 @@ def page_data(store: Store, event: EventRow, me: list[int]) -> dict[str, Any]:
         "code": event.code, "name": event.name, "format": event.format, "rounds": event.rounds,
         "hands": event.hands, "absent": event.absent, "preset": event.preset, "status": event.status,
         "round": event.round, "organiser": owner, "is_organiser": event.owner in me,
-        "entered": any(p in names for p in me),
+        "entered": any(p in names for p in me), "entry": event.entry,
+        "club": club.name if (club := store.club_by_id(event.club_id) if event.club_id else None) else None,
+        "starts": event.starts, "zone": event.zone,
+        "local": None if event.starts is None else local_text(event.starts, event.zone),
         "entrants": [e.name for e in entrants], "played": rounds,
         "standings": event_standings(store, event) if event.round else [],
     }
@@ -96,8 +115,12 @@ def routes(server: TableServer) -> list[BaseRoute]:
         except ValidationError as exc:
             raise ProtocolError("invalid", validation_message(exc, whole="body", most=1)) from None
 
+    def may_read(event: EventRow, ids: list[int]) -> bool:
+        """A club's event is its members' alone; any other, anyone's with the link."""
+        return event.club_id is None or (bool(ids) and store().membership(event.club_id, ids) is not None)
+
     async def create(request: Request) -> Response:
-        acting, _ids = acting_player(server, request)
+        acting, ids = acting_player(server, request)
         if acting is None:
             return error(400, "choose a name on /me first: an event's entrants are players", "name_needed")
         try:
@@ -116,12 +139,33 @@ def routes(server: TableServer) -> list[BaseRoute]:
             options = TableOptions.parse(body.options).model_dump()
         except TableOptionsError as exc:
             return error(400, str(exc), "invalid")
+        now = time.time()
+        zone = body.zone or settings.club_time_zone
+        starts = None
+        if body.starts is not None:
+            try:
+                zone_of(zone)
+                starts = utc_seconds(body.starts, zone)
+            except BadTime:
+                return error(400, "not a time of day in a time zone the server knows", "bad_time")
+            if not now < starts < now + YEAR:
+                return error(400, "an event starts in the coming year", "bad_time")
+        club_id = None
+        if body.entry == "club":
+            club = store().club(body.club[:40]) if body.club else None
+            member = store().membership(club.id, ids) if club else None
+            if club is None or member is None or member.role != "owner":
+                return error(403, "only a club's owner makes an event for its members", "owner_only")
+            club_id = club.id
         if (refusal := take_daily(server, request, "events", settings.events_per_day)) is not None:
             return refusal
         code = secrets.token_urlsafe(8)
+        join = secrets.token_urlsafe(6) if body.entry == "code" else None
         store().create_event(code, name, acting, body.format, body.rounds, body.hands, body.absent,
-                             body.preset, options, time.time())
-        return JSONResponse({"code": code, "url": f"/event/{code}"}, status_code=201)
+                             body.preset, options, now, starts=starts, zone=zone, entry=body.entry,
+                             club_id=club_id, join_hash=None if join is None else invite_hash(join))
+        url = f"/event/{code}" if join is None else f"/event/{code}?join={join}"
+        return JSONResponse({"code": code, "url": url, "join_code": join}, status_code=201)
 
     async def mine(request: Request) -> Response:
         _acting, ids = acting_player(server, request)
@@ -130,33 +174,50 @@ def routes(server: TableServer) -> list[BaseRoute]:
             "events": [{"code": e.code, "name": e.name, "format": e.format, "status": e.status,
                         "round": e.round, "rounds": e.rounds, "organiser": mine}
                        for e, mine in events],
-            "presets": list(PRESETS), "name_max": settings.event_name_max, "has_identity": bool(ids)})
+            "presets": list(PRESETS), "name_max": settings.event_name_max, "has_identity": bool(ids),
+            "clubs": [{"code": c.code, "name": c.name} for c, role in store().player_clubs(ids) if role == "owner"]})
 
     async def page(request: Request) -> Response:
         event = event_of(request)
         if event is None:
             return error(404, NO_EVENT, "event_unknown")
         _acting, ids = acting_player(server, request)
+        if not may_read(event, ids):
+            return error(403, "this event is its club's members' alone", "event_members_only")
         return JSONResponse(page_data(store(), event, ids))
 
-    async def action(request: Request) -> tuple[EventRow, int | None, list[int]] | Response:
-        """The event of the path, the acting player and all of theirs, after its (empty) body is read;
-        or the refusal."""
+    async def action(request: Request, model: type[Any] = Empty
+                     ) -> tuple[EventRow, int | None, list[int], Any] | Response:
+        """The event of the path, the acting player and all of theirs and the body read as ``model``; or
+        the refusal."""
         event = event_of(request)
         acting, ids = acting_player(server, request)
         if event is None:
             return error(404, NO_EVENT, "event_unknown")
         try:
-            await body_of(request, Empty)
+            body = await body_of(request, model)
         except ProtocolError as exc:
             return refused(exc)
-        return event, acting, ids
+        if not may_read(event, ids):
+            return error(403, "this event is its club's members' alone", "event_members_only")
+        return event, acting, ids, body
+
+    def may_enter(request: Request, event: EventRow, body: Enter) -> Response | None:
+        """The refusal of an entry the event's entry does not allow (a wrong join code is counted)."""
+        if event.entry != "code":
+            return None  # open; a club's: its members (may_read)
+        if body.code is not None and event.join_hash is not None \
+                and secrets.compare_digest(invite_hash(body.code), event.join_hash):
+            return None
+        if (refusal := take_daily(server, request, "event_codes", settings.event_codes_per_day)) is not None:
+            return refusal
+        return error(403, "this event's entry needs its join code: ask its organiser", "event_code")
 
     async def enter(request: Request) -> Response:
-        got = await action(request)
+        got = await action(request, Enter)
         if isinstance(got, Response):
             return got
-        event, acting, ids = got
+        event, acting, ids, body = got
         if acting is None:
             return error(400, "choose a name on /me first: an event's entrants are players", "name_needed")
         entrants = store().event_entrants(event.id)
@@ -164,6 +225,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
             return JSONResponse(page_data(store(), event, ids))
         if event.status != OPEN:
             return error(409, "the event has begun: entries are closed", "event_closed")
+        if (refusal := may_enter(request, event, body)) is not None:
+            return refusal
         if len(entrants) >= settings.event_entrants_max:
             most = settings.event_entrants_max
             return error(409, f"the event has {most} entrants (the most)", "event_full", {"most": most})
@@ -174,7 +237,7 @@ def routes(server: TableServer) -> list[BaseRoute]:
         got = await action(request)
         if isinstance(got, Response):
             return got
-        event, _acting, ids = got
+        event, _acting, ids, _body = got
         if event.status != OPEN:
             return error(409, "the event has begun: entries are closed", "event_closed")
         for player in ids:
@@ -185,7 +248,7 @@ def routes(server: TableServer) -> list[BaseRoute]:
         got = await action(request)
         if isinstance(got, Response):
             return got
-        event, _acting, ids = got
+        event, _acting, ids, _body = got
         if event.owner not in ids:
             return error(403, "only the event's organiser may start it", "organiser_only")
         if event.round > 0:
@@ -206,5 +269,4 @@ def routes(server: TableServer) -> list[BaseRoute]:
         Route("/api/events/{code}/enter", enter, methods=["POST"]),
         Route("/api/events/{code}/leave", leave, methods=["POST"]),
         Route("/api/events/{code}/start", start, methods=["POST"]),
-        Route("/event/{code}", static_page("event.html")),
     ]

@@ -1,12 +1,13 @@
-"""Link previews: the pages a player pastes into a chat (an invite, a club, a table, a replay) are sent
-with Open Graph and Twitter-card tags naming what the link is, so a messenger shows the club or the
-table rather than a bare address.
+"""Link previews: the pages a player pastes into a chat (an invite, a club, a table, a replay, an event)
+are sent with Open Graph and Twitter-card tags naming what the link is, so a messenger shows the club
+or the table rather than a bare address.
 
 A preview says only what a visitor without a session may see (a messenger's crawler has none), and
 it is the same whoever asks: a working invite link names its club and who sent it (the link is the
 invitation); a revoked, expired or unknown one, and every club page (a club is its members' alone),
 gets a generic preview; a table or a replay is named only when anyone may see it
-(:func:`.clubs.may_see` with no player: a table of no club, or a club table its owner made public).
+(:func:`.clubs.may_see` with no player: a table of no club, or a club table its owner made public); an
+event is named unless it is a club's (its members' alone).
 Names are players' text: clipped to :data:`NAME_CHARS` and escaped for the attribute.
 
 The tags are put into the built page (the static build's copy in the reader's language) as it is
@@ -62,6 +63,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "replay_desc": "The replay of hand {n} at {table}: {players}.",
         "replay_none": "A Singapore Mahjong replay",
         "replay_none_desc": "A hand replayed move by move on sgmahjong.",
+        "event": "{event} · a Singapore Mahjong event",
+        "event_desc": "{format}, {rounds} rounds of {hands} hands, organised by {organiser}"
+                      " · {entrants}. {status}",
+        "event_none": "A Singapore Mahjong event",
+        "event_none_desc": "A tournament on sgmahjong: entrants, tables and standings after every round.",
+        "swiss": "Swiss", "round_robin": "Round robin", "duplicate": "Duplicate",
+        "entrants_1": "1 entrant", "entrants_n": "{n} entrants",
+        "open": "Open the link to enter.", "running": "Round {round} is being played.",
+        "finished": "The event is over: see the standings.",
     },
     "zh": {
         "site": "sgmahjong：新加坡麻将在线",
@@ -86,6 +96,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "replay_desc": "{table} 第 {n} 局的回放：{players}。",
         "replay_none": "新加坡麻将回放",
         "replay_none_desc": "在 sgmahjong 上一步一步重看一局牌。",
+        "event": "{event} · 新加坡麻将比赛",
+        "event_desc": "{format}，{rounds} 轮，每轮 {hands} 局，由 {organiser} 发起 · {entrants}。{status}",
+        "event_none": "新加坡麻将比赛",
+        "event_none_desc": "sgmahjong 上的比赛：报名、牌桌和每轮之后的排名。",
+        "swiss": "按积分配对", "round_robin": "轮换对手", "duplicate": "复式赛",
+        "entrants_1": "1 人参加", "entrants_n": "{n} 人参加",
+        "open": "打开链接即可报名。", "running": "正在进行第 {round} 轮。",
+        "finished": "比赛已结束：看看排名。",
     },
 }
 
@@ -167,6 +185,22 @@ def replay_preview(server: TableServer, code: str, number_text: str, lang: str) 
                    "replay")
 
 
+def event_preview(server: TableServer, code: str, lang: str) -> Preview:
+    """An event anyone with the link may read, with its format, organiser, entrants and state; a
+    club's event (its members' alone) and an unknown code get the generic event."""
+    event = server.store.event(code) if 0 < len(code) <= INVITE_CHARS else None
+    if event is None or event.club_id is not None:
+        return Preview(_say(lang, "event_none"), _say(lang, "event_none_desc"), "event")
+    n = len(server.store.event_entrants(event.id))
+    entrants = _say(lang, "entrants_1" if n == 1 else "entrants_n", n=n)
+    status = _say(lang, event.status if event.status in ("open", "running", "finished") else "open",
+                  round=event.round)
+    organiser = clip(server.store.player_name(event.owner) or "?", NAME_CHARS)
+    return Preview(_say(lang, "event", event=clip(event.name, NAME_CHARS)),
+                   _say(lang, "event_desc", format=_say(lang, event.format), rounds=event.rounds,
+                        hands=event.hands, organiser=organiser, entrants=entrants, status=status), "event")
+
+
 def meta_tags(preview: Preview, lang: str, url: str, base: str) -> str:
     """The Open Graph and Twitter-card tags of ``preview`` (every value escaped for an attribute)."""
     image = f"{base}/static/icons/card-{preview.card}.png"
@@ -212,7 +246,7 @@ async def preview_page(request: Request, filename: str, preview: Preview) -> Res
 
 
 def routes(server: TableServer) -> list[BaseRoute]:
-    """The pages with a link preview: a table, a replay, a club, an invite."""
+    """The pages with a link preview: a table, a replay, a club, an invite, an event."""
 
     async def table_page(request: Request) -> Response:
         code = request.path_params["code"]
@@ -237,7 +271,12 @@ def routes(server: TableServer) -> list[BaseRoute]:
         preview = invite_preview(server, request.path_params["code"], page_language(request), time.time())
         return await preview_page(request, "clubs.html", preview)
 
+    async def event_page(request: Request) -> Response:
+        preview = event_preview(server, request.path_params["code"], page_language(request))
+        return await preview_page(request, "event.html", preview)
+
     return [
+        Route("/event/{code}", event_page),
         Route("/t/{code}", table_page),
         Route("/replay/{code}/{number}", replay_page),
         Route("/club/{code}", club_page),  # the same page for any code: it asks the API

@@ -1,5 +1,5 @@
-"""The store's events (migration 0041, docs/events.md): an event, its entrants (players), the tables of
-each round, a duplicate round's walls (each hand's secret and commitment), and what the standings are
+"""The store's events (migrations 0041 and 0042, docs/events.md): an event, its entrants (players), the tables
+of each round, a duplicate round's walls (each hand's secret and commitment), and what the standings are
 computed from: the results of the ended hands at the event's tables (:meth:`event_hands`)."""
 
 from __future__ import annotations
@@ -29,6 +29,11 @@ class EventRow:
     status: str  # open | running | finished
     round: int  # the round under way, or the last one played (0: none yet)
     created: float
+    starts: float | None = None  # when its first round begins by itself (None: the organiser starts it)
+    zone: str = "Asia/Singapore"  # the time zone its start was given in
+    entry: str = "open"  # open | club (the members of club_id) | code (whoever has the join code)
+    club_id: int | None = None
+    join_hash: str | None = None  # the join code's SHA-256 (entry code)
 
 
 @dataclass
@@ -73,7 +78,9 @@ class EventMethods(abc.ABC):
 
     @abc.abstractmethod
     def create_event(self, code: str, name: str, owner: int, fmt: str, rounds: int, hands: int, absent: str,
-                     preset: str, options: dict[str, Any], when: float) -> int: ...
+                     preset: str, options: dict[str, Any], when: float, *, starts: float | None = None,
+                     zone: str = "Asia/Singapore", entry: str = "open", club_id: int | None = None,
+                     join_hash: str | None = None) -> int: ...
 
     @abc.abstractmethod
     def event(self, code: str) -> EventRow | None: ...
@@ -86,6 +93,14 @@ class EventMethods(abc.ABC):
     @abc.abstractmethod
     def running_events(self) -> list[EventRow]:
         """The events under way (status running)."""
+
+    @abc.abstractmethod
+    def due_events(self, now: float) -> list[EventRow]:
+        """The open events whose start time has come (``starts <= now``)."""
+
+    @abc.abstractmethod
+    def unschedule_event(self, event_id: int) -> bool:
+        """Forget an open event's start time (it could not begin then: the organiser starts it)."""
 
     @abc.abstractmethod
     def enter_event(self, event_id: int, player_id: int, when: float) -> bool:
@@ -125,25 +140,31 @@ class EventMethods(abc.ABC):
         """Every ended hand at the event's tables."""
 
 
-_EVENT = "id, code, name, owner, format, rounds, hands, absent, preset, options, status, round, created"
+_EVENT = ("id, code, name, owner, format, rounds, hands, absent, preset, options, status, round, created,"
+          " starts, zone, entry, club_id, join_hash")
 
 
 def _event(r: tuple[Any, ...]) -> EventRow:
     return EventRow(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4]), int(r[5]), int(r[6]), str(r[7]),
-                    str(r[8]), json.loads(r[9]), str(r[10]), int(r[11]), float(r[12]))
+                    str(r[8]), json.loads(r[9]), str(r[10]), int(r[11]), float(r[12]),
+                    None if r[13] is None else float(r[13]), str(r[14]), str(r[15]),
+                    None if r[16] is None else int(r[16]), None if r[17] is None else str(r[17]))
 
 
 class SqlEvents(SqlHooks, EventMethods):
     """The SQL of :class:`EventMethods` (mixed into :class:`~.sql.SqlStore`)."""
 
     def create_event(self, code: str, name: str, owner: int, fmt: str, rounds: int, hands: int, absent: str,
-                     preset: str, options: dict[str, Any], when: float) -> int:
+                     preset: str, options: dict[str, Any], when: float, *, starts: float | None = None,
+                     zone: str = "Asia/Singapore", entry: str = "open", club_id: int | None = None,
+                     join_hash: str | None = None) -> int:
         with self._tx():
             rows = self._run("INSERT INTO tournaments (code, name, owner, format, rounds, hands, absent,"
-                             " preset, options, status, round, created)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+                             " preset, options, status, round, created, starts, zone, entry, club_id,"
+                             " join_hash)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
                              (code, name, owner, fmt, rounds, hands, absent, preset, json.dumps(options),
-                              OPEN, when))
+                              OPEN, when, starts, zone, entry, club_id, join_hash))
         return int(rows[0][0])
 
     def event(self, code: str) -> EventRow | None:
@@ -162,6 +183,17 @@ class SqlEvents(SqlHooks, EventMethods):
     def running_events(self) -> list[EventRow]:
         rows = self._read(f"SELECT {_EVENT} FROM tournaments WHERE status = ? ORDER BY id", (RUNNING,))
         return [_event(r) for r in rows]
+
+    def due_events(self, now: float) -> list[EventRow]:
+        rows = self._read(f"SELECT {_EVENT} FROM tournaments WHERE status = ? AND starts IS NOT NULL"
+                          " AND starts <= ? ORDER BY starts, id", (OPEN, now))
+        return [_event(r) for r in rows]
+
+    def unschedule_event(self, event_id: int) -> bool:
+        with self._tx():
+            rows = self._run("UPDATE tournaments SET starts = NULL WHERE id = ? AND status = ? RETURNING id",
+                             (event_id, OPEN))
+        return bool(rows)
 
     def enter_event(self, event_id: int, player_id: int, when: float) -> bool:
         with self._tx():

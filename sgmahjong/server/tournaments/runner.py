@@ -1,10 +1,10 @@
 """Running an event: the next round seated and its tables opened, a round's end noticed, the event
 finished; and what an event's page shows, read from the store alone (docs/events.md).
 
-A round begins when its organiser starts it (the first) or when every table of the round before has
-ended (the next, by any worker's check: :meth:`~..store.Store.begin_round` lets one worker only begin a
-round). Each entrant's seat is theirs (their session opens it from any device); an entrant who is not
-there is played by a bot after the table's ``takeover_seconds``, and their seat counts as the event
+A round begins when its organiser starts it or its start time comes (the first) or when every table of the
+round before has ended (the next, by any worker's check: :meth:`~..store.Store.begin_round` lets one worker
+only begin a round). Each entrant's seat is theirs (their session opens it from any device); an entrant
+who is not there is played by a bot after the table's ``takeover_seconds``, and their seat counts as the event
 says (``absent``). A duplicate round's hands are dealt from secrets made when the round begins, one a
 hand, shared by every table of the round; their commitments are shown from then, the secrets once the
 round has ended."""
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from ...rules import RuleSet
@@ -164,10 +165,19 @@ class EventRunner:
             opened.append(table)
         return opened
 
-    async def check(self) -> int:
-        """Begin the next round of every event whose round has ended (or finish the event); how many
-        rounds or events moved on."""
+    async def check(self, now: float | None = None) -> int:
+        """Begin the first round of every event whose start time has come, and the next round of every
+        event whose round has ended (or finish the event); how many rounds or events moved on. An event
+        that cannot begin at its time (too few entrants) forgets it: its organiser starts it."""
         moved = 0
+        for event in self.store.due_events(time.time() if now is None else now):
+            try:
+                await self.begin_round(event)
+                moved += 1
+            except ProtocolError as exc:
+                if exc.code != "event_round_playing":  # not another worker's begun round
+                    self.store.unschedule_event(event.id)
+                log.info("event %s: not begun at its time (%s)", event.code, exc.message)
         for event in self.store.running_events():
             tables = [t for t in self.store.event_tables(event.id) if t.round == event.round]
             playing = [t for t in tables if t.status not in ENDED]

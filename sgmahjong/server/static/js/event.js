@@ -5,11 +5,14 @@
 // the organiser starts the first round. Every name is a player's text: textContent only.
 import { clubRequest, el, failText } from "./clubapi.js";
 import { t } from "./i18n.js";
+import { shareButton } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").pop() || "");
 const api = `/api/events/${encodeURIComponent(code)}`;
 const REFRESH_MS = 5000;
+const join = new URLSearchParams(location.search).get("join") || ""; // an entry-code event's join code
+let shown = null; // the page's data as last shown
 
 function status(text, bad = false) {
   $("event-status").textContent = text;
@@ -83,6 +86,17 @@ function renderRounds(data) {
   }
 }
 
+/** The start time in the zone it was set in (Singapore by default) and in the reader's own. */
+function renderWhen(data) {
+  const line = $("event-when");
+  line.hidden = !(data.starts && data.status === "open");
+  if (line.hidden) return;
+  const lang = document.documentElement.lang || "en";
+  const fmt = (zone) => new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric", month: "short",
+    hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(data.starts * 1000));
+  line.textContent = t("event.starts", { when: fmt(data.zone), zone: data.zone, mine: fmt(undefined) });
+}
+
 function render(data) {
   document.title = `${data.name} — sgmahjong`;
   $("event-title").textContent = data.name;
@@ -91,9 +105,16 @@ function render(data) {
     organiser: data.organiser,
   });
   status(t(`event.status.${data.status}`, { n: data.round, rounds: data.rounds }));
+  renderWhen(data);
+  $("event-entry").textContent = t(`event.entry.${data.entry}`, { club: data.club || "" });
+  const open = data.status === "open";
+  $("join-box").hidden = !(open && !data.entered && data.entry === "code");
+  if (join && !$("join-code").value) $("join-code").value = join;
+  if (!shown) shareButton($("event-share"), () => ({ title: shown.name, text: t("event.share_text", { name: shown.name }),
+    url: `${location.origin}/event/${encodeURIComponent(code)}${join ? `?join=${encodeURIComponent(join)}` : ""}` }));
+  shown = data;
   const entrants = $("entrants");
   entrants.replaceChildren(...data.entrants.map((n) => el("li", n)));
-  const open = data.status === "open";
   show($("enter"), open && !data.entered);
   show($("leave"), open && data.entered);
   show($("start"), open && data.is_organiser);
@@ -110,15 +131,15 @@ async function load() {
   }
 }
 
-async function post(path) {
+async function post(path, body = {}) {
   try {
-    render(await clubRequest("POST", `${api}${path}`, {}));
+    render(await clubRequest("POST", `${api}${path}`, body));
   } catch (err) {
     status(failText(err), true);
   }
 }
 
-$("enter").addEventListener("click", () => post("/enter"));
+$("enter").addEventListener("click", () => post("/enter", $("join-box").hidden ? {} : { code: $("join-code").value.trim() || null }));
 $("leave").addEventListener("click", () => post("/leave"));
 $("start").addEventListener("click", () => post("/start"));
 load();

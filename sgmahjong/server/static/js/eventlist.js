@@ -32,7 +32,21 @@ function render(data) {
     }
   }
   $("event-name").maxLength = data.name_max;
+  const clubs = $("event-club");
+  if (!clubs.options.length) {
+    for (const c of data.clubs || []) {
+      const o = el("option", c.name);
+      o.value = c.code;
+      clubs.append(o);
+    }
+  }
+  // an event for a club's members: only a club's owner makes one
+  $("event-entry").querySelector("option[value=club]").disabled = !clubs.options.length;
 }
+
+$("event-entry").addEventListener("change", () => {
+  $("event-club-label").hidden = $("event-entry").value !== "club";
+});
 
 async function load() {
   try {
@@ -50,6 +64,8 @@ $("event-form").addEventListener("submit", async (ev) => {
       rounds: Number($("event-rounds").value), hands: Number($("event-hands").value),
       absent: $("event-absent").value, preset: $("event-preset").value,
       options: { pace: $("event-pace").value },
+      starts: $("event-starts").value || null, entry: $("event-entry").value,
+      club: $("event-entry").value === "club" ? $("event-club").value : null,
     });
     location.href = made.url;
   } catch (err) {
