@@ -175,7 +175,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
                         "round": e.round, "rounds": e.rounds, "organiser": mine}
                        for e, mine in events],
             "presets": list(PRESETS), "name_max": settings.event_name_max, "has_identity": bool(ids),
-            "clubs": [{"code": c.code, "name": c.name} for c, role in store().player_clubs(ids) if role == "owner"]})
+            "clubs": [{"code": c.code, "name": c.name}  # an event for its members: the owner's clubs
+                      for c, role in store().player_clubs(ids) if role == "owner"]})
 
     async def page(request: Request) -> Response:
         event = event_of(request)
