@@ -3,14 +3,21 @@ two hands at two tables, played by bots for absent entrants, as its organiser se
 
     .venv/bin/python tools/event_screenshots.py OUTDIR
 
-Saves event-{desktop,phone}-{en,zh}.png (1366x768 and 360 px, the whole page), reduced to 256 colours.
+Then an open Swiss event starting tomorrow at 20:00 Singapore time, entered with a join code, as a
+player who followed the organiser's link sees it before entering.
+
+Saves event-{desktop,phone}-{en,zh}.png and event-open-{desktop,phone}-{en,zh}.png (1366x768 and
+360 px, the whole page), reduced to 256 colours.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 import time
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -36,18 +43,33 @@ def main() -> None:
             if time.monotonic() > end:
                 raise SystemExit("the event did not finish")
             time.sleep(0.5)
-        cookie = people[0].split("=", 1)[1]
-        for lang in ("en", "zh"):
-            for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
-                page = page_for(browser, size, lang)
-                page.context.add_cookies([{"name": "sg_session", "value": cookie, "url": server.url}])
-                page.goto(f"{server.url}/event/{code}?lang={lang}")
-                page.wait_for_selector("#event-body:not([hidden]) #standings table")
-                page.locator("#rounds details").first.evaluate("d => d.open = true")
-                path = out / f"event-{size_name}-{lang}.png"
-                page.screenshot(path=str(path), full_page=True)
-                shrink(path)
-                page.context.close()
+        shots(browser, server.url, out, "event", f"/event/{code}", people[0], "#standings table")
+        tomorrow = dt.datetime.now(ZoneInfo("Asia/Singapore")).date() + dt.timedelta(days=1)
+        made = call(server, "POST", "/api/events", people[1],
+                    {"name": "Friday Swiss night", "format": "swiss", "rounds": 4, "hands": 4,
+                     "starts": f"{tomorrow.isoformat()}T20:00", "entry": "code"}).json()
+        for who in people[1:4]:
+            call(server, "POST", f"/api/events/{made['code']}/enter", who, {"code": made["join_code"]})
+        newcomer = player(server, "Jia Hui")
+        shots(browser, server.url, out, "event-open", made["url"], newcomer, "#join-box:not([hidden])")
+
+
+def shots(browser: Any, base: str, out: Path, name: str, path: str, session: str, ready: str) -> None:
+    """The page at ``path`` as the player of ``session`` sees it, once ``ready`` shows: desktop and
+    phone, English and 中文."""
+    cookie = session.split("=", 1)[1]
+    for lang in ("en", "zh"):
+        for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = page_for(browser, size, lang)
+            page.context.add_cookies([{"name": "sg_session", "value": cookie, "url": base}])
+            page.goto(f"{base}{path}{'&' if '?' in path else '?'}lang={lang}")
+            page.wait_for_selector(f"#event-body:not([hidden]) {ready}")
+            for details in page.locator("#rounds details").all()[:1]:
+                details.evaluate("d => d.open = true")
+            file = out / f"{name}-{size_name}-{lang}.png"
+            page.screenshot(path=str(file), full_page=True)
+            shrink(file)
+            page.context.close()
 
 
 if __name__ == "__main__":

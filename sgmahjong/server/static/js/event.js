@@ -106,6 +106,7 @@ function render(data) {
   });
   status(t(`event.status.${data.status}`, { n: data.round, rounds: data.rounds }));
   renderWhen(data);
+  $("walls-note").hidden = data.format !== "duplicate";
   $("event-entry").textContent = t(`event.entry.${data.entry}`, { club: data.club || "" });
   const open = data.status === "open";
   $("join-box").hidden = !(open && !data.entered && data.entry === "code");
