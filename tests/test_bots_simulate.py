@@ -195,3 +195,20 @@ def test_a_stopped_comparison_continues_from_its_results_file(
     # another setup is refused rather than mixed in
     assert main([*args[:-4], "--seed", "13", "--json", "--results", str(results)]) == 2
     assert "other settings (seed)" in capsys.readouterr().err
+
+
+def test_the_control_compares_a_bot_with_itself_on_another_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    """expert,expert@1: the same deterministic expert with another seed plays differently on some wall
+    (so the control measures the noise of the comparison); expert,expert plays every wall alike."""
+    args = ["--others", "greedy", "--walls", "10", "--seed", "5", "--time-budget-ms", "0",
+            "--expert-rounds", "8", "--json"]
+    assert main(["simulate", "--compare", "expert,expert@1", *args]) == 0
+    control = json.loads(capsys.readouterr().out)
+    assert control["compare"] == ["expert", "expert@1"] and control["walls"] == 10
+    assert control["same_result_walls"] < 10  # another seed: other deals, other choices
+    assert main(["simulate", "--compare", "expert,expert", *args]) == 0
+    same = json.loads(capsys.readouterr().out)
+    assert same["difference"] == 0 and same["same_result_walls"] == 10
+    assert control["a"]["decisions"] == same["a"]["decisions"]  # side A is the same bot in both runs
+    assert main(["simulate", "--compare", "expert,expert@x"]) == 2
+    assert "after @ comes a number" in capsys.readouterr().err

@@ -58,7 +58,8 @@ def play_wall(setup: Setup, index: int, wall_seed: int) -> dict[str, Any]:
         bots = []
         for s in range(4):
             name = level if s == seat else setup.others[(s - seat) % 4 - 1]
-            bots.append(make_bot(name, seeds[s], setup.rules, budget_ms=setup.budget_ms,
+            name, _, salt = name.partition("@")  # expert@1: the expert with another seed (the control)
+            bots.append(make_bot(name, seeds[s] + int(salt or 0), setup.rules, budget_ms=setup.budget_ms,
                                  max_rounds=setup.rounds, budget_clock=setup.clock))
         rec = play_hand(setup.rules, bots, seed=wall_seed, dealer=0, prevailing=prevailing,
                         clock=time.perf_counter)

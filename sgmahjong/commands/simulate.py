@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     parser.add_argument("--compare", metavar="A,B",
                         help="duplicate comparison: play each wall with A and with B in the same seat "
-                             "(rotated over walls) and report the paired difference A - B")
+                             "(rotated over walls) and report the paired difference A - B; LEVEL@K is "
+                             "LEVEL with its own seed moved by K (expert,expert@1: the control)")
     parser.add_argument("--others", default="strong,strong,strong", metavar="X,Y,Z",
                         help="with --compare: the three other seats (default strong,strong,strong)")
     parser.add_argument("--walls", type=int, default=200, help="with --compare: walls to play (default 200)")
@@ -68,6 +69,10 @@ def parse_lineup(text: str, count: int = 4, option: str = "--bots", fill: bool =
     if len(names) != count:
         raise CliError(f"{option} needs {count} levels (or one for all), got {len(names)}: {text!r}")
     for n in names:
+        if option == "--compare":  # LEVEL@K: the same bot with its own seed moved by K (a control)
+            n, _, salt = n.partition("@")
+            if salt and not (salt.isdigit() and len(salt) <= 6):
+                raise CliError(f"{option}: after @ comes a number (a seed's offset), got {salt!r}")
         if n not in LEVELS and n not in STYLES:
             raise CliError(f"unknown bot level {n!r}; levels: {', '.join(LEVELS)}; "
                            f"test styles: {', '.join(STYLES)}")
