@@ -107,6 +107,15 @@ def test_entry_by_join_code_is_checked_hashed_and_wrong_codes_are_counted(server
     assert page(server, code, ann).json()["entrants"] == ["Ben", "Cy"]
     long = call(server, "POST", f"/api/events/{code}/enter", cy, {"code": "x" * 41})
     assert long.status_code == 400
+    # the organiser makes a new join link: the old code stops working (and only they may)
+    assert call(server, "POST", f"/api/events/{code}/code", ben, {}).json()["code"] == "organiser_only"
+    fresh = call(server, "POST", f"/api/events/{code}/code", ann, {}).json()
+    assert fresh["url"] == f"/event/{code}?join={fresh['join_code']}" and fresh["join_code"] != join
+    dan = player(server, "Dan")  # from the same address as Ben: its wrong codes are counted already
+    old = call(server, "POST", f"/api/events/{code}/enter", dan, {"code": join})
+    assert old.status_code in (403, 429) and old.json()["code"] in ("event_code", "event_codes_per_day")
+    new = call(server, "POST", f"/api/events/{code}/enter", dan, {"code": fresh["join_code"]})
+    assert new.status_code == 200 and new.json()["entrants"] == ["Ben", "Cy", "Dan"]
 
 
 def test_a_clubs_event_is_its_members_alone(server: LiveServer) -> None:

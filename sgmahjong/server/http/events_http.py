@@ -262,12 +262,27 @@ def routes(server: TableServer) -> list[BaseRoute]:
         assert found is not None
         return JSONResponse(page_data(store(), found, ids))
 
+    async def new_code(request: Request) -> Response:
+        """A new join code for an entry-code event (the organiser; the old one stops working)."""
+        got = await action(request)
+        if isinstance(got, Response):
+            return got
+        event, _acting, ids, _body = got
+        if event.owner not in ids:
+            return error(403, "only the event's organiser may do this", "organiser_only")
+        if event.entry != "code" or event.status != OPEN:
+            return error(409, "the event has begun: entries are closed", "event_closed")
+        join = secrets.token_urlsafe(6)
+        store().set_event_join_hash(event.id, invite_hash(join))
+        return JSONResponse({"join_code": join, "url": f"/event/{event.code}?join={join}"})
+
     return [
         Route("/api/events", create, methods=["POST"]),
         Route("/api/events", mine, methods=["GET"]),
         Route("/events", static_page("events.html")),
         Route("/api/events/{code}", page),
         Route("/api/events/{code}/enter", enter, methods=["POST"]),
+        Route("/api/events/{code}/code", new_code, methods=["POST"]),
         Route("/api/events/{code}/leave", leave, methods=["POST"]),
         Route("/api/events/{code}/start", start, methods=["POST"]),
     ]

@@ -103,6 +103,10 @@ class EventMethods(abc.ABC):
         """Forget an open event's start time (it could not begin then: the organiser starts it)."""
 
     @abc.abstractmethod
+    def set_event_join_hash(self, event_id: int, join_hash: str) -> None:
+        """A new join code's hash for the event (the old code stops working)."""
+
+    @abc.abstractmethod
     def enter_event(self, event_id: int, player_id: int, when: float) -> bool:
         """Add an entrant (only while the event is open); False if they had entered or it is not open."""
 
@@ -194,6 +198,10 @@ class SqlEvents(SqlHooks, EventMethods):
             rows = self._run("UPDATE tournaments SET starts = NULL WHERE id = ? AND status = ? RETURNING id",
                              (event_id, OPEN))
         return bool(rows)
+
+    def set_event_join_hash(self, event_id: int, join_hash: str) -> None:
+        with self._tx():
+            self._run("UPDATE tournaments SET join_hash = ? WHERE id = ?", (join_hash, event_id))
 
     def enter_event(self, event_id: int, player_id: int, when: float) -> bool:
         with self._tx():

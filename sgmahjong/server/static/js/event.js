@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").pop() || "");
 const api = `/api/events/${encodeURIComponent(code)}`;
 const REFRESH_MS = 5000;
-const join = new URLSearchParams(location.search).get("join") || ""; // an entry-code event's join code
+let join = new URLSearchParams(location.search).get("join") || ""; // an entry-code event's join code
 let shown = null; // the page's data as last shown
 
 function status(text, bad = false) {
@@ -110,6 +110,8 @@ function render(data) {
   $("event-entry").textContent = t(`event.entry.${data.entry}`, { club: data.club || "" });
   const open = data.status === "open";
   $("join-box").hidden = !(open && !data.entered && data.entry === "code");
+  $("code-box").hidden = !(open && data.is_organiser && data.entry === "code");
+  $("code-note").textContent = data.is_organiser && join ? t("event.code_note", { code: join }) : "";
   if (join && !$("join-code").value) $("join-code").value = join;
   if (!shown) shareButton($("event-share"), () => ({ title: shown.name, text: t("event.share_text", { name: shown.name }),
     url: `${location.origin}/event/${encodeURIComponent(code)}${join ? `?join=${encodeURIComponent(join)}` : ""}` }));
@@ -143,5 +145,15 @@ async function post(path, body = {}) {
 $("enter").addEventListener("click", () => post("/enter", $("join-box").hidden ? {} : { code: $("join-code").value.trim() || null }));
 $("leave").addEventListener("click", () => post("/leave"));
 $("start").addEventListener("click", () => post("/start"));
+$("new-code").addEventListener("click", async () => {
+  try {
+    const made = await clubRequest("POST", `${api}/code`, {});
+    join = made.join_code;
+    history.replaceState(null, "", made.url); // the link to share holds the new code
+    if (shown) render(shown);
+  } catch (err) {
+    status(failText(err), true);
+  }
+});
 load();
 setInterval(() => { if (document.visibilityState === "visible") load(); }, REFRESH_MS);

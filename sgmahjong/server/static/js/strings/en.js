@@ -1583,6 +1583,8 @@ export default {
   "event.entry.club": "For the members of {club}.",
   "event.join_code": "Join code",
   "event.share_text": "{name}: a Singapore Mahjong event. Enter or follow the standings:",
+  "event.new_code": "New join link",
+  "event.code_note": "Join code {code}: share this page's link (Share) with the players you invite.",
   "event.format.swiss": "Swiss",
   "event.format.round_robin": "Round robin",
   "event.format.duplicate": "Duplicate",

@@ -1583,6 +1583,8 @@ export default {
   "event.entry.club": "仅限 {club} 的会员。",
   "event.join_code": "报名码",
   "event.share_text": "{name}：新加坡麻将比赛。报名或看排名：",
+  "event.new_code": "新的报名链接",
+  "event.code_note": "报名码 {code}：把本页链接（分享）发给你邀请的玩家。",
   "event.format.swiss": "按积分配对",
   "event.format.round_robin": "轮换对手",
   "event.format.duplicate": "复式赛",
