@@ -245,13 +245,22 @@ def routes(server: TableServer) -> list[BaseRoute]:
             store().leave_event(event.id, player)
         return JSONResponse(page_data(store(), event, ids))
 
-    async def start(request: Request) -> Response:
+    async def organiser_action(request: Request) -> tuple[EventRow, list[int]] | Response:
+        """The event of the path and the organiser's player ids, after its (empty) body is read; or the
+        refusal (anyone but its organiser)."""
         got = await action(request)
         if isinstance(got, Response):
             return got
         event, _acting, ids, _body = got
         if event.owner not in ids:
-            return error(403, "only the event's organiser may start it", "organiser_only")
+            return error(403, "only the event's organiser may do this", "organiser_only")
+        return event, ids
+
+    async def start(request: Request) -> Response:
+        got = await organiser_action(request)
+        if isinstance(got, Response):
+            return got
+        event, ids = got
         if event.round > 0:
             return error(409, "the event has begun already", "event_round_playing")
         try:
@@ -264,12 +273,10 @@ def routes(server: TableServer) -> list[BaseRoute]:
 
     async def new_code(request: Request) -> Response:
         """A new join code for an entry-code event (the organiser; the old one stops working)."""
-        got = await action(request)
+        got = await organiser_action(request)
         if isinstance(got, Response):
             return got
-        event, _acting, ids, _body = got
-        if event.owner not in ids:
-            return error(403, "only the event's organiser may do this", "organiser_only")
+        event, _ids = got
         if event.entry != "code" or event.status != OPEN:
             return error(409, "the event has begun: entries are closed", "event_closed")
         join = secrets.token_urlsafe(6)
