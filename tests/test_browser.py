@@ -285,7 +285,7 @@ def test_one_human_three_bots_full_hand(live_server: Any, browser: Browser) -> N
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     autoplay(page, touch=True)
     result = page.locator("#result")
-    expect(result.locator("h2").first).to_have_text(re.compile(r"wins .*tai|Drawn hand"))
+    expect(result.locator("h2").first).to_have_text(re.compile(r"wins: .*tai|Drawn hand"))
     expect(result.locator(".payments tfoot tr")).to_have_count(2)  # the hand's and the match's totals
     expect(result.locator(".revealed-row")).to_have_count(4)
     expect(result.locator(".wall-reveal .verify")).to_have_text(re.compile("matches the hash"))

@@ -32,7 +32,7 @@ def test_the_pages_work_under_the_csp(live_server: Any, browser: Browser) -> Non
         response = page.goto(live_server.url + path)
         assert response is not None
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
-        expect(page.locator("header.site-header nav a")).to_have_count(7)
+        expect(page.locator("header.site-header nav a")).to_have_count(8)
     # the lobby: a table is created through the page's own (same-origin, JSON) POST
     page.goto(live_server.url + "/")
     page.fill("#table-name", "CSP table")

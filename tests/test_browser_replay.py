@@ -191,7 +191,7 @@ def test_my_hands_page_lists_the_history(live_server: LiveServer, browser: Brows
     page.go_back()
     page.on("dialog", lambda d: d.accept())
     page.click("#delete-btn")
-    expect(page.locator("#data-status")).to_have_text("Deleted 1 hands.")
+    expect(page.locator("#data-status")).to_have_text("Deleted 1 hand.")
     expect(page.locator('[data-stat="hands"] b')).to_have_text("0")
     no_errors(page)
 

@@ -49,6 +49,9 @@ CONSTANTS = {
     "server.http.clubs.PRESETS", "server.clubs.view.PRESETS",
     "bots.styles.STYLES", "bots.styles.CLAIM_ORDER", "bots.STYLES", "commands.simulate.STYLES",  # test styles
     "bots.forward._CLAIM_RANK",  # the eager rollout style: the order of the claims it takes
+    "server.http.events_http.PRESETS",  # rules.PRESETS imported
+    "server.http.previews.CARD", "server.http.previews.TEXTS",  # link previews' card size and words
+    "server.push.evening.WORDS",  # the notifications' words, per language
 }
 
 # memos over a small fixed domain: name -> most entries

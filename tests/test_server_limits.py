@@ -402,12 +402,16 @@ def test_upkeep_archives_tables_left_by_their_humans() -> None:
 
     watcher = SimpleNamespace(seat=None)
     player = SimpleNamespace(seat=2)
+    plain, unattended = SimpleNamespace(unattended=False), SimpleNamespace(unattended=True)
     tables: dict[str, Any] = {
-        "done": SimpleNamespace(code="done", status="finished", conns=[]),
-        "watched": SimpleNamespace(code="watched", status="finished", conns=[watcher]),
-        "played": SimpleNamespace(code="played", status="playing", conns=[player]),
-        "bots": SimpleNamespace(code="bots", status="playing", conns=[watcher]),
-        "lobby": SimpleNamespace(code="lobby", status="lobby", conns=[]),
+        "done": SimpleNamespace(code="done", status="finished", conns=[], options=plain),
+        "watched": SimpleNamespace(code="watched", status="finished", conns=[watcher], options=plain),
+        "played": SimpleNamespace(code="played", status="playing", conns=[player], options=plain),
+        "bots": SimpleNamespace(code="bots", status="playing", conns=[watcher], options=plain),
+        "lobby": SimpleNamespace(code="lobby", status="lobby", conns=[], options=plain),
+        # an event's table plays on with nobody at it until its match is finished
+        "event": SimpleNamespace(code="event", status="playing", conns=[], options=unattended),
+        "event_over": SimpleNamespace(code="event_over", status="finished", conns=[], options=unattended),
     }
     upkeep = Upkeep(tables, ServerSettings(idle_table_seconds=100))
     assert upkeep.due(now=0) == []
@@ -415,7 +419,9 @@ def test_upkeep_archives_tables_left_by_their_humans() -> None:
     tables["played"].conns = []  # the player leaves at 99
     del tables["done"]
     due = sorted((t.code, s) for t, s in upkeep.due(now=100))
-    assert due == [("bots", "closed"), ("lobby", "closed"), ("watched", "finished")]
+    assert due == [("bots", "closed"), ("event_over", "finished"), ("lobby", "closed"),
+                   ("watched", "finished")]
+    del tables["event_over"]
     assert "done" not in upkeep.seen  # forgotten with its table
     for code in ("bots", "lobby", "watched"):  # archived
         del tables[code]

@@ -86,7 +86,8 @@ def test_table_options_validate() -> None:
         TableOptions.parse({"bot_level": "godlike"})
     names = [d["name"] for d in TableOptions.describe()]
     assert names == ["turn_seconds", "claim_seconds", "bot_delay", "claim_pause", "next_hand_seconds",
-                     "takeover_seconds", "bot_think", "bot_level", "pace", "chat", "spectator_chat"]
+                     "takeover_seconds", "bot_think", "bot_level", "pace", "unattended", "chat",
+                     "spectator_chat"]
     assert TableOptions.describe()[-1]["type"] == "bool"
     with pytest.raises(TableOptionsError, match="chat"):
         TableOptions.parse({"chat": 1})  # a switch is true or false

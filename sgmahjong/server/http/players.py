@@ -22,7 +22,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ...rules import PRESETS
+from ...rules import PRESETS, RuleSet
 from ..protocol import ProtocolError, validation_message
 from ..store import PlayerHandRow
 from ..store.accounts import AccountRow
@@ -94,9 +94,13 @@ def link_answer(server: TableServer, answer: dict[str, Any], who: identity.Visit
 
 
 def preset_of(rules: dict[str, Any] | None) -> str:
-    """The preset a table's rules are (``custom`` when changed from every preset)."""
+    """The preset a table's rules are (``custom`` when changed from every preset). Rules stored before
+    a rule was added lack it: it stands at its default there, as when such a table is played."""
+    if rules is None:
+        return "custom"
     for name, preset in PRESETS.items():
-        if preset.to_dict() == rules:
+        full = preset.to_dict()
+        if full == {**RuleSet().to_dict(), **rules}:
             return name
     return "custom"
 
