@@ -10,6 +10,7 @@ navigator.share are stubbed (tests/test_browser_push.py, tests/test_browser_shar
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,10 @@ def shared_last(page: Page, count: int) -> dict[str, Any]:
 
 def play_the_hand(pages: list[Page]) -> None:
     """Every page discards when it is its turn (claims are passed and wins taken by the players' own
-    auto-pass and auto-win) until the hand's result shows on all four."""
-    for _ in range(3000):
+    auto-pass and auto-win) until the hand's result shows on all four (a deadline, not a count of steps:
+    a busy machine takes each step more slowly; the table's timers play any seat that stalls)."""
+    end = time.monotonic() + 300
+    while time.monotonic() < end:
         for page in pages:
             page.evaluate(DISCARD)
         if all(p.evaluate("() => ['between_hands', 'finished'].includes(document.body.dataset.status)")
@@ -141,7 +144,7 @@ def test_the_whole_evening(tmp_path: Path, open_page: Any) -> None:
         try:
             play_the_hand(everyone)
         except AssertionError as exc:  # say what the table was waiting for
-            with live.ws(table) as ws:
+            with live.ws(table, owner_cookie) as ws:  # a club's table: its members may watch it
                 ws.hello(None)
                 view = ws.until("view")["view"]
             raise AssertionError(f"{exc}; the table: {view['phase']}, awaiting {view['awaiting']}, "

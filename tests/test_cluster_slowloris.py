@@ -91,8 +91,11 @@ def test_a_distributed_slowloris_leaves_a_players_first_request_answered_within_
         socks = attack(port, attacker_addresses(ADDRESSES), PER_ADDRESS)
         try:
             assert socks[-1].getsockname()[0] == "127.0.0.46"
-            held = wait_accepted(stats, len(socks))
-            table = runtime_api(stats, "show table web")
+            held = wait_accepted(stats, len(socks), timeout=30)  # a busy machine accepts them slowly
+            end = time.monotonic() + 30  # and counts them per address a moment later
+            while (table := runtime_api(stats, "show table web")).count("conn_cur=95 ") < ADDRESSES \
+                    and time.monotonic() < end:
+                time.sleep(0.05)  # polling HAProxy's table until the attack is in place
             seconds, status = first_request(port, PLAYER)
             still = still_open(socks)
         finally:

@@ -41,6 +41,9 @@ export function shareButton(host, what, label = "share.share") {
     a.target = "_blank";
     a.rel = "noopener noreferrer";
   }
+  // a real address from the start (a link without one is not a link); the message goes in when pressed
+  wa.href = "https://wa.me/";
+  tg.href = "https://t.me/share/url";
   const copy = node("button", t("share.copy"), "secondary share-copy");
   copy.type = "button";
   const said = node("span", "", "muted share-status");
