@@ -7,10 +7,12 @@ round is marked as played by a bot, and every hand has a replay."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 import threading
 import time
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 from playwright.sync_api import Page, expect
@@ -203,3 +205,42 @@ def test_an_organiser_creates_an_event_on_the_events_page(live_server: LiveServe
     page.fill("#event-name", too_long)
     page.click("#event-form button[type=submit]")
     expect(page.locator("#events-status")).to_have_text("比赛名称为 1 到 60 个字。")
+
+
+def test_an_event_with_a_start_time_and_a_join_code_in_the_browser(live_server: LiveServer,
+                                                                     open_page: Any) -> None:
+    """The organiser sets a start time and entry by join code on /events (English); the page they land
+    on holds the code and shows the time in Singapore's zone and theirs; a friend who follows that link
+    (中文) enters in one tap; one who has the page's address without the code is told, in 中文, to ask
+    for the link."""
+    organiser = as_player(open_page, player(live_server, "Ah Beng"), "Ah Beng", "en", live_server.url)
+    organiser.goto(f"{live_server.url}/events")
+    organiser.fill("#event-name", "Friday Swiss night")
+    day = (dt.datetime.now(ZoneInfo("Asia/Singapore")) + dt.timedelta(days=30)).date()
+    organiser.fill("#event-starts", f"{day.isoformat()}T20:00")
+    expect(organiser.locator("#event-entry option[value=club]")).to_be_disabled()  # owns no club
+    organiser.select_option("#event-entry", "code")
+    organiser.click("#event-form button[type=submit]")
+    organiser.wait_for_url("**/event/*?join=*")
+    join = organiser.url.split("join=", 1)[1]
+    expect(organiser.locator("#event-when")).to_contain_text("(Asia/Singapore)")
+    expect(organiser.locator("#event-when")).to_contain_text("your time:")
+    expect(organiser.locator("#event-entry")).to_contain_text("Entry with the join code")
+    expect(organiser.locator("#code-note")).to_contain_text(f"Join code {join}")
+    code = organiser.url.split("/event/", 1)[1].split("?")[0]
+    eight_pm = dt.datetime.combine(day, dt.time(20, 0), ZoneInfo("Asia/Singapore")).timestamp()
+    assert live_server.get(f"/api/events/{code}").json()["starts"] == eight_pm  # Singapore's 20:00
+
+    friend = as_player(open_page, player(live_server, "Mei Ling"), "Mei Ling", "zh", live_server.url)
+    friend.goto(organiser.url)
+    expect(friend.locator("#join-code")).to_have_value(join)
+    friend.click("#enter")
+    expect(friend.locator("#entrants li")).to_have_text(["Mei Ling"])
+    expect(friend.locator("#leave")).to_be_visible()
+
+    stranger = as_player(open_page, player(live_server, "Ah Huat"), "Ah Huat", "zh", live_server.url)
+    stranger.goto(organiser.url.split("?", 1)[0])
+    expect(stranger.locator("#join-code")).to_have_value("")
+    stranger.click("#enter")
+    expect(stranger.locator("#event-status")).to_have_text("参加这个比赛需要报名码：请向主办人要链接。")
+    expect(stranger.locator("#entrants li")).to_have_text(["Mei Ling"])
