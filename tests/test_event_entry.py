@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
+from sgmahjong.rules import RuleSet
 from sgmahjong.server.settings import ServerSettings
 from tests.conftest import FAST_OPTIONS, LiveServer, serving
 from tests.test_clubs import call, invited, new_club, player
@@ -78,6 +79,23 @@ def test_an_event_begins_by_itself_at_its_start_time(server: LiveServer) -> None
     assert call(server, "POST", f"/api/events/{lone}/enter", ann, {}).status_code == 200
     left = wait_for(server, lone, ann, lambda d: d["starts"] is None)
     assert left["status"] == "open" and left["round"] == 0
+
+
+def test_a_round_of_a_full_match(server: LiveServer) -> None:
+    """hands 0: each round is a full match of the house rules' rounds (not in duplicate: its tables
+    share a fixed number of walls)."""
+    ann, ben = player(server, "Ann"), player(server, "Ben")
+    dup = call(server, "POST", "/api/events", ann, {"name": "Dup", "format": "duplicate", "hands": 0})
+    assert dup.status_code == 400 and dup.json()["code"] == "event_hands"
+    code = call(server, "POST", "/api/events", ann, {"name": "Long night", "hands": 0, "rounds": 1,
+                                                     "preset": "site"}).json()["code"]
+    for who in (ann, ben):
+        assert call(server, "POST", f"/api/events/{code}/enter", who, {}).status_code == 200
+    assert call(server, "POST", f"/api/events/{code}/start", ann, {}).status_code == 200
+    table = page(server, code, ann).json()["played"][0]["tables"][0]["code"]
+    rules = call(server, "GET", f"/api/tables/{table}", ann).json()["rules"]
+    assert rules["match_hands"] == 0 and rules["rotate_every_hand"] is False
+    assert rules["rounds"] == RuleSet.preset("site").rounds  # the whole match of the house rules
 
 
 def test_entry_by_join_code_is_checked_hashed_and_wrong_codes_are_counted(server: LiveServer) -> None:
@@ -158,6 +176,10 @@ def test_an_events_link_preview_names_it_unless_it_is_a_clubs(server: LiveServer
     assert _meta(crawler.text, "og:title") == "<b>CNY</b> cup · a Singapore Mahjong event"
     assert _meta(crawler.text, "og:description").startswith(
         "Duplicate, 3 rounds of 4 hands, organised by Organiser · 1 entrant.")
+    full = call(server, "POST", "/api/events", owner, {"name": "Long night", "hands": 0}).json()["code"]
+    zh_page = httpx.get(f"{server.url}/event/{full}", headers={"Accept-Language": "zh"}, timeout=10)
+    described = _meta(zh_page.text, "og:description")
+    assert described.startswith("按积分配对，3 轮，每轮打完整一场，由 Organiser 发起 · 0 人参加。")
     assert _meta(crawler.text, "og:image").endswith("/static/icons/card-event.png")
     assert httpx.get(f"{server.url}/static/icons/card-event.png", timeout=10).status_code == 200
     zh = httpx.get(f"{server.url}/event/{code}", headers={"Accept-Language": "zh-CN"}, timeout=10)

@@ -21,7 +21,8 @@ class EventError(ValueError):
 class EventRules:
     """How an event is played and scored.
 
-    ``hands``: hands per round (a duplicate round deals hand k from the same secret at every table).
+    ``hands``: hands per round (a duplicate round deals hand k from the same secret at every table); 0:
+    a full match of the house rules' rounds (Swiss and round robin only: duplicate needs its walls).
     ``absent``: what an entrant whose seat a bot played is credited with: ``"zero"`` (nothing: in
     duplicate, the seat's par) or ``"bot"`` (what the bot made in their seat)."""
 
@@ -35,8 +36,8 @@ class EventRules:
             raise EventError(f"unknown format {self.format!r}")
         if not 1 <= self.rounds <= 20:
             raise EventError("an event has 1 to 20 rounds")
-        if not 1 <= self.hands <= 16:
-            raise EventError("a round has 1 to 16 hands")
+        if not (0 if self.format != "duplicate" else 1) <= self.hands <= 16:
+            raise EventError("a round has 1 to 16 hands (or, but in duplicate, a full match: 0)")
         if self.absent not in ("zero", "bot"):
             raise EventError(f"unknown absent rule {self.absent!r}")
 

@@ -46,7 +46,7 @@ class NewEvent(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=200)]  # and at most event_name_max, checked after
     format: Literal["swiss", "round_robin", "duplicate"] = "swiss"
     rounds: Annotated[int, Field(ge=1, le=20)] = 3
-    hands: Annotated[int, Field(ge=1, le=16)] = 4
+    hands: Annotated[int, Field(ge=0, le=16)] = 4  # 0: a full match (the house rules' rounds); not duplicate
     absent: Literal["zero", "bot"] = "zero"
     preset: str = "default"
     options: dict[str, Any] = Field(default_factory=dict)  # table options (timers, pace, bots)
@@ -133,6 +133,9 @@ def routes(server: TableServer) -> list[BaseRoute]:
             return error(400, f"an event's name is 1-{most} characters", "event_name", {"most": most})
         if (problem := text_problem(name, settings.text_max_marks)) is not None:
             return error(400, problem.message, problem.code, problem.params)
+        if body.hands == 0 and body.format == "duplicate":
+            return error(400, "a duplicate round is 1 to 16 hands: its tables share their walls",
+                         "event_hands")
         if body.preset not in PRESETS:
             return error(400, f"the house rules are one of {', '.join(PRESETS)}")
         try:

@@ -64,8 +64,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "replay_none": "A Singapore Mahjong replay",
         "replay_none_desc": "A hand replayed move by move on sgmahjong.",
         "event": "{event} · a Singapore Mahjong event",
-        "event_desc": "{format}, {rounds} rounds of {hands} hands, organised by {organiser}"
-                      " · {entrants}. {status}",
+        "event_desc": "{format}, {rounds} rounds of {hands}, organised by {organiser} · {entrants}. {status}",
+        "hands_n": "{n} hands", "hands_1": "1 hand", "hands_0": "a full match each",
         "event_none": "A Singapore Mahjong event",
         "event_none_desc": "A tournament on sgmahjong: entrants, tables and standings after every round.",
         "swiss": "Swiss", "round_robin": "Round robin", "duplicate": "Duplicate",
@@ -97,7 +97,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "replay_none": "新加坡麻将回放",
         "replay_none_desc": "在 sgmahjong 上一步一步重看一局牌。",
         "event": "{event} · 新加坡麻将比赛",
-        "event_desc": "{format}，{rounds} 轮，每轮 {hands} 局，由 {organiser} 发起 · {entrants}。{status}",
+        "event_desc": "{format}，{rounds} 轮，{hands}，由 {organiser} 发起 · {entrants}。{status}",
+        "hands_n": "每轮 {n} 局", "hands_1": "每轮 1 局", "hands_0": "每轮打完整一场",
         "event_none": "新加坡麻将比赛",
         "event_none_desc": "sgmahjong 上的比赛：报名、牌桌和每轮之后的排名。",
         "swiss": "按积分配对", "round_robin": "轮换对手", "duplicate": "复式赛",
@@ -198,7 +199,9 @@ def event_preview(server: TableServer, code: str, lang: str) -> Preview:
     organiser = clip(server.store.player_name(event.owner) or "?", NAME_CHARS)
     return Preview(_say(lang, "event", event=clip(event.name, NAME_CHARS)),
                    _say(lang, "event_desc", format=_say(lang, event.format), rounds=event.rounds,
-                        hands=event.hands, organiser=organiser, entrants=entrants, status=status), "event")
+                        hands=_say(lang, {0: "hands_0", 1: "hands_1"}.get(event.hands, "hands_n"),
+                                   n=event.hands),
+                        organiser=organiser, entrants=entrants, status=status), "event")
 
 
 def meta_tags(preview: Preview, lang: str, url: str, base: str) -> str:

@@ -37,8 +37,8 @@ def rules_of(event: EventRow) -> EventRules:
 
 
 def table_rules(event: EventRow) -> dict[str, Any]:
-    """The house-rule options of the event's tables besides its preset: a round is ``hands`` hands; in
-    duplicate the deal passes every hand."""
+    """The house-rule options of the event's tables besides its preset: a round is ``hands`` hands (0: a
+    full match of the preset's rounds); in duplicate the deal passes every hand."""
     return {"match_hands": event.hands, "rotate_every_hand": event.format == "duplicate"}
 
 

@@ -100,7 +100,7 @@ function renderWhen(data) {
 function render(data) {
   document.title = `${data.name} — sgmahjong`;
   $("event-title").textContent = data.name;
-  $("event-about").textContent = t("event.about", {
+  $("event-about").textContent = t(data.hands ? "event.about" : "event.about_match", {
     format: t(`event.format.${data.format}`), rounds: data.rounds, hands: data.hands,
     organiser: data.organiser,
   });
