@@ -22,6 +22,7 @@ the server's cProfile of the last pace's run (``python -m pstats FILE``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import statistics
@@ -70,10 +71,8 @@ def _receive(pipes: list[Any], deadline: float) -> list[dict[str, Any]]:
     got: list[dict[str, Any]] = []
     ready = wait(pipes, timeout=max(0.0, deadline - time.monotonic()))
     for pipe in ready:
-        try:
+        with contextlib.suppress(EOFError):  # a client that died: its figures are missing
             got.append(pipe.recv())
-        except EOFError:
-            pass
     return got
 
 
@@ -85,8 +84,8 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
     try:
         for k in range(clients):
             mine, theirs = ctx.Pipe()
-            p = ctx.Process(target=client_main, args=(server.url, list(range(k, tables, clients)), pace, hands,
-                                                      theirs), daemon=True)
+            indices = list(range(k, tables, clients))
+            p = ctx.Process(target=client_main, args=(server.url, indices, pace, hands, theirs), daemon=True)
             p.start()
             procs.append(p)
             pipes.append(mine)
@@ -96,7 +95,8 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
         while waiting and time.monotonic() < setup_end:
             for pipe in [p for p in waiting if p.poll(0.5)]:
                 msg = pipe.recv()
-                started, failed, setup = started + msg["ready"], failed + msg["failed"], max(setup, msg["setup"])
+                started, failed = started + msg["ready"], failed + msg["failed"]
+                setup = max(setup, msg["setup"])
                 waiting.remove(pipe)
         if waiting:
             raise RuntimeError(f"{pace}: the tables were not set up within {setup_end:.0f} s")
@@ -126,8 +126,8 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
                 total = {k: sum(p.get(k, 0) for p in progress.values())
                          for k in ("tables_done", "hands", "turns", "errors")}
                 print(f"  {pace} {elapsed:5.0f} s: {total['tables_done']}/{started} tables done,"
-                      f" {total['hands']} hands, {total['turns']} turns, server CPU {100 * cpu / elapsed:.0f}%,"
-                      f" load {loads[-1]:.1f}", flush=True)
+                      f" {total['hands']} hands, {total['turns']} turns,"
+                      f" server CPU {100 * cpu / elapsed:.0f}%, load {loads[-1]:.1f}", flush=True)
             time.sleep(0.2)
         elapsed = time.monotonic() - t0
         server.profile(False)
@@ -193,9 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     paces = list(PACES) if args.pace == "all" else [x.strip() for x in args.pace.split(",") if x.strip()]
     if unknown := [x for x in paces if x not in PACES]:
         raise SystemExit(f"unknown pace {', '.join(unknown)}: choose from {', '.join(PACES)} or all")
-    print(f"bench_pace_load: {args.tables} tables of one scripted human and three bots, {args.hands} hands each,"
-          f" {args.clients} client process(es), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
-          " (shared: figures are noisy)", flush=True)
+    print(f"bench_pace_load: {args.tables} tables of one scripted human and three bots,"
+          f" {args.hands} hands each, {args.clients} client process(es), {os.cpu_count()} CPUs,"
+          f" load {os.getloadavg()[0]:.1f} (shared: figures are noisy)", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="sgmahjong-pace-") as folder:
         for i, pace in enumerate(paces):

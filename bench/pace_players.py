@@ -100,13 +100,14 @@ class Human:
             if st.status == "playing" and number != self.hand and number not in self.ended:
                 self.hand, self.hand_start, self.turns = number, now, []
             legal = list(v.get("legal_actions") or ())
+            uncounted = number not in self.ended  # the end of this hand is not yet counted
             if st.status == "playing" and legal and (v["version"], tuple(legal)) != acted:
                 acted = (v["version"], tuple(legal))
                 action = choose(legal, v["seats"][v["seat"]].get("drawn"))
                 if action.startswith("discard "):
                     self.turns.append(now)
                 await self.ws.send(json.dumps({"type": "action", "action": action, "version": v["version"]}))
-            elif st.status in ("between_hands", "finished") and number == self.hand and number not in self.ended:
+            elif st.status in ("between_hands", "finished") and number == self.hand and uncounted:
                 self.ended.add(number)
                 self._hand_over(now)
                 if st.status == "between_hands":
