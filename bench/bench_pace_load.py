@@ -8,14 +8,15 @@ the per-address limits lifted) and ``--clients`` client processes (``bench/pace_
 timers, bot delays, three bots at the table's default level) and play the one human seat of each over
 the WebSocket protocol, acting at once as ``bench_pace``'s player does (a win when offered, a pass on
 every claim, else the rightmost tile). Every table waits on its human's first action until all are
-set up, then all start together; a table plays on after its measured hands until every table has
+set up, then all start within two seconds; a table plays on after its measured hands until every table has
 played ``--hands``, so the load stays at N tables.
 
 Prints progress while running (tables done, hands, turns, the load average, the server's CPU), then
 per pace: the median and p90 seconds between two of a human's turns (three bots' turns and four claim
 windows), the median and p90 seconds per hand, how many tables, hands and turns were measured, the
-server's CPU and its event loop's lateness (p99 and max bucket of ``sgmahjong_loop_lag_seconds``), and
-the load average over the run. One table through Chromium: ``bench_pace``. ``--profile FILE`` writes
+server's CPU, its event loop's lateness (p99 and max bucket of ``sgmahjong_loop_lag_seconds``), its
+longest garbage-collector pass, its send delay's p99 (the commit wait), all in ms, and the load
+average over the run. One table through Chromium: ``bench_pace``. ``--profile FILE`` writes
 the server's cProfile of the last pace's run (``python -m pstats FILE``).
 """
 
@@ -39,21 +40,25 @@ PACES = ("fast", "normal", "relaxed")
 DEFAULT_PACES = "fast,normal"  # what `make bench` reports; --pace all adds relaxed
 PROGRESS_SECONDS = 10.0
 HAND_SECONDS = {"fast": 20.0, "normal": 35.0, "relaxed": 100.0}  # one table's hand (bench_pace)
-LAG = "sgmahjong_loop_lag_seconds_bucket{"
+HISTOGRAMS = {"lag": "sgmahjong_loop_lag_seconds_bucket{", "gc": "sgmahjong_gc_pause_seconds_bucket{",
+              "send": "sgmahjong_send_delay_seconds_bucket{"}
 
 
-def _lag_buckets(url: str) -> dict[float, float]:
-    """The cumulative buckets of the server's event-loop lateness (``/metrics``)."""
-    out: dict[float, float] = {}
+def _buckets(url: str) -> dict[str, dict[float, float]]:
+    """The cumulative buckets of the server's event-loop lateness, garbage-collector passes and send
+    delay (the commit wait), from its ``/metrics``."""
+    out: dict[str, dict[float, float]] = {k: {} for k in HISTOGRAMS}
     try:
         with urllib.request.urlopen(url + "/metrics", timeout=60) as r:
             text = r.read().decode()
     except OSError:
         return out
     for line in text.splitlines():
-        if line.startswith(LAG):
-            le = line.split('le="', 1)[1].split('"', 1)[0]
-            out[float("inf") if le == "+Inf" else float(le)] = float(line.rsplit(" ", 1)[1])
+        for key, prefix in HISTOGRAMS.items():
+            if line.startswith(prefix):
+                le = line.split('le="', 1)[1].split('"', 1)[0]
+                bound = float("inf") if le == "+Inf" else float(le)
+                out[key][bound] = out[key].get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
     return out
 
 
@@ -104,7 +109,7 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
         for pipe in pipes:
             pipe.send("go")
         t0 = time.monotonic()
-        cpu0, lag0 = _cpu_all([server.pid]), _lag_buckets(server.url)
+        cpu0, hist0 = _cpu_all([server.pid]), _buckets(server.url)
         server.profile(True)
         loads: list[float] = []
         progress: dict[int, dict[str, int]] = {}
@@ -131,7 +136,7 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
             time.sleep(0.2)
         elapsed = time.monotonic() - t0
         server.profile(False)
-        cpu1, lag1 = _cpu_all([server.pid]), _lag_buckets(server.url)
+        cpu1, hist1 = _cpu_all([server.pid]), _buckets(server.url)
         loads.append(os.getloadavg()[0])
         for pipe in pipes:
             pipe.send("stop")
@@ -156,14 +161,18 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
         "hand_median": statistics.median(secs) if secs else float("nan"), "hand_p90": _quantile(secs, 90),
         "errors": sum(r["errors"] for r in results), "seconds": elapsed,
         "server_cpu_pct": 100 * (sum(cpu1) - sum(cpu0)) / elapsed,
-        "lag_p99_ms": _bucket_pct(lag0, lag1, 99), "lag_max_ms": _bucket_pct(lag0, lag1, 100),
+        "lag_p99_ms": _bucket_pct(hist0["lag"], hist1["lag"], 99),
+        "lag_max_ms": _bucket_pct(hist0["lag"], hist1["lag"], 100),
+        "gc_max_ms": _bucket_pct(hist0["gc"], hist1["gc"], 100),
+        "send_p99_ms": _bucket_pct(hist0["send"], hist1["send"], 99),
         "load_mean": statistics.mean(loads), "load_max": max(loads),
         "client_cpu_s": sum(r["cpu"] for r in results),
     }
 
 
 HEADER = (f"{'pace':<8} {'tables':>6} {'measured':>8} {'hands':>5} {'turns':>6} {'median s':>8} {'p90 s':>6}"
-          f" {'hand s':>6} {'hand p90':>8} {'srv CPU%':>8} {'lag p99':>7} {'lag max':>7} {'load':>9}"
+          f" {'hand s':>6} {'hand p90':>8} {'srv CPU%':>8} {'lag p99':>7} {'lag max':>7} {'gc max':>6}"
+          f" {'send p99':>8} {'load':>9}"
           f" {'errors':>6}")
 
 
@@ -171,6 +180,7 @@ def row(r: dict[str, Any]) -> str:
     return (f"{r['pace']:<8} {r['started']:>6} {r['tables_done']:>8} {r['hands']:>5} {r['turns']:>6}"
             f" {r['median']:>8.2f} {r['p90']:>6.2f} {r['hand_median']:>6.1f} {r['hand_p90']:>8.1f}"
             f" {r['server_cpu_pct']:>8.0f} {r['lag_p99_ms']:>7.0f} {r['lag_max_ms']:>7.0f}"
+            f" {r['gc_max_ms']:>6.0f} {r['send_p99_ms']:>8.0f}"
             f" {r['load_mean']:>4.1f}/{r['load_max']:<4.1f} {r['errors']:>6}")
 
 

@@ -5,16 +5,17 @@ plays the one human seat of each over the WebSocket protocol (docs/protocol.md),
 drawn tile when it may go, else the last tile in the hand's order).
 
 Every human waits for the start signal before its first action (the tables wait on their dealer, the
-human), so all tables begin together once every one is set up. A table keeps playing after its
-measured hands (the load stays the same) until the coordinator says stop. What the process measures:
-the seconds between two of a human's turns within a hand (one turn's offer to the next), and the
-seconds of each hand (its deal, or the start signal, to its result)."""
+human), so all tables begin once every one is set up, spread over ``STAGGER_SECONDS``. A table keeps
+playing after its measured hands (the load stays the same) until the coordinator says stop. What the
+process measures: the seconds between two of a human's turns within a hand (one turn's offer to the
+next), and the seconds of each hand (its deal, or the human's start, to its result)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import json
+import random
 import time
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -23,6 +24,7 @@ from typing import Any
 from .server_players import PING_SECONDS, SETUP_CONCURRENCY, SeatState, _merge, _post
 
 PROGRESS_SECONDS = 5.0
+STAGGER_SECONDS = 2.0  # the humans start spread over this long (real tables do not move in step)
 
 
 @dataclass
@@ -50,8 +52,10 @@ def choose(legal: list[str], drawn: str | None) -> str:
 class Human:
     """The one human seat of a table: reads its messages, acts at once, times its turns and hands."""
 
-    def __init__(self, ws: Any, hands: int, stats: PaceStats, go: asyncio.Event, tables: int) -> None:
+    def __init__(self, ws: Any, hands: int, stats: PaceStats, go: asyncio.Event, tables: int,
+                 offset: float) -> None:
         self.ws, self.hands_wanted, self.stats, self.go, self.tables = ws, hands, stats, go, tables
+        self.offset = offset  # seconds after the start signal this human starts
         self.state = SeatState()
         self.start_at = 0.0  # when the start signal came (time.monotonic())
         self.hand: int | None = None  # the hand in play
@@ -85,6 +89,7 @@ class Human:
     async def decider(self) -> None:
         st = self.state
         await self.go.wait()
+        await asyncio.sleep(self.offset)
         self.start_at = time.monotonic()
         acted: tuple[int, tuple[str, ...]] | None = None
         while True:
@@ -143,7 +148,7 @@ async def _table(client: Any, base_ws: str, index: int, pace: str, hands: int, s
             return
         sockets.append(ws)
         await ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
-        human = Human(ws, hands, stats, go, tables)
+        human = Human(ws, hands, stats, go, tables, random.Random(index).uniform(0, STAGGER_SECONDS))
         tasks += [asyncio.create_task(human.reader()), asyncio.create_task(human.decider()),
                   asyncio.create_task(human.pinger())]
 
