@@ -15,9 +15,11 @@ Prints progress while running (tables done, hands, turns, the load average, the 
 per pace: the median and p90 seconds between two of a human's turns (three bots' turns and four claim
 windows), the median and p90 seconds per hand, how many tables, hands and turns were measured, the
 server's CPU, its event loop's lateness (p99 and max bucket of ``sgmahjong_loop_lag_seconds``), its
-longest garbage-collector pass, its send delay's p99 (the commit wait), all in ms, and the load
-average over the run. One table through Chromium: ``bench_pace``. ``--profile FILE`` writes
-the server's cProfile of the last pace's run (``python -m pstats FILE``).
+longest garbage-collector pass, its send delay's p99 (the commit wait) and its longest store write,
+all in ms (bucket bounds), and the load average over the run. ``--level`` seats bots of another
+level (the bots' decisions: ``bench_bots``, ``bench_expert``). One table through Chromium:
+``bench_pace``. ``--profile FILE`` writes the server's cProfile of the last pace's run (``python -m
+pstats FILE``; the event loop's thread only, not the bots' worker threads).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ DEFAULT_PACES = "fast,normal"  # what `make bench` reports; --pace all adds rela
 PROGRESS_SECONDS = 10.0
 HAND_SECONDS = {"fast": 20.0, "normal": 35.0, "relaxed": 100.0}  # one table's hand (bench_pace)
 HISTOGRAMS = {"lag": "sgmahjong_loop_lag_seconds_bucket{", "gc": "sgmahjong_gc_pause_seconds_bucket{",
-              "send": "sgmahjong_send_delay_seconds_bucket{"}
+              "send": "sgmahjong_send_delay_seconds_bucket{",
+              "write": "sgmahjong_store_write_seconds_bucket{"}
 
 
 def _buckets(url: str) -> dict[str, dict[float, float]]:
@@ -82,7 +85,7 @@ def _receive(pipes: list[Any], deadline: float) -> list[dict[str, Any]]:
 
 
 def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, timeout: float,
-             profile: str | None) -> dict[str, Any]:
+             profile: str | None, level: str | None = None) -> dict[str, Any]:
     server = Server(folder, profile, env={"SGMAHJONG_TEST_HOOKS": "1"})  # seeds: the same deals each run
     ctx = multiprocessing.get_context("spawn")
     procs, pipes = [], []
@@ -90,7 +93,8 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
         for k in range(clients):
             mine, theirs = ctx.Pipe()
             indices = list(range(k, tables, clients))
-            p = ctx.Process(target=client_main, args=(server.url, indices, pace, hands, theirs), daemon=True)
+            p = ctx.Process(target=client_main, args=(server.url, indices, pace, hands, theirs, level),
+                            daemon=True)
             p.start()
             procs.append(p)
             pipes.append(mine)
@@ -165,6 +169,7 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
         "lag_max_ms": _bucket_pct(hist0["lag"], hist1["lag"], 100),
         "gc_max_ms": _bucket_pct(hist0["gc"], hist1["gc"], 100),
         "send_p99_ms": _bucket_pct(hist0["send"], hist1["send"], 99),
+        "write_max_ms": _bucket_pct(hist0["write"], hist1["write"], 100),
         "load_mean": statistics.mean(loads), "load_max": max(loads),
         "client_cpu_s": sum(r["cpu"] for r in results),
     }
@@ -172,7 +177,7 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
 
 HEADER = (f"{'pace':<8} {'tables':>6} {'measured':>8} {'hands':>5} {'turns':>6} {'median s':>8} {'p90 s':>6}"
           f" {'hand s':>6} {'hand p90':>8} {'srv CPU%':>8} {'lag p99':>7} {'lag max':>7} {'gc max':>6}"
-          f" {'send p99':>8} {'load':>9}"
+          f" {'send p99':>8} {'write max':>9} {'load':>9}"
           f" {'errors':>6}")
 
 
@@ -180,7 +185,7 @@ def row(r: dict[str, Any]) -> str:
     return (f"{r['pace']:<8} {r['started']:>6} {r['tables_done']:>8} {r['hands']:>5} {r['turns']:>6}"
             f" {r['median']:>8.2f} {r['p90']:>6.2f} {r['hand_median']:>6.1f} {r['hand_p90']:>8.1f}"
             f" {r['server_cpu_pct']:>8.0f} {r['lag_p99_ms']:>7.0f} {r['lag_max_ms']:>7.0f}"
-            f" {r['gc_max_ms']:>6.0f} {r['send_p99_ms']:>8.0f}"
+            f" {r['gc_max_ms']:>6.0f} {r['send_p99_ms']:>8.0f} {r['write_max_ms']:>9.1f}"
             f" {r['load_mean']:>4.1f}/{r['load_max']:<4.1f} {r['errors']:>6}")
 
 
@@ -191,6 +196,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--pace", default=DEFAULT_PACES,
                    help=f"fast, normal, relaxed, all, or a comma-separated list (default {DEFAULT_PACES})")
     p.add_argument("--clients", type=int, default=1, help="client processes (default 1)")
+    p.add_argument("--level", default=None, choices=("beginner", "greedy", "strong", "expert"),
+                   help="the bots' level (default: the table's default)")
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds of play per pace before reporting what was measured (default: 4 x the hands'"
                         " seconds at one table, plus 60)")
@@ -203,7 +210,7 @@ def main(argv: list[str] | None = None) -> None:
     paces = list(PACES) if args.pace == "all" else [x.strip() for x in args.pace.split(",") if x.strip()]
     if unknown := [x for x in paces if x not in PACES]:
         raise SystemExit(f"unknown pace {', '.join(unknown)}: choose from {', '.join(PACES)} or all")
-    print(f"bench_pace_load: {args.tables} tables of one scripted human and three bots,"
+    print(f"bench_pace_load: {args.tables} tables of one scripted human and three {args.level or ''} bots,"
           f" {args.hands} hands each, {args.clients} client process(es), {os.cpu_count()} CPUs,"
           f" load {os.getloadavg()[0]:.1f} (shared: figures are noisy)", flush=True)
     rows = []
@@ -211,7 +218,8 @@ def main(argv: list[str] | None = None) -> None:
         for i, pace in enumerate(paces):
             timeout = args.timeout if args.timeout is not None else 60 + 4 * args.hands * HAND_SECONDS[pace]
             profile = args.profile if args.profile and i == len(paces) - 1 else None
-            rows.append(run_pace(pace, args.tables, args.hands, args.clients, folder, timeout, profile))
+            rows.append(run_pace(pace, args.tables, args.hands, args.clients, folder, timeout, profile,
+                                 args.level))
     print(HEADER)
     for r in rows:
         print(row(r))

@@ -132,13 +132,13 @@ class Human:
 
 async def _table(client: Any, base_ws: str, index: int, pace: str, hands: int, stats: PaceStats,
                  go: asyncio.Event, tables: int, sem: asyncio.Semaphore, tasks: list[asyncio.Task[None]],
-                 sockets: list[Any]) -> None:
+                 sockets: list[Any], level: str | None) -> None:
     from websockets.asyncio.client import connect
 
     async with sem:
         try:
-            answer = await _post(client, "/api/play",
-                                 {"name": f"Pace {index}", "options": {"pace": pace}, "seed": 1000 + index})
+            body = {"name": f"Pace {index}", "options": {"pace": pace}, "seed": 1000 + index}
+            answer = await _post(client, "/api/play", {**body, "level": level} if level else body)
             ws = await connect(f"{base_ws}/ws/{answer['code']}", max_size=1 << 22, proxy=None,
                                ping_interval=None, open_timeout=120,
                                additional_headers={"Cookie": answer["cookie"]})
@@ -153,7 +153,8 @@ async def _table(client: Any, base_ws: str, index: int, pace: str, hands: int, s
                   asyncio.create_task(human.pinger())]
 
 
-async def _play(url: str, indices: list[int], pace: str, hands: int, pipe: Any) -> PaceStats:
+async def _play(url: str, indices: list[int], pace: str, hands: int, pipe: Any,
+                level: str | None) -> PaceStats:
     """Set up the tables, say ``ready``, wait for the start, report progress, play until ``stop``."""
     import httpx
 
@@ -167,7 +168,7 @@ async def _play(url: str, indices: list[int], pace: str, hands: int, pipe: Any) 
     start = time.monotonic()
     async with httpx.AsyncClient(base_url=url, timeout=60, cookies=jar) as client:
         await asyncio.gather(*[_table(client, "ws" + url[4:], i, pace, hands, stats, go, len(indices), sem,
-                                     tasks, sockets) for i in indices])
+                                     tasks, sockets, level) for i in indices])
     pipe.send({"ready": len(sockets), "failed": stats.failed, "setup": time.monotonic() - start})
     await loop.run_in_executor(None, pipe.recv)  # the start signal
     go.set()
@@ -189,14 +190,16 @@ async def _play(url: str, indices: list[int], pace: str, hands: int, pipe: Any) 
     return stats
 
 
-def client_main(url: str, indices: list[int], pace: str, hands: int, pipe: Any) -> None:
-    """A client process: play the tables ``indices`` at ``pace``, send the figures on ``pipe``."""
+def client_main(url: str, indices: list[int], pace: str, hands: int, pipe: Any,
+                level: str | None = None) -> None:
+    """A client process: play the tables ``indices`` at ``pace`` (bots of ``level``, None: the table's
+    default), send the figures on ``pipe``."""
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
     cpu0 = time.process_time()
-    stats = asyncio.run(_play(url, indices, pace, hands, pipe))
+    stats = asyncio.run(_play(url, indices, pace, hands, pipe, level))
     pipe.send({"gaps": stats.gaps, "hands": stats.hands, "tables_done": stats.tables_done,
                "errors": stats.errors, "failed": stats.failed, "cpu": time.process_time() - cpu0})
