@@ -16,7 +16,8 @@ per pace: the median and p90 seconds between two of a human's turns (three bots'
 windows), the median and p90 seconds per hand, how many tables, hands and turns were measured, the
 server's CPU, its event loop's lateness (p99 and max bucket of ``sgmahjong_loop_lag_seconds``), its
 longest garbage-collector pass, its send delay's p99 (the commit wait) and its longest store write,
-all in ms (bucket bounds), and the load average over the run. ``--level`` seats bots of another
+all in ms (bucket bounds), the client processes' CPU (each; near 100%: the clients limit the
+figures) and the load average over the run. ``--level`` seats bots of another
 level (the bots' decisions: ``bench_bots``, ``bench_expert``). One table through Chromium:
 ``bench_pace``. ``--profile FILE`` writes the server's cProfile of the last pace's run (``python -m
 pstats FILE``; the event loop's thread only, not the bots' worker threads).
@@ -171,13 +172,13 @@ def run_pace(pace: str, tables: int, hands: int, clients: int, folder: str, time
         "send_p99_ms": _bucket_pct(hist0["send"], hist1["send"], 99),
         "write_max_ms": _bucket_pct(hist0["write"], hist1["write"], 100),
         "load_mean": statistics.mean(loads), "load_max": max(loads),
-        "client_cpu_s": sum(r["cpu"] for r in results),
+        "client_cpu_pct": 100 * sum(r["cpu"] for r in results) / elapsed / clients,
     }
 
 
 HEADER = (f"{'pace':<8} {'tables':>6} {'measured':>8} {'hands':>5} {'turns':>6} {'median s':>8} {'p90 s':>6}"
           f" {'hand s':>6} {'hand p90':>8} {'srv CPU%':>8} {'lag p99':>7} {'lag max':>7} {'gc max':>6}"
-          f" {'send p99':>8} {'write max':>9} {'load':>9}"
+          f" {'send p99':>8} {'write max':>9} {'client%':>7} {'load':>9}"
           f" {'errors':>6}")
 
 
@@ -186,6 +187,7 @@ def row(r: dict[str, Any]) -> str:
             f" {r['median']:>8.2f} {r['p90']:>6.2f} {r['hand_median']:>6.1f} {r['hand_p90']:>8.1f}"
             f" {r['server_cpu_pct']:>8.0f} {r['lag_p99_ms']:>7.0f} {r['lag_max_ms']:>7.0f}"
             f" {r['gc_max_ms']:>6.0f} {r['send_p99_ms']:>8.0f} {r['write_max_ms']:>9.1f}"
+            f" {r['client_cpu_pct']:>7.0f}"
             f" {r['load_mean']:>4.1f}/{r['load_max']:<4.1f} {r['errors']:>6}")
 
 
@@ -210,7 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     paces = list(PACES) if args.pace == "all" else [x.strip() for x in args.pace.split(",") if x.strip()]
     if unknown := [x for x in paces if x not in PACES]:
         raise SystemExit(f"unknown pace {', '.join(unknown)}: choose from {', '.join(PACES)} or all")
-    print(f"bench_pace_load: {args.tables} tables of one scripted human and three {args.level or ''} bots,"
+    bots = f"three {args.level} bots" if args.level else "three bots"
+    print(f"bench_pace_load: {args.tables} tables of one scripted human and {bots},"
           f" {args.hands} hands each, {args.clients} client process(es), {os.cpu_count()} CPUs,"
           f" load {os.getloadavg()[0]:.1f} (shared: figures are noisy)", flush=True)
     rows = []
