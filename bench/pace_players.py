@@ -57,7 +57,6 @@ class Human:
         self.ws, self.hands_wanted, self.stats, self.go, self.tables = ws, hands, stats, go, tables
         self.offset = offset  # seconds after the start signal this human starts
         self.state = SeatState()
-        self.start_at = 0.0  # when the start signal came (time.monotonic())
         self.hand: int | None = None  # the hand in play
         self.hand_start = 0.0
         self.turns: list[float] = []
@@ -90,7 +89,6 @@ class Human:
         st = self.state
         await self.go.wait()
         await asyncio.sleep(self.offset)
-        self.start_at = time.monotonic()
         acted: tuple[int, tuple[str, ...]] | None = None
         while True:
             await st.changed.wait()
