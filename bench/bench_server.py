@@ -107,9 +107,10 @@ sys.exit(main(sys.argv[2:]))
 
 
 class Server:
-    """``sgmahjong serve`` on a free port with a fresh SQLite file (optionally profiled: :meth:`profile`)."""
+    """``sgmahjong serve`` on a free port with a fresh SQLite file (optionally profiled: :meth:`profile`;
+    ``env``: more environment variables for it)."""
 
-    def __init__(self, folder: str, profile: str | None = None) -> None:
+    def __init__(self, folder: str, profile: str | None = None, env: dict[str, str] | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable]
@@ -118,7 +119,7 @@ class Server:
                 "--database", str(Path(folder) / f"bench-{self.port}.sqlite3")]
         self.profiled = bool(profile)
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     env={**os.environ, **LIMITS})
+                                     env={**os.environ, **LIMITS, **(env or {})})
         end = time.monotonic() + 30
         while True:
             try:

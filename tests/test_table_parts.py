@@ -16,6 +16,7 @@ from sgmahjong.server.options import TableOptions
 from sgmahjong.server.protocol import ProtocolError
 from sgmahjong.server.store import SeatRow
 from sgmahjong.server.table import engine
+from sgmahjong.server.table.bots import BotDriver
 from sgmahjong.server.table.claim_pause import ClaimPause
 from sgmahjong.server.table.connections import Connection, Fanout
 from sgmahjong.server.table.seats import Seating
@@ -129,3 +130,42 @@ def test_the_claim_pause_closes_a_decided_window_after_its_pause() -> None:
     version = engine.hand_of(match).version
     assert table.acted == [(engine.window_source(match), "close", version, "table")]
     assert table.retries == 0
+
+
+class _BotTable(_Table):
+    """A stand-in table whose every seat is a bot (for the bot driver)."""
+
+    def bot_seats(self) -> list[int]:
+        return engine.awaiting(self.match) if self.match is not None else []
+
+    def bot_level(self, seat: int) -> str:
+        return "greedy"
+
+
+def test_the_bots_decide_during_their_pause_not_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's decision is made when its turn comes and its human-like pause is what is left of the
+    pause after deciding (issue 35): on a busy server the decision's time does not slow the table's
+    pace. The pause is recorded, not waited."""
+    match, _ = engine.start_match(RuleSet(), 3, None, pause_windows=True)
+    table = _BotTable(match)
+    driver = BotDriver(table, RuleSet(), TableOptions.parse({"bot_delay": 0.8, "pace": "relaxed"}))
+    decided: list[dict[int, str | None]] = []
+    choose_all = driver.choose_all
+
+    def deciding(m: engine.Match, levels: dict[int, str]) -> dict[int, str | None]:
+        decided.append(choose_all(m, levels))
+        return decided[-1]
+
+    paused: list[tuple[float, int]] = []  # (seconds, decisions made by then)
+
+    async def pause(seconds: float) -> None:
+        paused.append((seconds, len(decided)))
+
+    monkeypatch.setattr(driver, "choose_all", deciding)
+    monkeypatch.setattr(asyncio, "sleep", pause)
+    version = engine.hand_of(match).version
+    asyncio.run(driver.run(version))
+    seat = engine.awaiting(match)[0]
+    assert [d for _, d in paused] == [1]  # the pause came after the decision
+    assert 0 < paused[0][0] <= 0.8 * (1 + 1.5) * 1.15  # what is left of the relaxed pace's pause
+    assert table.acted == [(seat, decided[0][seat], version, "bot")]

@@ -1,6 +1,6 @@
 """A table's bot driver: the bots' decisions (in a worker thread, on the immutable match) for the seats
-a bot plays now (bots, and humans who are away), after a human-like pause, and acting on them through
-the table's commit path. A part of :class:`~.table.Table`."""
+a bot plays now (bots, and humans who are away), made during a human-like pause, and acting on them
+at its end through the table's commit path. A part of :class:`~.table.Table`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -45,15 +46,16 @@ class BotDriver:
         self.options = options
         self.lone_human = lone_human  # one human seated, the others bots: claim windows decide at once
         self.bots: dict[tuple[int, str], Bot] = {}
-        self.thinking: int | None = None  # the version the bots are deciding at
+        self.thinking: int | None = None  # the version the bots are deciding (and pausing) at
 
     async def run(self, version: int) -> None:
-        """After ``bot_delay``, the bots awaited at ``version`` decide (in a worker thread, on the
-        immutable match, so the server stays responsive) and act under the lock if nothing changed
-        meanwhile. Every bot of one claim window decides at once; a turn is one decision. Another
-        seat's private decision in the same window (same hand, same version) does not void their
-        choices: they could not see it, and the window asks them the same. Whatever fails is logged and
-        the table is scheduled again later (a bot never stops a table)."""
+        """The bots awaited at ``version`` decide at once (in a worker thread, on the immutable match, so
+        the server stays responsive) and act, under the lock, when their human-like pause
+        (:meth:`delay`) from the start has passed, if nothing changed meanwhile: a decision's time is
+        part of the pause, not added to it. Every bot of one claim window decides at once; a turn is one
+        decision. Another seat's private decision in the same window (same hand, same version) does not
+        void their choices: they could not see it, and the window asks them the same. Whatever fails is
+        logged and the table is scheduled again later (a bot never stops a table)."""
         table = self.table
         try:
             await self._run(version)
@@ -68,7 +70,6 @@ class BotDriver:
 
     async def _run(self, version: int) -> None:
         table = self.table
-        await asyncio.sleep(self.delay(version))
         match = table.match
         if table.closed or table.status != "playing" or match is None or self.thinking == version:
             return
@@ -80,8 +81,10 @@ class BotDriver:
             return
         levels = {seat: table.bot_level(seat) for seat in targets}
         self.thinking = version
-        try:
+        try:  # the bots decide during their pause: the pause is the pace, however busy the machine
+            until = time.monotonic() + self.delay(version)
             choices = await asyncio.to_thread(self.choose_all, match, levels)
+            await asyncio.sleep(max(0.0, until - time.monotonic()))
         finally:
             self.thinking = None
         async with table.lock:
