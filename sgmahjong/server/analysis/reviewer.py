@@ -27,7 +27,9 @@ from .pool import Job, JobPool, PoolBusy
 
 log = logging.getLogger("sgmahjong.server.analysis")
 
-MODE = "expert"  # the stored reviews' mode (the fast "strong" review is not stored: it is quick)
+MODE = "expert2"  # the stored reviews' mode (the fast "strong" review is not stored: it is quick); "expert2":
+# flags checked on fresh deals (coach.py), so a review stored under the one-stage rule ("expert") is
+# computed again
 FAILED = "the review could not be computed"
 
 
