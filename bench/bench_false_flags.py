@@ -9,16 +9,23 @@ hands with any flag with its 95% interval (Wilson), the share with a first-stage
 one-stage rule at ``COST_Z`` standard errors would have shown), and the review's CPU time per hand
 (median, p90).
 
-Results are appended to a JSON-lines file, one line per hand (``--out``, default
-``build/bench/false_flags.jsonl``): a run stopped and started again with the same settings goes on
-where it stopped (a file from other settings or another commit is set aside as ``.old``).
+A flag on the expert's own move is not necessarily false: the expert's own search (a few dozen to
+200 deals, candidates dropped early) misses real gaps. ``--verify DEALS`` checks every flag with a long
+search on a third seed stream (the choice against the review's pick, ``DEALS`` deals): a flag the long
+search does not confirm (its cost not beyond two standard errors) is counted false.
 
-    python -m bench.bench_false_flags --hands 200 --workers 2
+Results are appended to a JSON-lines file, one line per hand (``--out``, default
+``build/bench/false_flags.jsonl``; the long checks beside it, ``.verify.jsonl``): a run stopped and
+started again with the same settings goes on where it stopped (each hand records the commit that ran
+it; a file from other settings is set aside as ``.old``).
+
+    python -m bench.bench_false_flags --hands 200 --workers 2 --verify 2000
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -30,9 +37,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
+from sgmahjong import coach
 from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.coach import DEFAULT_DEALS, review_by_expert
+from sgmahjong.game import legal_actions
 from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 
@@ -40,6 +49,7 @@ SEED = 38_000
 HANDS = 200
 EXPERT_DEALS = 200  # the playing expert's deals per decision at most (its search drops candidates early)
 OUT = Path("build/bench/false_flags.jsonl")
+LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 
 def _commit() -> str:
@@ -51,8 +61,9 @@ def _commit() -> str:
         return "unknown"
 
 
-def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int) -> dict[str, Any]:
-    """Hand ``i``: played, then the expert's seat reviewed; what the review flagged and its time."""
+def hand_log(i: int, seed: int, others: str, expert_deals: int) -> str:
+    """Hand ``i``'s log: seed ``seed + i``, the expert in seat ``i % 4`` (``expert_deals`` deals per
+    decision, no time budget), ``others`` in the other seats, the dealer moving every four hands."""
     rules = RuleSet()
     hand_seed = seed + i
     seat = i % 4
@@ -62,8 +73,14 @@ def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int) -> d
             bots.append(ExpertBot(hand_seed * 4 + s, rules, budget_ms=None, max_rounds=expert_deals))
         else:
             bots.append(make_bot(others, hand_seed * 4 + s, rules))
+    return bot_hand_log(rules, bots, seed=hand_seed, dealer=(i // 4) % 4)
+
+
+def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int) -> dict[str, Any]:
+    """Hand ``i``: played, then the expert's seat reviewed; what the review flagged and its time."""
+    hand_seed, seat = seed + i, i % 4
     cpu = time.process_time()
-    log = bot_hand_log(rules, bots, seed=hand_seed, dealer=(i // 4) % 4)
+    log = hand_log(i, seed, others, expert_deals)
     play = time.process_time() - cpu
     cpu, wall = time.process_time(), time.perf_counter()
     review = review_by_expert(log, seat, deals=deals, seed=hand_seed)
@@ -76,6 +93,22 @@ def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int) -> d
             "flags": [[d.number, round(d.cost, 3), round(d.cost_se, 3)] for d in ds if d.costly],
             "disagree": sum(1 for d in ds if not d.agree),
             "review_cpu": round(cpu, 3), "review_wall": round(wall, 3), "play_cpu": round(play, 3)}
+
+
+def verify(i: int, seed: int, others: str, expert_deals: int, number: int, deals: int) -> dict[str, Any]:
+    """A flag of hand ``i`` (its decision ``number``) checked by a long search: the cost of the choice
+    against the review's pick on ``deals`` deals of a third seed stream (neither the first deals nor
+    the fresh ones)."""
+    hand_seed, seat = seed + i, i % 4
+    steps = coach._fold(hand_log(i, seed, others, expert_deals))[0]
+    state, action = steps[number - 1]
+    legal = legal_actions(state, seat)
+    chosen = next(a for a in legal if a == action)
+    priced = coach._price(state, number - 1, seat, legal, chosen, DEFAULT_DEALS, hand_seed)
+    assert priced.pick is not None
+    mean, se, n = coach._recheck(state, number - 1, seat, priced.pick, chosen, deals, LONG_SEED + hand_seed)
+    return {"hand": i, "number": number, "mean": round(mean, 3), "se": round(se, 3), "deals": n,
+            "confirmed": mean > 2 * se and mean > 0}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -93,12 +126,16 @@ def _quantile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+def _settings(header: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in header.items() if k != "commit"}
+
+
 def _load(path: Path, header: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """The hands already done under the same settings (else the old file is set aside)."""
     if not path.exists():
         return {}
     lines = path.read_text(encoding="utf-8").splitlines()
-    if not lines or json.loads(lines[0]) != header:
+    if not lines or _settings(json.loads(lines[0])) != _settings(header):
         path.replace(path.with_suffix(path.suffix + ".old"))
         return {}
     done: dict[int, dict[str, Any]] = {}
@@ -111,7 +148,8 @@ def _load(path: Path, header: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return done
 
 
-def report(rows: list[dict[str, Any]], out: Any = sys.stdout) -> None:
+def report(rows: list[dict[str, Any]], out: Any = sys.stdout,
+           checks: dict[tuple[int, int], dict[str, Any]] | None = None) -> None:
     n = len(rows)
     if not n:
         print("   no hands done", file=out)
@@ -133,6 +171,13 @@ def report(rows: list[dict[str, Any]], out: Any = sys.stdout) -> None:
     print(f"   review per hand (CPU): median {statistics.median(cpu):.2f} s  "
           f"p90 {_quantile(cpu, 0.9):.2f} s  max {max(cpu):.2f} s; wall median "
           f"{statistics.median(wall):.2f} s  p90 {_quantile(wall, 0.9):.2f} s", file=out)
+    if checks is not None:
+        false = sum(1 for r in rows if any(not checks[(r["hand"], n)]["confirmed"] for n, _, _ in r["flags"]))
+        confirmed = sum(c["confirmed"] for c in checks.values())
+        flo, fhi = wilson(false, n)
+        print(f"   flags confirmed by a long search: {confirmed} of {len(checks)}; hands with a flag it "
+              f"does not confirm (false flags): {false}  {100 * false / n:.1f}%  "
+              f"[{100 * flo:.1f}%, {100 * fhi:.1f}%]", file=out)
     print(f"   first-stage deals per decision: mean {sum(r['deals'] for r in rows) / max(1, decisions):.0f}",
           file=out)
 
@@ -146,6 +191,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the review's deals per decision")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", type=Path, default=OUT, help="the resumable results file (JSON lines)")
+    p.add_argument("--verify", type=int, default=0, metavar="DEALS",
+                   help="check every flag with a long search of DEALS deals (0: no check)")
     p.add_argument("--stop-at", type=float, default=0.0,
                    help="a Unix time after which no new hand starts (0: none)")
     return p.parse_args(argv)
@@ -181,6 +228,7 @@ def main(argv: list[str] | None = None) -> None:
             fut = next(as_completed(pending))
             del pending[fut]
             row = fut.result()
+            row["commit"] = header["commit"]
             f.write(json.dumps(row) + "\n")
             f.flush()
             done[row["hand"]] = row
@@ -192,7 +240,35 @@ def main(argv: list[str] | None = None) -> None:
             print(f"\r   {len(done)}/{args.hands} hands, {flagged} flagged, {rate:.1f} s a hand, "
                   f"about {rate * left / 60:.0f} min left   ", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    report([done[i] for i in sorted(done) if i < args.hands])
+    rows = [done[i] for i in sorted(done) if i < args.hands]
+    checks = _verify(args, rows) if args.verify else None
+    report(rows, checks=checks)
+
+
+def _verify(args: argparse.Namespace, rows: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, Any]]:
+    """Every flag of ``rows`` checked by a long search (kept beside the results, resumable)."""
+    path = args.out.with_suffix(".verify.jsonl")
+    checks: dict[tuple[int, int], dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(json.JSONDecodeError, KeyError):
+                c = json.loads(line)
+                if c["deals"] == args.verify or c.get("asked") == args.verify:
+                    checks[(c["hand"], c["number"])] = c
+    todo = [(r["hand"], n) for r in rows for n, _, _ in r["flags"] if (r["hand"], n) not in checks]
+    with path.open("a", encoding="utf-8") as f, ProcessPoolExecutor(max(1, args.workers)) as pool:
+        futures = [pool.submit(verify, i, args.seed, args.others, args.expert_deals, n, args.verify)
+                   for i, n in todo]
+        for k, fut in enumerate(as_completed(futures), start=1):
+            c = fut.result()
+            c["asked"] = args.verify
+            f.write(json.dumps(c) + "\n")
+            f.flush()
+            checks[(c["hand"], c["number"])] = c
+            print(f"\r   long checks {k}/{len(todo)}   ", end="", file=sys.stderr, flush=True)
+    if todo:
+        print(file=sys.stderr)
+    return checks
 
 
 if __name__ == "__main__":
