@@ -385,7 +385,8 @@ def analyse(text: str, number: int, seat: int, *, deals: int = DEFAULT_DEALS, se
 
 def review_text(review: ExpertReview) -> list[str]:
     """Readable lines: per decision the choice, the expert's best and the cost ± its standard error
-    (``!`` when costly, with the strong review's reason), then the summary and the biggest mistakes."""
+    (``!`` when costly, with the strong review's reason; a candidate's cost is its fresh check's, the
+    first estimate beside it), then the summary and the biggest mistakes."""
     out: list[str] = []
     for d in review.decisions:
         mark = "! " if d.costly else ("  " if d.agree else "~ ")
@@ -394,6 +395,9 @@ def review_text(review: ExpertReview) -> list[str]:
                 f"   expert: {d.best:<14} {d.options[0].mean:+7.2f}")
         if not d.agree:
             line += f"   cost {d.cost:.2f} ± {d.cost_se:.2f}"
+            if d.recheck_deals:  # a candidate: the cost is the fresh deals' (the first beside it)
+                line += (f" on {d.recheck_deals} fresh deals"
+                         f" (first {d.first_cost:.2f} ± {d.first_cost_se:.2f})")
         out.append(line.rstrip())
         if d.reason is not None and (d.costly or d.flagged):
             out.append(f"      {d.reason}")
