@@ -28,7 +28,6 @@ import argparse
 import contextlib
 import json
 import math
-import os
 import statistics
 import subprocess
 import sys
@@ -272,5 +271,4 @@ def _verify(args: argparse.Namespace, rows: list[dict[str, Any]]) -> dict[tuple[
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     main(sys.argv[1:])
