@@ -8,8 +8,19 @@ options on the same deals with the same policy seeds (common random numbers). An
 its mean net payment for the hand (the seat's ledger at the end, in payment units: win payments,
 instant payments and 包) with a standard error; the cost of the player's choice is the best option's
 mean less the chosen one's, with the standard error of that paired difference, which the common deals
-make far smaller than either estimate's. A cost is *costly* (shown) when it is more than ``COST_Z``
-standard errors, the margin at which the expert itself overrules ``strong``.
+make far smaller than either estimate's.
+
+A cost is *costly* (shown) in two stages. A cost of more than ``COST_Z`` standard errors (the margin
+at which the expert itself overrules ``strong``) is only a candidate: over the dozen or more decisions
+of a hand some option is that far ahead by chance alone, and the costs so picked out are inflated by
+the picking. A candidate is priced again on fresh deals (another seed stream, a fixed number of
+deals: its pick and the player's choice only) and is costly only when that estimate alone is more
+than ``COST_Z`` of its own standard errors; the cost reported is the fresh estimate, which the
+selection did not touch (the first one is kept beside it).
+
+The search of each decision stops early once its answer is clear (:func:`_settled`: the choice
+clearly costly, or no option on course to show it costly by ``deals`` deals): ``deals`` is an upper
+bound. Everything is seeded: the same log, seat, seed and deals give the same review.
 
 The options priced: on a turn a win when legal, ``strong``'s choice and its next best discards and
 every kong; in a claim window every legal answer; always the player's own choice. Flags and one-line
@@ -19,6 +30,7 @@ reasons come from the ``strong`` review (:mod:`.review`); the summary ranks mist
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,11 +43,20 @@ from .game.log import LogError, parse_log, start
 from .review import SEATS, ReviewError, review_log
 from .rules import RuleSet
 
-DEFAULT_DEALS = 200  # deals per decision: a whole hand's review in 10 s or less of one core
-# (bench/bench_review_expert.py: 0.34 s of CPU per decision, 4.4 s per hand, 9.1 s for 23 decisions)
+DEFAULT_DEALS = 200  # deals per decision at most (the sequential stop usually ends sooner), and the
+# deals of a flag's fresh check: bench/bench_review_expert.py times a hand
 MIN_DEALS = 2  # a standard error needs two deals
 MAX_DEALS = 5000  # a bound on one decision's work
-COST_Z = 2.0  # a cost is shown when it is more than this many standard errors of the paired difference
+COST_Z = 2.0  # a cost is a candidate when it is more than this many standard errors of the paired
+# difference, and is shown (costly) only when the fresh deals' estimate alone is too
+STOP_AFTER = 40  # the sequential stop (_settled): from this many deals on, every STOP_EVERY deals, a
+STOP_EVERY = 8  # decision's search ends once its answer is clear
+STOP_Z = 3.0  # the player's choice clearly costly: beyond this many standard errors (a candidate)
+FUTILITY = 1.0  # no option on course to show the choice costly: each one's lead is below
+# (COST_Z * sqrt(deals so far / budget) - FUTILITY) standard errors
+NEGLIGIBLE = 0.25  # (no choice to judge: every option clearly behind the pick, or within this many
+# units of it give or take STOP_Z standard errors)
+FRESH = 1 << 40  # the fresh check's seeds: another stream than every decision's first deals
 BIGGEST = 3  # the costliest decisions named in a summary
 DIGITS = 4  # decimals of values in JSON
 
@@ -67,13 +88,17 @@ class ExpertDecision:
     chosen: str
     best: str
     options: list[OptionValue]  # best first; always includes the chosen one
-    cost: float  # best.mean - chosen.mean (0.0 when the chosen is the best)
+    cost: float  # best.mean - chosen.mean (0.0 when the chosen is the best; never below 0); for a
+    # rechecked decision, the fresh deals' estimate
     cost_se: float  # the standard error of that paired difference
-    costly: bool  # cost > COST_Z * cost_se
+    costly: bool  # cost > COST_Z * cost_se, on the fresh deals when rechecked
     reason: str | None = None  # the strong review's one-line reason for a flagged decision
     reason_code: str | None = None
     reason_params: dict[str, Any] = field(default_factory=dict)
     flagged: bool = False  # flagged by the strong review (see review.py)
+    recheck_deals: int = 0  # the fresh deals of a candidate's check (0: not a candidate, not rechecked)
+    first_cost: float = 0.0  # a rechecked decision's first estimate (inflated by the selection) ...
+    first_cost_se: float = 0.0  # ... and its standard error
 
     @property
     def agree(self) -> bool:
@@ -84,7 +109,9 @@ class ExpertDecision:
                 "best": self.best, "options": [o.to_json() for o in self.options],
                 "cost": round(self.cost, DIGITS), "cost_se": round(self.cost_se, DIGITS),
                 "costly": self.costly, "agree": self.agree, "flagged": self.flagged, "reason": self.reason,
-                "reason_code": self.reason_code, "reason_params": dict(self.reason_params)}
+                "reason_code": self.reason_code, "reason_params": dict(self.reason_params),
+                "recheck_deals": self.recheck_deals, "first_cost": round(self.first_cost, DIGITS),
+                "first_cost_se": round(self.first_cost_se, DIGITS)}
 
 
 def _biggest(decisions: Sequence[ExpertDecision]) -> list[ExpertDecision]:
@@ -156,6 +183,7 @@ class _Priced:
     best: str
     cost: float
     cost_se: float
+    pick: Action | None  # the expert's pick as an action
 
 
 def _check_deals(deals: int) -> None:
@@ -181,15 +209,17 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
     view = player_view(state, seat)
     bot = ExpertBot(_state_seed(seed, number), rules, budget_ms=None, max_rounds=deals)
     cands = bot.review_candidates(view, legal, chosen)
+    # a win is always the expert's pick, as it plays (ExpertBot.decide wins at once): the playouts'
+    # deals ignore what the opponents' discards say of their hands, so they overrate passing a win
+    win = bool(cands) and cands[0].kind == "win"
+    me = cands.index(chosen) if chosen is not None else -1
     try:
-        ev = bot.search(table(knowledge(view), rules), cands, eliminate=False, styles=bot.styles(view))
+        ev = bot.search(table(knowledge(view), rules), cands, eliminate=False, styles=bot.styles(view),
+                        enough=lambda e: _settled(e, win, bot.z, me, deals))
     except InconsistentViewError:  # pragma: no cover - a view from the engine always adds up
         ev = Evaluation.empty(len(cands))
     est = [ev.estimate(i) for i in range(len(cands))]
-    me = cands.index(chosen) if chosen is not None else -1
-    # a win is always the expert's pick, as it plays (ExpertBot.decide wins at once): the playouts'
-    # deals ignore what the opponents' discards say of their hands, so they overrate passing a win
-    best = 0 if cands and cands[0].kind == "win" else _pick(ev, bot.z)
+    best = 0 if win else _pick(ev, bot.z)
     if me >= 0 and me != best and ev.rounds and ev.results[me] == ev.results[best]:
         best = me  # the same result on every deal: as good as the pick
     order = [best, *sorted((i for i in range(len(cands)) if i != best), key=lambda i: (-est[i][0], i))]
@@ -201,7 +231,55 @@ def _price(state: HandState, number: int, seat: int, legal: Sequence[Action], ch
     if me >= 0 and me != best:
         mine = options[order.index(me)]
         cost, cost_se = max(0.0, mine.gap), mine.gap_se
-    return _Priced(options, options[0].action, cost, cost_se)
+    return _Priced(options, options[0].action, cost, cost_se, cands[best] if cands else None)
+
+
+def _settled(ev: Evaluation, win: bool, z: float, me: int, budget: int) -> bool:
+    """The sequential stop, from ``STOP_AFTER`` deals on, every ``STOP_EVERY`` deals: whether the
+    decision's answer is clear. With a choice ``me`` to judge: it is clearly costly (the pick's lead
+    over it beyond ``STOP_Z`` standard errors: a candidate, which fresh deals check anyway), or no
+    option is on course to show it costly by ``budget`` deals (each one's lead over it below
+    ``COST_Z * sqrt(n / budget) - FUTILITY`` of its standard errors: what it would need now, were its
+    lead to hold, less a margin). Without one (the analysis board where the seat did not act next):
+    every option clearly behind the pick or within ``NEGLIGIBLE`` units of it."""
+    n = ev.rounds
+    if n < STOP_AFTER or n % STOP_EVERY:
+        return False
+    best = 0 if win else _pick(ev, z)
+    if me < 0:
+        for i in range(len(ev.results)):
+            gap, se, _ = ev.paired(best, i)
+            if i != best and not (gap - STOP_Z * se > 0 or abs(gap) + STOP_Z * se < NEGLIGIBLE):
+                return False
+        return True
+    if win and me == 0:
+        return True  # a win taken: the pick, whatever the deals say
+    if best != me:
+        gap, se, _ = ev.paired(best, me)
+        if gap > 0 and gap > STOP_Z * se:
+            return True
+    bar = COST_Z * math.sqrt(n / budget) - FUTILITY
+    for i in range(len(ev.results)):
+        lead, se, _ = ev.paired(i, me)
+        if i != me and (lead > bar * se if se > 0 else lead > 0):
+            return False
+    return True
+
+
+def _recheck(state: HandState, number: int, seat: int, pick: Action, chosen: Action, deals: int,
+             seed: int) -> tuple[float, float, int]:
+    """The cost of ``chosen`` against ``pick`` on ``deals`` fresh deals (seeds apart from every first
+    pricing's): (mean of pick - chosen, its standard error, deals). Not stopped early: a fixed number
+    of deals keeps the test's error rate what ``COST_Z`` says."""
+    rules: RuleSet = state.rules
+    view = player_view(state, seat)
+    bot = ExpertBot(FRESH + _state_seed(seed, number), rules, budget_ms=None, max_rounds=deals)
+    try:
+        ev = bot.search(table(knowledge(view), rules), [pick, chosen], eliminate=False,
+                        styles=bot.styles(view))
+    except InconsistentViewError:  # pragma: no cover - a view from the engine always adds up
+        return 0.0, 0.0, 0
+    return ev.paired(0, 1)
 
 
 def _pick(ev: Evaluation, z: float) -> int:
@@ -235,8 +313,9 @@ def _fold(text: str) -> tuple[list[tuple[HandState, Action]], HandState]:
 def review_by_expert(text: str, seat: int, *, deals: int = DEFAULT_DEALS, seed: int = 0,
                      progress: Callable[[int, int], None] | None = None) -> ExpertReview:
     """The expert's review of ``seat``'s decisions in the finished hand log ``text``: each decision
-    (an action of the seat with more than one legal choice) with its options priced on ``deals``
-    deals; ``progress(done, total)`` after each. Raises :class:`ReviewError` / ``LogError`` for bad
+    (an action of the seat with more than one legal choice) with its options priced on at most
+    ``deals`` deals, a candidate cost checked on ``deals`` fresh ones; ``progress(done, total)``
+    after each. Raises :class:`ReviewError` / ``LogError`` for bad
     input."""
     _check_seat(seat)
     _check_deals(deals)
@@ -252,10 +331,15 @@ def review_by_expert(text: str, seat: int, *, deals: int = DEFAULT_DEALS, seed: 
         chosen = next(a for a in legal if a == action)
         priced = _price(state, number - 1, seat, legal, chosen, deals, seed)
         f = flags[number]
-        review.decisions.append(ExpertDecision(
-            number, seat, f.phase, format_action(chosen), priced.best, priced.options, priced.cost,
-            priced.cost_se, priced.cost > COST_Z * priced.cost_se and priced.cost > 0, f.reason,
-            f.reason_code, dict(f.reason_params), f.flagged))
+        d = ExpertDecision(number, seat, f.phase, format_action(chosen), priced.best, priced.options,
+                           priced.cost, priced.cost_se, False, f.reason, f.reason_code,
+                           dict(f.reason_params), f.flagged)
+        if priced.cost > COST_Z * priced.cost_se and priced.cost > 0 and priced.pick is not None:
+            mean, se, n = _recheck(state, number - 1, seat, priced.pick, chosen, deals, seed)
+            d.first_cost, d.first_cost_se, d.recheck_deals = d.cost, d.cost_se, n
+            d.cost, d.cost_se = max(0.0, mean), se
+            d.costly = mean > COST_Z * se and mean > 0
+        review.decisions.append(d)
         if progress is not None:
             progress(len(review.decisions), total)
     return review
@@ -301,7 +385,8 @@ def analyse(text: str, number: int, seat: int, *, deals: int = DEFAULT_DEALS, se
 
 def review_text(review: ExpertReview) -> list[str]:
     """Readable lines: per decision the choice, the expert's best and the cost ± its standard error
-    (``!`` when costly, with the strong review's reason), then the summary and the biggest mistakes."""
+    (``!`` when costly, with the strong review's reason; a candidate's cost is its fresh check's, the
+    first estimate beside it), then the summary and the biggest mistakes."""
     out: list[str] = []
     for d in review.decisions:
         mark = "! " if d.costly else ("  " if d.agree else "~ ")
@@ -310,6 +395,9 @@ def review_text(review: ExpertReview) -> list[str]:
                 f"   expert: {d.best:<14} {d.options[0].mean:+7.2f}")
         if not d.agree:
             line += f"   cost {d.cost:.2f} ± {d.cost_se:.2f}"
+            if d.recheck_deals:  # a candidate: the cost is the fresh deals' (the first beside it)
+                line += (f" on {d.recheck_deals} fresh deals"
+                         f" (first {d.first_cost:.2f} ± {d.first_cost_se:.2f})")
         out.append(line.rstrip())
         if d.reason is not None and (d.costly or d.flagged):
             out.append(f"      {d.reason}")

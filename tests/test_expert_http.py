@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from sgmahjong.coach import _fold
+from sgmahjong.game import legal_actions
 from sgmahjong.server.analysis import JobPool, PoolBusy
 from sgmahjong.server.http.replay import NOT_ENDED
 from sgmahjong.server.settings import ServerSettings
@@ -135,14 +137,25 @@ def test_a_match_summary_and_the_analysis_board(expert_server: LiveServer) -> No
     hand = expert_server.get(f"/api/tables/{code}/hands/1/expert?seat=1").json()["review"]
     step = hand["decisions"][0]["number"] - 1  # the state before the seat's first decision
     path = f"/api/tables/{code}/hands/1/analysis?seat=S&step={step}"
+    started = _reviewer(expert_server).pool.started
     r = expert_server.post(path, {})
-    data = r.json() if r.status_code == 200 else poll(expert_server, path)
-    a = data["analysis"]
+    assert r.status_code == 200, r.text  # from the stored review at once: the same numbers, no job
+    a = r.json()["analysis"]
+    assert _reviewer(expert_server).pool.started == started
     assert a["number"] == step and a["seat"] == 1 and a["played"] == hand["decisions"][0]["chosen"]
+    assert a["best"] == hand["decisions"][0]["best"] and a["options"] == hand["decisions"][0]["options"]
     assert a["best"] == a["options"][0]["action"] and a["played"] in [o["action"] for o in a["options"]]
     assert all(o["deals"] == 4 and o["se"] >= 0 for o in a["options"])
+    # a seat no review priced: its first choice computed, then kept in memory
+    steps, _ = _fold(expert_server.get(f"/api/tables/{code}/hands/1/log").text)
+    other = next(k for k, (state, _) in enumerate(steps) if len(legal_actions(state, 2)) > 1)
+    path = f"/api/tables/{code}/hands/1/analysis?seat=W&step={other}"
+    r = expert_server.post(path, {})
+    data = r.json() if r.status_code == 200 else poll(expert_server, path)
+    b = data["analysis"]
+    assert b["number"] == other and b["seat"] == 2
     started = _reviewer(expert_server).pool.started
-    assert expert_server.post(path, {}).json()["analysis"] == a  # from the memory: not recomputed
+    assert expert_server.post(path, {}).json()["analysis"] == b  # from the memory: not recomputed
     assert _reviewer(expert_server).pool.started == started
 
 

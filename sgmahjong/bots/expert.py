@@ -196,14 +196,17 @@ class ExpertBot(Bot):
         return read_styles(view) if self.read else (QUICK,) * 4
 
     def search(self, tb: Table, cands: Sequence[A], *, spent: Callable[[], bool] = _never,
-               eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4) -> Evaluation:
+               eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4,
+               enough: Callable[[Evaluation], bool] | None = None) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
         ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``ELIMINATE_Z`` standard
         errors (and the search ends with none left); without it every candidate is played out on
         every deal (the review). ``styles``: the style each opponent is played by in lean rollouts
-        (the seat itself plays the quick policy). The deals come from ``self.rng``."""
+        (the seat itself plays the quick policy). ``enough(ev)``, asked after every complete deal, ends
+        the search early when it says so (the review's sequential stop). The deals come from
+        ``self.rng``."""
         me = tb.k.seat
         policies = self._policies(me)
         lean = self.lean
@@ -270,6 +273,8 @@ class ExpertBot(Bot):
                     alive[1:] = [i for i in alive[1:] if _ahead(sums[i], squares[i], rounds, ELIMINATE_Z)]
                     if len(alive) == 1:
                         break
+                if enough is not None and enough(ev):
+                    break
                 continue
             if cut:
                 break

@@ -27,7 +27,9 @@ from .pool import Job, JobPool, PoolBusy
 
 log = logging.getLogger("sgmahjong.server.analysis")
 
-MODE = "expert"  # the stored reviews' mode (the fast "strong" review is not stored: it is quick)
+MODE = "expert2"  # the stored reviews' mode (the fast "strong" review is not stored: it is quick); "expert2":
+# flags checked on fresh deals (coach.py), so a review stored under the one-stage rule ("expert") is
+# computed again
 FAILED = "the review could not be computed"
 
 
@@ -202,15 +204,26 @@ class Reviewer:
 
     # -- the analysis board ------------------------------------------------------------------------
     def analysis(self, table_id: int, hand: int, number: int, seat: int, text: Callable[[], str] | None,
-                 requester: tuple[str, ...] = ()) -> tuple[dict[str, Any], Job | None]:
+                 requester: tuple[str, ...] = (),
+                 store: Store | None = None) -> tuple[dict[str, Any], Job | None]:
         """What the expert would do for ``seat`` after the first ``number`` actions of the hand:
-        (the answer, the job computing it if it is not done; queued for ``requester``)."""
+        (the answer, the job computing it if it is not done; queued for ``requester``). With ``store``,
+        the state before a decision of a stored review is answered from it at once (the board there
+        gives the review's numbers exactly: the same seed, deals and stop)."""
         key = (table_id, hand, number, seat, self.deals)
         with self._lock:
             cached = self._analyses.get(key)
             if cached is not None:
                 self._analyses.move_to_end(key)
                 return cached, None
+        if store is not None:
+            reviewed = _from_review(store.review(table_id, hand, seat, MODE, self.deals), number, seat)
+            if reviewed is not None:
+                with self._lock:
+                    self._analyses[key] = reviewed
+                    while len(self._analyses) > self.cache_size:
+                        self._analyses.popitem(last=False)
+                return reviewed, None
         job = self.pool.job(("analysis", *key))
         if job is None and text is not None:
             job = self.pool.submit(("analysis", *key), jobs.expert_analysis,
@@ -230,6 +243,18 @@ class Reviewer:
                 while len(self._analyses) > self.cache_size:
                     self._analyses.popitem(last=False)
         return answer
+
+
+def _from_review(review: dict[str, Any] | None, number: int, seat: int) -> dict[str, Any] | None:
+    """The board's answer at the state after ``number`` actions, from a stored review of ``seat`` with
+    a decision there (else None)."""
+    if review is None:
+        return None
+    for d in review.get("decisions", []):
+        if d.get("number") == number + 1 and "options" in d:
+            return {"status": "done", "analysis": {"number": number, "seat": seat, "played": d["chosen"],
+                                                   "best": d["best"], "options": d["options"]}}
+    return None
 
 
 def _done(review: dict[str, Any]) -> dict[str, Any]:

@@ -139,7 +139,7 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
         who = identity.person_keys(server, request) if start else ()
         try:
             data, job = reviewer.analysis(table.id, number, step, seat, (lambda: text) if start else None,
-                                          who)
+                                          who, store=server.store)
             if job is not None and start:
                 await _wait(job.future, reviewer.wait_seconds)
                 data, _ = reviewer.analysis(table.id, number, step, seat, None)
