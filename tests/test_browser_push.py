@@ -80,10 +80,11 @@ def test_a_table_opened_reaches_the_service_worker(tmp_path: Path, open_page: An
         cdp, registration = registration_id(page, live.url)
         cdp.send("ServiceWorker.deliverPushMessage", {"origin": live.url, "registrationId": registration,
                                                       "data": json.dumps(message, ensure_ascii=False)})
-        notifications = "async () => (await (await navigator.serviceWorker.ready).getNotifications())"
-        page.wait_for_function(f"async () => (await ({notifications})()).length > 0")
-        shown = page.evaluate(f"async () => (await ({notifications})())"
-                              ".map(n => [n.title, n.body, n.data.url, n.tag])")
+        read = ("async () => (await (await navigator.serviceWorker.ready).getNotifications())"
+                ".map(n => [n.title, n.body, n.data.url, n.tag])")
+        end = time.monotonic() + 30
+        while not (shown := page.evaluate(read)) and time.monotonic() < end:
+            page.wait_for_timeout(50)  # polling the service worker until it has shown the notification
         body = "Ah Beng 开了“Friday”。点这里入座。"
         assert shown == [["Kaki：有一桌开了", body, f"/t/{table}", f"table-{table}"]]
         notice = page.locator("#club-notice")
