@@ -314,10 +314,13 @@ async function loadReview() {
 /** After a click on a reviewed decision: its mark (and the expert's options) brought into view, in the
  * next frame, once the step is drawn. */
 function revealMark() {
-  requestAnimationFrame(() => {
+  const reveal = () => {
     const mark = document.querySelector(".review-mark");
     if (mark) mark.scrollIntoView({ block: "nearest" });
-  });
+  };
+  requestAnimationFrame(reveal);
+  // and again once late fonts have laid the page out anew (a busy device draws them after that frame)
+  document.fonts.ready.then(() => requestAnimationFrame(reveal));
 }
 
 /** Under the step's title: the reviewed decision taken at this state, if any. */

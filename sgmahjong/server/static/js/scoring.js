@@ -82,7 +82,7 @@ function render(ref) {
   let html = "";
   for (const [fam, list] of families) {
     html += `<h3>${esc(familyName(fam))}</h3>` +
-      `<div class="table-scroll"><table class="data patterns"><thead><tr><th>${t("scoring.col.pattern")}</th>` +
+      `<div class="table-scroll" tabindex="0"><table class="data patterns"><thead><tr><th>${t("scoring.col.pattern")}</th>` +
       `<th class="num">${t("scoring.col.tai")}</th><th>${t("scoring.col.what")}</th></tr></thead><tbody>` +
       list.map((p) => `<tr data-pattern="${esc(p.id)}"><td><b>${esc(patternLabel(p.id) || p.name)}</b>` +
         `${lang() === "zh" ? "" : ` <span class="cjk" lang="zh-Hans">${esc(p.chinese || "")}</span>`}</td>` +
@@ -103,7 +103,8 @@ function render(ref) {
   const opts = new Map(rules.options.map((o) => [o.name, o]));
   const value = (v) => (v === null ? t("common.auto") : v === true ? t("common.on") : v === false ? t("common.off")
     : typeof v === "string" ? choiceName(v) : String(v));
-  $("rules-ref").innerHTML = `<div class="table-scroll"><table class="data"><tbody>${Object.entries(ref.rules).map(([k, v]) =>
+  // a table wider than a phone scrolls sideways: focusable, so a keyboard can scroll it too
+  $("rules-ref").innerHTML = `<div class="table-scroll" tabindex="0"><table class="data"><tbody>${Object.entries(ref.rules).map(([k, v]) =>
     `<tr data-option="${esc(k)}"><td>${esc(optionName(k))}</td><td>${esc(value(v))}</td>` +
     `<td class="muted">${esc(opts.has(k) ? optionDoc(opts.get(k)) : "")}</td></tr>`).join("")}</tbody></table></div>`;
 }
