@@ -319,8 +319,16 @@ function revealMark() {
     if (mark) mark.scrollIntoView({ block: "nearest" });
   };
   requestAnimationFrame(reveal);
-  // and again once late fonts have laid the page out anew (a busy device draws them after that frame)
-  document.fonts.ready.then(() => requestAnimationFrame(reveal));
+  // the page may still be settling (late fonts, a progress bar going away, the board redrawn): while
+  // it does, for a moment, the mark is kept in view, unless the reader scrolls first
+  const watch = new ResizeObserver(() => requestAnimationFrame(reveal));
+  const stop = () => {
+    watch.disconnect();
+    for (const kind of ["wheel", "touchstart", "keydown"]) removeEventListener(kind, stop);
+  };
+  for (const kind of ["wheel", "touchstart", "keydown"]) addEventListener(kind, stop, { passive: true });
+  watch.observe(document.body);
+  setTimeout(stop, 3000);
 }
 
 /** Under the step's title: the reviewed decision taken at this state, if any. */
