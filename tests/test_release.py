@@ -94,9 +94,10 @@ def test_builds_beyond_the_kept_number_are_removed(tmp_path: Path) -> None:
         page = build.file("page.html")
         assert page is not None
         html = page.bodies[""].decode()
-        # the page's module and its import's preload, both in this release
-        assert f'src="/static/r/{build.release}/a.js"' in html
-        assert f'<link rel="modulepreload" href="/static/r/{build.release}/b.js">' in html
+        # the page's modules joined in one, in this release, holding this release's b.js
+        assert f'src="/static/r/{build.release}/page-page.js"' in html
+        joined = build.file(f"r/{build.release}/page-page.js")
+        assert joined is not None and f"const B = {n};" in joined.bodies[""].decode()
     assert len(set(releases)) == 3
     assert assets.file(f"r/{releases[2]}/b.js") is not None
     assert assets.file(f"r/{releases[1]}/b.js") is not None  # the one before: kept

@@ -44,6 +44,7 @@ import brotli  # type: ignore[import-untyped]
 
 import sgmahjong
 
+from .bundle import page_bundle
 from .offline_scorer import CORE_ZIP, PYODIDE_FILES, core_inputs, core_zip, pyodide_version
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -59,9 +60,6 @@ TYPES = {
 }
 TEXT = {".html", ".js", ".css", ".webmanifest"}  # files whose /static/ paths are rewritten
 STATIC_PATH = re.compile(r"/static/([A-Za-z0-9_./-]+)")
-IMPORT = re.compile(r"""(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["'](\.{1,2}/[^"']+)["']"""
-                    r"""|(?:^|[;\s])import\s*["'](\.{1,2}/[^"']+)["']""", re.M)
-MODULE_TAG = re.compile(r'<script type="module" src="(/static/[^"]+)"></script>\n?')
 SW_BUILD = re.compile(r"^const BUILD = .*;$", re.M)  # the service worker's line the build fills in
 SW_SOURCE = "sw.js"
 I18N = "js/i18n.js"  # a page importing it gets a copy per language preloading its strings file
@@ -73,6 +71,8 @@ SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "sco
 #: not precached by the service worker (fetched, then kept, when a page uses them)
 LAZY = re.compile(r"^(sounds/|fonts/slices/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$"
                   r"|pyodide/)")
+#: the build's own version, part of a release's hash: raised when the build writes its files otherwise
+FORMAT = 2
 VENDOR = "vendor"  # the build root's folder of Pyodide's builds, one per version
 BIG = 2_000_000  # bytes from which a file is brotli-compressed at quality 9 (11 takes 20 s for the wasm)
 
@@ -105,31 +105,13 @@ def _hashed_name(rel: str, data: bytes) -> str:
     return f"{stem}.{digest}.{ext}" if dot else f"{rel}.{digest}"
 
 
-def _imports(text: str) -> list[str]:
-    return [a or b for a, b in IMPORT.findall(text)]
-
-
-def _module_closure(rel: str, texts: dict[str, str]) -> list[str]:
-    """Every module ``rel`` imports statically, directly or not (source paths relative to static/)."""
-    seen: list[str] = []
-    stack = [rel]
-    while stack:
-        current = stack.pop()
-        base = current.rsplit("/", 1)[0] if "/" in current else ""
-        for spec in _imports(texts.get(current, "")):
-            target = os.path.normpath(os.path.join(base, spec)).replace(os.sep, "/")
-            if target in texts and target not in seen and target != rel:
-                seen.append(target)
-                stack.append(target)
-    return seen
-
-
 def build(source: Path, root: Path, *, quality: int = 11, pyodide: Path | None = None) -> Path:
     """Build ``source`` into ``root/<release>`` (nothing to do when it exists); its folder. With
     Pyodide's package folder ``pyodide``, the offline scorer's files too."""
     version = pyodide_version(pyodide)
     extras = {CORE_ZIP: core_zip()} if version else {}
-    release = source_hash(source, f"pyodide {version}\0".encode() + b"".join(extras.values()))
+    stamp = f"format {FORMAT}\0pyodide {version}\0".encode()
+    release = source_hash(source, stamp + b"".join(extras.values()))
     dest = root / release
     if (dest / INDEX).is_file():
         return dest
@@ -211,17 +193,21 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
 
         return STATIC_PATH.sub(one, text)
 
+    joined: dict[str, list[str]] = {}  # page -> the modules its one joined module holds (bundle.py)
+    for rel, text in list(texts.items()):
+        if rel.endswith(".html") and (found := page_bundle(rel, text, texts)) is not None:
+            texts[rel], name, texts[name], joined[rel] = found
+            files[name] = texts[name].encode("utf-8")
+            url_of[name] = f"/static/{prefix}{name}"
     built: dict[str, bytes] = dict(files)
     variants: dict[str, bytes] = {}  # "page.html#zh": the page preloading the 中文 strings
     for rel, text in texts.items():
-        if rel.endswith(".html"):
-            text = MODULE_TAG.sub(lambda m: _preloads(m, texts), text)
-            if f'href="/static/{I18N}"' in text:  # the page's language's strings: no round trip more
-                for lang in LANGS:
-                    tag = f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n</head>'
-                    variants[f"{rel}#{lang}"] = rewrite(text.replace("</head>", tag, 1)).encode("utf-8")
-                built[rel] = variants[f"{rel}#{LANGS[0]}"]
-                continue
+        if I18N in joined.get(rel, ()):  # a page's language's strings: no round trip more
+            for lang in LANGS:
+                tag = f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n</head>'
+                variants[f"{rel}#{lang}"] = rewrite(text.replace("</head>", tag, 1)).encode("utf-8")
+            built[rel] = variants[f"{rel}#{LANGS[0]}"]
+            continue
         built[rel] = rewrite(text).encode("utf-8")
     index: dict[str, Any] = {"release": release, "files": {}}
     for key, data in variants.items():
@@ -246,13 +232,6 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
         text = SW_BUILD.sub(lambda _m: f"const BUILD = {json.dumps(sw)};", built[SW_SOURCE].decode())
         index["sw"] = _store(out, SW_SOURCE, text.encode("utf-8"), quality)
     (out / INDEX).write_text(json.dumps(index, indent=0, sort_keys=True), encoding="utf-8")
-
-
-def _preloads(m: re.Match[str], texts: dict[str, str]) -> str:
-    entry = m.group(1).removeprefix("/static/")
-    deps = _module_closure(entry, texts)
-    links = "".join(f'<link rel="modulepreload" href="/static/{dep}">\n' for dep in deps)
-    return m.group(0) + links
 
 
 def _store(out: Path, rel: str, data: bytes, quality: int) -> dict[str, Any]:
