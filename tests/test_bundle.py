@@ -112,3 +112,16 @@ def test_every_page_of_the_site_loads_one_joined_module(tmp_path: Path) -> None:
         shutil.copy(joined, checked)
         assert NODE is not None
         subprocess.run([NODE, "--check", str(checked)], check=True, timeout=60)
+
+
+def test_the_service_worker_keeps_the_joined_modules_not_their_parts(tmp_path: Path) -> None:
+    folder = build(STATIC_DIR, tmp_path, quality=1)
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    sw = (folder / index["sw"]["file"]).read_text(encoding="utf-8")
+    match = re.search(r"^const BUILD = (.*);$", sw, re.M)
+    assert match is not None
+    kept = {url.split(f"/r/{index['release']}/", 1)[-1] for url in json.loads(match.group(1))["precache"]}
+    assert {"js/page-table.js", "js/page-calculator.js", "js/page-learn.js"} <= kept  # pages kept offline
+    assert {"js/strings/en.js", "js/strings/zh.js", "js/score-worker.js"} <= kept  # loaded as files
+    assert "js/tiles.js" not in kept and "js/i18n.js" not in kept  # only inside joined modules
+    assert "js/page-club.js" not in kept  # a page not kept offline: its module is fetched when used

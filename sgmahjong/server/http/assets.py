@@ -44,7 +44,7 @@ import brotli  # type: ignore[import-untyped]
 
 import sgmahjong
 
-from .bundle import page_bundle
+from .bundle import loaded_alone, page_bundle
 from .offline_scorer import CORE_ZIP, PYODIDE_FILES, core_inputs, core_zip, pyodide_version
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -72,7 +72,7 @@ SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "sco
 LAZY = re.compile(r"^(sounds/|fonts/slices/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$"
                   r"|pyodide/)")
 #: the build's own version, part of a release's hash: raised when the build writes its files otherwise
-FORMAT = 2
+FORMAT = 4
 VENDOR = "vendor"  # the build root's folder of Pyodide's builds, one per version
 BIG = 2_000_000  # bytes from which a file is brotli-compressed at quality 9 (11 takes 20 s for the wasm)
 
@@ -194,9 +194,11 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
         return STATIC_PATH.sub(one, text)
 
     joined: dict[str, list[str]] = {}  # page -> the modules its one joined module holds (bundle.py)
+    bundles: dict[str, str] = {}  # page -> its joined module
     for rel, text in list(texts.items()):
         if rel.endswith(".html") and (found := page_bundle(rel, text, texts)) is not None:
             texts[rel], name, texts[name], joined[rel] = found
+            bundles[rel] = name
             files[name] = texts[name].encode("utf-8")
             url_of[name] = f"/static/{prefix}{name}"
     built: dict[str, bytes] = dict(files)
@@ -213,6 +215,10 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
     for key, data in variants.items():
         index["files"][key] = {**_store(out, key.split("#")[0], data, quality), "immutable": False}
     precache: list[str] = []
+    held = {rel for order in joined.values() for rel in order}
+    inside_only = held - loaded_alone(texts, held)  # modules no page loads as files: not kept offline
+    inside_only |= {name for page, name in bundles.items() if page not in SHELL_PAGES.values()}  # the
+    # joined modules of pages not kept offline: fetched when used
     for rel, data in built.items():
         urls = {prefix + rel: True, rel: False}  # the release copy, and the source's own path
         if Path(rel).suffix not in TEXT:
@@ -220,7 +226,7 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
         entry = _store(out, rel, data, quality)
         for url, immutable in urls.items():
             index["files"][url] = {**entry, "immutable": immutable}
-        if not rel.endswith(".html") and rel != SW_SOURCE and not LAZY.match(rel):
+        if not rel.endswith(".html") and rel != SW_SOURCE and not LAZY.match(rel) and rel not in inside_only:
             precache.append(url_of[rel])
     shell = {url: f"/static/{prefix}{page}" for url, page in SHELL_PAGES.items() if page in built}
     if SW_SOURCE in texts:

@@ -188,3 +188,21 @@ def page_bundle(page: str, html: str, texts: dict[str, str]) -> tuple[str, str, 
     assert first is not None
     html = html[:first.start()] + tag + MODULE_TAG.sub("", html[first.start():])
     return html, name, text, order
+
+
+def loaded_alone(texts: dict[str, str], held: set[str]) -> set[str]:
+    """The modules a browser may still fetch as files once pages load joined modules: every module no
+    joined module holds (a worker's script, a strings file ``import()`` loads, the joined modules
+    themselves) and whatever those import."""
+    stack = [rel for rel in texts if rel.endswith(".js") and rel not in held]
+    seen = set(stack)
+    while stack:
+        rel = stack.pop()
+        for m in IMPORT_STMT.finditer(texts[rel]):
+            spec = m.group("spec")
+            if not spec.startswith(("./", "../")):
+                continue
+            if (target := _target(rel, spec)) in texts and target not in seen:
+                seen.add(target)
+                stack.append(target)
+    return seen
