@@ -26,14 +26,16 @@ MODULES = {
                    "export async function later(x) {\n  return x + 1;\n}\n"
                    "export class Box {\n  constructor(v) { this.v = v; }\n}\n"
                    "export const LIMIT = 7;\n"),
-    "js/data.js": 'import { log } from "./log.js";\nlog.push("data");\nexport default {\n  name: "east",\n};\n',
+    "js/data.js": ('import { log } from "./log.js";\nlog.push("data");\n'
+                   'export default {\n  name: "east",\n};\n'),
     "js/slow.js": ('import { log } from "./log.js";\n'
                    "const value = await new Promise((resolve) => setTimeout(() => resolve(41), 5));\n"
                    'log.push("slow");\nexport const SLOW = value + 1;\n'),
     "js/side.js": 'import { log } from "./log.js";\nlog.push("side");\n',
     "js/first.js": ('import {\n  twice,\n  later as plusOne,\n  Box,\n} from "./util.js";\n'
                     'import DATA from "./data.js";\nimport * as U from "./util.js";\n'
-                    'import "./side.js";\nimport { SLOW } from "./slow.js";\nimport { log } from "./log.js";\n'
+                    'import "./side.js";\nimport { SLOW } from "./slow.js";\n'
+                    'import { log } from "./log.js";\n'
                     "const box = new Box(twice(U.LIMIT));\n"
                     'log.push(["first", box.v, DATA.name, SLOW, await plusOne(1)]);\n'
                     "export const FIRST = box.v;\n"),
@@ -47,7 +49,8 @@ def run_node(folder: Path, script: str) -> object:
     assert NODE is not None, "these tests need Node.js (apt-get install nodejs)"
     (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")
     (folder / "main.js").write_text(script, encoding="utf-8")
-    out = subprocess.run([NODE, str(folder / "main.js")], capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run([NODE, str(folder / "main.js")], capture_output=True, text=True, timeout=60,
+                         check=True)
     return json.loads(out.stdout)
 
 
@@ -72,7 +75,8 @@ def test_a_page_loads_its_joined_module_in_place_of_its_scripts() -> None:
     assert found is not None
     page, name, _text, order = found
     assert name == "js/page-game.js" and order[-2:] == ENTRIES
-    assert page == '<head>\n<script type="module" src="/static/js/page-game.js"></script>\n<title>x</title>\n</head>'
+    assert page == ('<head>\n<script type="module" src="/static/js/page-game.js"></script>\n'
+                    '<title>x</title>\n</head>')
     assert page_bundle("plain.html", "<p>no scripts</p>", MODULES) is None
 
 
@@ -86,9 +90,11 @@ def test_a_page_loads_its_joined_module_in_place_of_its_scripts() -> None:
       "js/b.js": 'import { a } from "./a.js";\nexport const b = a;\n'}, "import cycle"),
     ({"js/a.js": 'import "./gone.js";\n'}, "not a source"),
     ({"js/a.js": 'import "https://example.org/x.js";\n'}, "only relative imports"),
-    ({"js/a.js": 'import { b } from "./b.js";\nconst again = import("./b.js");\n', "js/b.js": "export const b = 1;\n"},
+    ({"js/a.js": 'import { b } from "./b.js";\nconst again = import("./b.js");\n',
+      "js/b.js": "export const b = 1;\n"},
      "would run twice"),
-    ({"js/a.js": 'import "../lib/b.js";\n', "lib/b.js": 'const s = import("./strings.js");\n'}, "another folder"),
+    ({"js/a.js": 'import "../lib/b.js";\n', "lib/b.js": 'const s = import("./strings.js");\n'},
+     "another folder"),
 ])
 def test_what_the_join_could_not_keep_is_refused(texts: dict[str, str], reason: str) -> None:
     html = '<script type="module" src="/static/js/a.js"></script>'

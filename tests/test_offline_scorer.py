@@ -72,7 +72,9 @@ def test_pyodide_and_the_core_are_served_for_the_worker(live_server: LiveServer)
     assert httpx.get(live_server.url + scorer["pyodide"] + "nothing.js").status_code == 404
     # only the worker script may compile WebAssembly; never 'unsafe-eval'
     page = httpx.get(live_server.url + "/calculator")
-    worker = re.search(r'"(/static/r/[0-9a-f]+/js/)page-calculator\.js"', page.text).group(1) + "score-worker.js"  # type: ignore[union-attr]
+    folder = re.search(r'"(/static/r/[0-9a-f]+/js/)page-calculator\.js"', page.text)  # the joined module's
+    assert folder is not None
+    worker = folder.group(1) + "score-worker.js"
     for url, wasm in ((worker, True), ("/static/js/score-worker.js", True), ("/calculator", False),
                       (worker.replace("score-worker", "calculator"), False)):
         csp = httpx.get(live_server.url + url).headers["content-security-policy"]
