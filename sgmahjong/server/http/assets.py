@@ -215,10 +215,11 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
     for key, data in variants.items():
         index["files"][key] = {**_store(out, key.split("#")[0], data, quality), "immutable": False}
     precache: list[str] = []
+    # not kept offline: modules no page loads as files, and the joined modules of pages not kept
+    # offline (fetched when used)
     held = {rel for order in joined.values() for rel in order}
-    inside_only = held - loaded_alone(texts, held)  # modules no page loads as files: not kept offline
-    inside_only |= {name for page, name in bundles.items() if page not in SHELL_PAGES.values()}  # the
-    # joined modules of pages not kept offline: fetched when used
+    inside_only = held - loaded_alone(texts, held)
+    inside_only |= {name for page, name in bundles.items() if page not in SHELL_PAGES.values()}
     for rel, data in built.items():
         urls = {prefix + rel: True, rel: False}  # the release copy, and the source's own path
         if Path(rel).suffix not in TEXT:

@@ -20,8 +20,8 @@ The modules' own style is what this reads, and anything else is refused (``Bundl
 build never ships a page that behaves otherwise than its sources: imports and exports at the start of a
 line; ``export function|async function|class|const NAME`` and ``export default``; named, default and
 namespace imports of relative paths. A live binding (``export let``), ``export {…}`` lists, re-exports
-and import cycles are refused. A dynamic ``import()`` is left as it is (it loads its module's own file, so it
-must not be a module the joined file holds: that one would run twice).
+and import cycles are refused. A dynamic ``import()`` is left as it is (it loads its module's own file,
+so it must not be a module the joined file holds: that one would run twice).
 """
 
 from __future__ import annotations
@@ -47,19 +47,22 @@ class BundleError(ValueError):
     """The page's modules use a form the joined file could not keep as it is."""
 
 
+def _folder(rel: str) -> str:
+    """The folder of static/-relative path ``rel`` ("js" of "js/table.js", "" of "page.js")."""
+    return rel.rsplit("/", 1)[0] if "/" in rel else ""
+
+
 def bundle_name(page: str, first: str) -> str:
     """The joined file of page ``page`` (a path relative to static/, "table.html") whose first module
     script is ``first`` ("js/table.js"): next to that module, "js/page-table.js"."""
     stem = page.rsplit("/", 1)[-1].removesuffix(".html")
-    folder = first.rsplit("/", 1)[0] + "/" if "/" in first else ""
-    return f"{folder}page-{stem}.js"
+    return os.path.join(_folder(first), f"page-{stem}.js").replace(os.sep, "/")
 
 
 def _target(importer: str, spec: str) -> str:
-    if not spec.startswith("./") and not spec.startswith("../"):
+    if not spec.startswith(("./", "../")):
         raise BundleError(f"{importer}: only relative imports are joined ({spec})")
-    base = importer.rsplit("/", 1)[0] if "/" in importer else ""
-    return os.path.normpath(os.path.join(base, spec)).replace(os.sep, "/")
+    return os.path.normpath(os.path.join(_folder(importer), spec)).replace(os.sep, "/")
 
 
 def _bindings(what: str, module: str, where: str) -> tuple[list[str], list[str]]:
@@ -174,9 +177,8 @@ def page_bundle(page: str, html: str, texts: dict[str, str]) -> tuple[str, str, 
     if name in texts:
         raise BundleError(f"{name} is a source: the joined module of {page} needs its name")
     text, order = join(entries, texts)
-    folder = name.rsplit("/", 1)[0] if "/" in name else ""
     for rel in order:
-        if RELATIVE_AT_RUN.search(texts[rel]) and (rel.rsplit("/", 1)[0] if "/" in rel else "") != folder:
+        if RELATIVE_AT_RUN.search(texts[rel]) and _folder(rel) != _folder(name):
             raise BundleError(f"{rel} resolves a path at run time (import(), import.meta) from another "
                               f"folder than {name}")
         for spec in DYNAMIC.findall(texts[rel]):
