@@ -166,6 +166,12 @@ KEPT = """async () => {
 }"""
 
 
+UPDATE = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (registration) await registration.update().catch(() => null);
+}"""
+
+
 def scorer_files(server: LiveServer) -> list[str]:
     """The offline scorer's files of the server's current release (its service worker's list)."""
     sw = httpx.get(server.url + "/sw.js", timeout=60).text
@@ -175,12 +181,17 @@ def scorer_files(server: LiveServer) -> list[str]:
 
 def reopened_until(page: Page, url: str, files: list[str]) -> None:
     """Open ``url`` again until the page says the scorer is kept and the cache holds exactly ``files``
-    (a new service worker takes over at a page load, then fetches the new files in the background)."""
+    (a new service worker takes over at a page load, then fetches the new files in the background).
+
+    Chromium checks for a new worker about a second after a navigation, and puts the check off again at
+    each new request of the page: reopened every half second on a fast machine, the check would never
+    run. So each round asks for it, as the browser does for a player who stays on the page."""
     for _ in range(120):
         page.goto(url)
         page.locator("#picked .tile").first.wait_for()
         if page.evaluate(KEPT) == files and page.get_attribute("#offline-scorer", "data-kept") == "true":
             return
+        page.evaluate(UPDATE)
         page.wait_for_timeout(500)
     raise AssertionError(f"the kept files never became {files}: {page.evaluate(KEPT)}")
 
