@@ -14,12 +14,19 @@ A flag on the expert's own move is not necessarily false: the expert's own searc
 search on a third seed stream (the choice against the review's pick, ``DEALS`` deals): a flag the long
 search does not confirm (its cost not beyond two standard errors) is counted false.
 
+``--player thorough`` has the reviewed seat play as the review searches: every candidate on every one
+of its deals, none dropped early, on its own seeds. Its choices then cost about 0 by the review's own
+measure (what is left is the noise of its deals), so the share of its hands with any flag is the
+review's false-flag rate itself.
+
 Results are appended to a JSON-lines file, one line per hand (``--out``, default
 ``build/bench/false_flags.jsonl``; the long checks beside it, ``.verify.jsonl``): a run stopped and
 started again with the same settings goes on where it stopped (each hand records the commit that ran
 it; a file from other settings is set aside as ``.old``).
 
     python -m bench.bench_false_flags --hands 200 --workers 2 --verify 2000
+    python -m bench.bench_false_flags --hands 200 --workers 2 --verify 2000 --player thorough \
+        --out build/bench/false_flags_thorough.jsonl
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ SEED = 38_000
 HANDS = 200
 EXPERT_DEALS = 200  # the playing expert's deals per decision at most (its search drops candidates early)
 OUT = Path("build/bench/false_flags.jsonl")
+PLAYERS = ("expert", "thorough")  # --player
 LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 
@@ -60,26 +68,29 @@ def _commit() -> str:
         return "unknown"
 
 
-def hand_log(i: int, seed: int, others: str, expert_deals: int) -> str:
+def hand_log(i: int, seed: int, others: str, expert_deals: int, player: str = "expert") -> str:
     """Hand ``i``'s log: seed ``seed + i``, the expert in seat ``i % 4`` (``expert_deals`` deals per
-    decision, no time budget), ``others`` in the other seats, the dealer moving every four hands."""
+    decision, no time budget; ``player`` "thorough": every candidate on every deal), ``others`` in the
+    other seats, the dealer moving every four hands."""
     rules = RuleSet()
     hand_seed = seed + i
     seat = i % 4
     bots: list[Bot] = []
     for s in range(4):
         if s == seat or others == "expert":
-            bots.append(ExpertBot(hand_seed * 4 + s, rules, budget_ms=None, max_rounds=expert_deals))
+            bots.append(ExpertBot(hand_seed * 4 + s, rules, budget_ms=None, max_rounds=expert_deals,
+                                  eliminate=player != "thorough"))
         else:
             bots.append(make_bot(others, hand_seed * 4 + s, rules))
     return bot_hand_log(rules, bots, seed=hand_seed, dealer=(i // 4) % 4)
 
 
-def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int) -> dict[str, Any]:
+def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int,
+             player: str = "expert") -> dict[str, Any]:
     """Hand ``i``: played, then the expert's seat reviewed; what the review flagged and its time."""
     hand_seed, seat = seed + i, i % 4
     cpu = time.process_time()
-    log = hand_log(i, seed, others, expert_deals)
+    log = hand_log(i, seed, others, expert_deals, player)
     play = time.process_time() - cpu
     cpu, wall = time.process_time(), time.perf_counter()
     review = review_by_expert(log, seat, deals=deals, seed=hand_seed)
@@ -94,12 +105,13 @@ def one_hand(i: int, seed: int, others: str, expert_deals: int, deals: int) -> d
             "review_cpu": round(cpu, 3), "review_wall": round(wall, 3), "play_cpu": round(play, 3)}
 
 
-def verify(i: int, seed: int, others: str, expert_deals: int, number: int, deals: int) -> dict[str, Any]:
+def verify(i: int, seed: int, others: str, expert_deals: int, number: int, deals: int,
+           player: str = "expert") -> dict[str, Any]:
     """A flag of hand ``i`` (its decision ``number``) checked by a long search: the cost of the choice
     against the review's pick on ``deals`` deals of a third seed stream (neither the first deals nor
     the fresh ones)."""
     hand_seed, seat = seed + i, i % 4
-    steps = coach._fold(hand_log(i, seed, others, expert_deals))[0]
+    steps = coach._fold(hand_log(i, seed, others, expert_deals, player))[0]
     state, action = steps[number - 1]
     legal = legal_actions(state, seat)
     chosen = next(a for a in legal if a == action)
@@ -187,6 +199,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--others", choices=("strong", "expert"), default="strong")
     p.add_argument("--expert-deals", type=int, default=EXPERT_DEALS)
+    p.add_argument("--player", choices=PLAYERS, default="expert",
+                   help="how the reviewed expert plays: as at the tables (candidates dropped early), or "
+                        "thorough (every candidate on every deal, as the review searches: a true cost of "
+                        "about 0 at every decision)")
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the review's deals per decision")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", type=Path, default=OUT, help="the resumable results file (JSON lines)")
@@ -201,13 +217,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args([] if argv is None else argv)
     header = {"bench": "false_flags", "seed": args.seed, "others": args.others,
               "expert_deals": args.expert_deals, "deals": args.deals, "commit": _commit()}
+    if args.player != "expert":  # (files of the default player keep their header)
+        header["player"] = args.player
     args.out.parent.mkdir(parents=True, exist_ok=True)
     done = _load(args.out, header)
     if not args.out.exists():
         args.out.write_text(json.dumps(header) + "\n", encoding="utf-8")
     todo = [i for i in range(args.hands) if i not in done]
-    print(f"false flags: the expert ({args.expert_deals} deals per decision) against 3 {args.others}, "
-          f"{args.hands} hands from seed {args.seed}, review at {args.deals} deals; "
+    print(f"false flags: the {args.player} expert ({args.expert_deals} deals per decision) against 3 "
+          f"{args.others}, {args.hands} hands from seed {args.seed}, review at {args.deals} deals; "
           f"{len(done)} done already, "
           f"{len(todo)} to go, {args.workers} worker(s); results in {args.out}", flush=True)
     start = time.perf_counter()
@@ -219,7 +237,8 @@ def main(argv: list[str] | None = None) -> None:
         def submit() -> None:
             if queue and not (args.stop_at and time.time() > args.stop_at):
                 i = queue.pop(0)
-                pending[pool.submit(one_hand, i, args.seed, args.others, args.expert_deals, args.deals)] = i
+                pending[pool.submit(one_hand, i, args.seed, args.others, args.expert_deals, args.deals,
+                                     args.player)] = i
 
         for _ in range(max(1, args.workers)):
             submit()
@@ -256,8 +275,8 @@ def _verify(args: argparse.Namespace, rows: list[dict[str, Any]]) -> dict[tuple[
                     checks[(c["hand"], c["number"])] = c
     todo = [(r["hand"], n) for r in rows for n, _, _ in r["flags"] if (r["hand"], n) not in checks]
     with path.open("a", encoding="utf-8") as f, ProcessPoolExecutor(max(1, args.workers)) as pool:
-        futures = [pool.submit(verify, i, args.seed, args.others, args.expert_deals, n, args.verify)
-                   for i, n in todo]
+        futures = [pool.submit(verify, i, args.seed, args.others, args.expert_deals, n, args.verify,
+                               args.player) for i, n in todo]
         for k, fut in enumerate(as_completed(futures), start=1):
             c = fut.result()
             c["asked"] = args.verify

@@ -400,6 +400,19 @@ def test_candidates_clearly_behind_are_dropped() -> None:
     assert stopped >= 1
 
 
+def test_without_elimination_every_candidate_plays_every_deal() -> None:
+    """``eliminate=False`` (the review's way, and the false-flag bench's thorough player): no candidate
+    is dropped, so every decision with a choice plays all its deals on every candidate."""
+    searched = 0
+    for view, legal in _decision_points(6):
+        bot = ExpertBot(4, RULES, budget_ms=None, max_rounds=40, eliminate=False)
+        bot.choose(view, legal)
+        if bot.stats.candidates >= 2:
+            searched += 1
+            assert bot.stats.rounds == 40 and bot.stats.playouts == 40 * bot.stats.candidates
+    assert searched >= 1
+
+
 def test_the_overrule_statistics() -> None:
     """Mean and standard error of paired differences from their sums; a candidate stays in the search
     only while its mean plus z standard errors is above 0 (identical results drop it)."""

@@ -84,7 +84,7 @@ class ExpertBot(Bot):
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
-                 lean: bool = True, read: bool = False) -> None:
+                 lean: bool = True, read: bool = False, eliminate: bool = True) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -103,6 +103,9 @@ class ExpertBot(Bot):
         # play each opponent by the style it is read as (reading.py; lean rollouts only): off by default,
         # its duplicate runs showed no gain (docs/bots.md, reading the opponents)
         self.read = read
+        # drop candidates early (step 3 of the module docstring); off: every candidate on every deal, as
+        # the review searches (the review's false-flag bench plays this way too)
+        self.eliminate = eliminate
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
@@ -174,7 +177,7 @@ class ExpertBot(Bot):
             last[0] = now = clock()
             return now >= deadline
 
-        ev = self.search(tb, cands, spent=spent, styles=self.styles(view))
+        ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=self.styles(view))
         rounds = ev.rounds
         stats.rounds = rounds
         stats.playouts = ev.playouts
