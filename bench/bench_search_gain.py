@@ -11,16 +11,33 @@ the sum over the decisions is what the search's own model (its rollouts and its 
 expects the player to gain over ``strong``, per hand. Compared with the duplicate runs'
 expert - strong (docs/strength.md), it says how much of what the model expects the table pays.
 
+With ``--real-deals N`` a second judge prices, at every decision where a player overruled ``strong``,
+that player's choice against ``strong``'s from the *true* hand (the real hidden tiles: what the table
+pays, not what the model expects): both played out on ``N`` reorderings of the undrawn wall (the tiles
+no seat has seen), every seat then played by ``strong`` (as the opponents are; the seat itself by
+``strong`` too, which the expert is outside its overrules), the same reordering and bot seeds for
+both (paired). Its sum over the decisions is what the overrules pay against the true hands, per hand.
+
+The players (``--players``): ``expert`` as it plays (candidates dropped early); ``thorough`` (every
+candidate on every deal); ``extended`` (as the expert, but a search still unsure after its deals goes
+on up to four times as many: ``ExpertBot(extend=4)``); ``z3`` (overrules only at three standard
+errors).
+
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
-the judge's standard error, and its playouts per decision; and the gain by kind of decision.
+the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
+of decision.
 
     python -m bench.bench_search_gain --hands 40 --workers 2
+    python -m bench.bench_search_gain --hands 100 --judge-deals 0 --real-deals 200 --players expert,extended
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -28,11 +45,14 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from sgmahjong.bots import Bot, make_bot
-from sgmahjong.bots.base import A, View
+from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import ExpertBot
-from sgmahjong.game import Action
-from sgmahjong.review import bot_hand_log
+from sgmahjong.bots.forward import Policy, playout
+from sgmahjong.bots.forward import perceive_state as perceive
+from sgmahjong.bots.reading import CAUTIOUS, QUICK
+from sgmahjong.bots.strong import StrongBot
+from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.rules import RuleSet
 
 SEED = 9000
@@ -40,65 +60,129 @@ HANDS = 40
 DEALS = 200  # the players' deals per decision at most
 JUDGE_DEALS = 400
 JUDGE_SEED = 1 << 42  # the judge's seeds: apart from the players'
-PLAYERS = {"expert": True, "thorough": False}  # name -> drops candidates early
+REAL_SEED = 1 << 43  # the real judge's reorderings and bot seeds
+
+
+class _Cautious(ExpertBot):
+    """The expert, its rollouts playing every opponent by the cautious quick policy (folds sooner)."""
+
+    def styles(self, view: View) -> tuple[int, ...]:
+        me = int(view["seat"])
+        return tuple(QUICK if s == me else CAUTIOUS for s in range(4))
+
+
+PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
+    "expert": (ExpertBot, {}), "thorough": (ExpertBot, {"eliminate": False}),
+    "extended": (ExpertBot, {"extend": 4}), "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {})}
 
 
 class _Recorder(ExpertBot):
-    """The expert, keeping every decision point where it searched."""
+    """The expert, telling whether its last decision was searched."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.points: list[tuple[View, list[Action]]] = []
-
-    def decide(self, view: View, legal: Sequence[A]) -> A:
-        action = super().decide(view, legal)
-        if self.stats.candidates >= 2:
-            self.points.append((view, [a for a in legal if isinstance(a, Action)]))
-        return action
+    def searched(self) -> bool:
+        return self.stats.candidates >= 2
 
 
-def one_hand(h: int, seed: int, deals: int, judge_deals: int) -> list[dict[str, Any]]:
-    """Hand ``h``: played, then each of the expert's searched decisions chosen by both players and
-    judged."""
+def _strong_policy(bot: StrongBot, rules: RuleSet) -> Policy:
+    def policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
+        return bot.decide_perceived(perceive(state, seat), legal, rules)
+    return policy
+
+
+def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: int, seed: int,
+              rules: RuleSet) -> tuple[float, float]:
+    """(mean, standard error) of ``cand``'s result minus ``base``'s for ``seat`` from the true
+    ``state``, paired over ``deals`` reorderings of the undrawn wall, every seat then played by
+    ``strong``."""
+    lo, hi = state.front, len(state.wall) - state.back
+    diffs = []
+    for r in range(deals):
+        rng = random.Random(seed * 100_003 + r)
+        wall = list(state.wall)
+        rest = wall[lo:hi]
+        rng.shuffle(rest)
+        wall[lo:hi] = rest
+        dealt = dataclasses.replace(state, wall=tuple(wall))
+        bot_seed = rng.getrandbits(32)
+        nets = []
+        for a in (cand, base):
+            policies = [_strong_policy(StrongBot(bot_seed * 4 + s, rules), rules) for s in range(4)]
+            end = playout(apply(dealt, a)[0], policies, max_steps=4000)
+            assert end is not None
+            nets.append(float(end.ledger[seat]))
+        diffs.append(nets[0] - nets[1])
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+    return mean, math.sqrt(var / len(diffs))
+
+
+def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 0,
+             players: Sequence[str] = ("expert", "thorough")) -> list[dict[str, Any]]:
+    """Hand ``h``: played, then each of the expert's searched decisions chosen by every player and
+    judged (by the search's model on ``judge_deals`` deals, and from the true hand on ``real_deals``
+    reorderings of the wall where a player overruled ``strong``)."""
     rules = RuleSet()
     seat = h % 4
     recorder = _Recorder((seed + h) * 4 + seat, rules, budget_ms=None, max_rounds=deals)
     bots: list[Bot] = [recorder if s == seat else make_bot("strong", (seed + h) * 4 + s, rules)
                        for s in range(4)]
-    bot_hand_log(rules, bots, seed=seed + h, dealer=(h // 4) % 4)
+    points: list[tuple[HandState, View, list[Action]]] = []
+    state, _ = new_hand(rules, seed=seed + h, dealer=(h // 4) % 4)
+    while not state.ended:
+        who = awaiting(state)[0]
+        legal = legal_actions(state, who)
+        view = player_view(state, who)
+        choice = bots[who].choose(view, legal)
+        if who == seat and recorder.searched():
+            points.append((state, view, list(legal)))
+        state, _ = apply(state, choice)
     rows = []
-    for k, (view, legal) in enumerate(recorder.points):
-        judge = ExpertBot(JUDGE_SEED + (seed + h) * 1000 + k, rules, budget_ms=None, max_rounds=judge_deals)
+    for k, (true_state, view, legal) in enumerate(points):
+        judge = ExpertBot(JUDGE_SEED + (seed + h) * 1000 + k, rules, budget_ms=None,
+                          max_rounds=max(1, judge_deals))
         cands = judge.review_candidates(view, legal)
-        ev = judge.search(table(knowledge(view), rules), cands, eliminate=False)
-        gains = [0.0] + [ev.paired(i, 0)[0] for i in range(1, len(cands))]
-        errors = [0.0] + [ev.paired(i, 0)[1] for i in range(1, len(cands))]
+        gains, errors = [0.0] * len(cands), [0.0] * len(cands)
+        if judge_deals:
+            ev = judge.search(table(knowledge(view), rules), cands, eliminate=False)
+            for i in range(1, len(cands)):
+                gains[i], errors[i] = ev.paired(i, 0)[:2]
         turn = any(a.kind == "discard" for a in legal)
         row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim"}
-        for name, eliminate in PLAYERS.items():
-            player = ExpertBot((seed + h) * 1000 + k, rules, budget_ms=None, max_rounds=deals,
-                               eliminate=eliminate)
+        real: dict[int, tuple[float, float]] = {0: (0.0, 0.0)}
+        for name in players:
+            cls, options = PLAYERS[name]
+            player = cls((seed + h) * 1000 + k, rules, budget_ms=None, max_rounds=deals, **options)
             i = cands.index(player.choose(view, legal))
-            row[name] = {"pick": i, "gain": gains[i], "se": errors[i], "playouts": player.stats.playouts}
+            if real_deals and i not in real:
+                real[i] = real_gain(true_state, seat, cands[i], cands[0], real_deals,
+                                    REAL_SEED + (seed + h) * 1000 + k, rules)
+            row[name] = {"pick": i, "gain": gains[i], "se": errors[i], "playouts": player.stats.playouts,
+                         "real": real.get(i, (0.0, 0.0))[0], "real_se": real.get(i, (0.0, 0.0))[1]}
         rows.append(row)
     return rows
 
 
-def report(rows: list[dict[str, Any]], hands: int, out: Any = sys.stdout) -> None:
+def report(rows: list[dict[str, Any]], hands: int, players: Sequence[str], out: Any = sys.stdout) -> None:
     print(f"   {len(rows)} searched decisions over {hands} hands "
           f"({sum(1 for r in rows if r['kind'] == 'turn')} on the turn, "
           f"{sum(1 for r in rows if r['kind'] == 'claim')} at claims)", file=out)
-    for name in PLAYERS:
+    for name in players:
         gain = sum(r[name]["gain"] for r in rows) / hands
         se = math.sqrt(sum(r[name]["se"] ** 2 for r in rows)) / hands
         over = sum(1 for r in rows if r[name]["pick"])
         turn = sum(r[name]["gain"] for r in rows if r["kind"] == "turn") / hands
         playouts = sum(r[name]["playouts"] for r in rows) / max(1, len(rows))
+        real = sum(r[name]["real"] for r in rows) / hands
+        real_turn = sum(r[name]["real"] for r in rows if r["kind"] == "turn") / hands
+        real_se = math.sqrt(sum(r[name]["real_se"] ** 2 for r in rows)) / hands
         print(f"   {name:8s}  overrules {over:4d}  judged gain over strong {gain:+.2f} ± {se:.2f} a hand "
-              f"(on the turn {turn:+.2f}, at claims {gain - turn:+.2f})  playouts a decision {playouts:5.0f}",
-              file=out)
-    same = sum(1 for r in rows if r["expert"]["pick"] == r["thorough"]["pick"])
-    print(f"   the same choice: {same} of {len(rows)} decisions", file=out)
+              f"(on the turn {turn:+.2f}, at claims {gain - turn:+.2f})  real {real:+.2f} ± {real_se:.2f} "
+              f"(on the turn {real_turn:+.2f})  "
+              f"playouts a decision {playouts:5.0f}", file=out)
+    first = players[0]
+    for name in players[1:]:
+        same = sum(1 for r in rows if r[first]["pick"] == r[name]["pick"])
+        print(f"   {first} and {name} choose alike at {same} of {len(rows)} decisions", file=out)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -106,21 +190,33 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--hands", type=int, default=HANDS)
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--deals", type=int, default=DEALS, help="the players' deals per decision at most")
-    p.add_argument("--judge-deals", type=int, default=JUDGE_DEALS)
+    p.add_argument("--judge-deals", type=int, default=JUDGE_DEALS,
+                   help="the model judge's deals per decision (0: no model judge)")
+    p.add_argument("--real-deals", type=int, default=0,
+                   help="the real judge's wall reorderings per overruled decision (0: no real judge)")
+    p.add_argument("--players", default="expert,thorough", help=f"of {', '.join(PLAYERS)}")
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--out", metavar="FILE", help="write every judged decision to FILE (JSON lines)")
     args = p.parse_args([] if argv is None else argv)
+    players = [x.strip() for x in args.players.split(",") if x.strip()]
+    unknown = [x for x in players if x not in PLAYERS]
+    if unknown or not players:
+        p.error(f"--players: unknown {', '.join(unknown) or '(none)'}; players: {', '.join(PLAYERS)}")
     print(f"search gain: the expert ({args.deals} deals) against 3 strong, {args.hands} hands from seed "
           f"{args.seed}, judged on {args.judge_deals} deals", flush=True)
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max(1, args.workers)) as pool:
-        futures = [pool.submit(one_hand, h, args.seed, args.deals, args.judge_deals)
+        futures = [pool.submit(one_hand, h, args.seed, args.deals, args.judge_deals, args.real_deals, players)
                    for h in range(args.hands)]
         for n, fut in enumerate(futures, start=1):
             rows.extend(fut.result())
             print(f"\r   {n}/{args.hands} hands", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    report(rows, args.hands)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r) + "\n" for r in rows)
+    report(rows, args.hands, players)
     print(f"   ({time.perf_counter() - start:.0f} s)")
 
 

@@ -413,6 +413,27 @@ def test_without_elimination_every_candidate_plays_every_deal() -> None:
     assert searched >= 1
 
 
+def test_an_unsure_search_goes_on_and_a_sure_one_stops() -> None:
+    """``extend``: a search that is still unsure after its deals (a candidate ahead of ``strong``'s
+    choice on average, none by ``z`` standard errors) goes on, up to ``extend`` times its deals; a
+    search that is not unsure stops at its deals, so it chooses exactly as without ``extend``."""
+    extended = same = 0
+    for view, legal in _decision_points(6):
+        plain = ExpertBot(4, RULES, budget_ms=None, max_rounds=20)
+        longer = ExpertBot(4, RULES, budget_ms=None, max_rounds=20, extend=3)
+        a, b = plain.choose(view, legal), longer.choose(view, legal)
+        assert longer.stats.rounds <= 60
+        if longer.stats.rounds > 20:
+            extended += 1
+        else:
+            same += 1
+            assert a == b
+            assert (longer.stats.rounds, longer.stats.playouts) == (plain.stats.rounds, plain.stats.playouts)
+    assert extended >= 1 and same >= 1
+    with pytest.raises(ValueError, match="extend"):
+        ExpertBot(4, RULES, budget_ms=None, max_rounds=20, extend=0)
+
+
 def test_the_overrule_statistics() -> None:
     """Mean and standard error of paired differences from their sums; a candidate stays in the search
     only while its mean plus z standard errors is above 0 (identical results drop it)."""

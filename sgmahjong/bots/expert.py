@@ -23,8 +23,10 @@ At each decision with a real choice the bot
 
 The search stops when the time budget (``budget_ms``, checked with ``clock`` after every
 ``CHECK_EVERY``-th decision of a lean playout, every decision of an engine one) is spent or after
-``max_rounds`` deals; a deal cut short by the budget is dropped. With no budget and a fixed
-``max_rounds`` the bot is deterministic for its seed.
+``max_rounds`` deals; a deal cut short by the budget is dropped. With ``extend`` above 1 a search
+still unsure after ``max_rounds`` deals (some candidate ahead of ``strong``'s choice on average, none
+by ``z`` standard errors) goes on, while it stays unsure, up to ``extend`` times ``max_rounds`` deals.
+With no budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ ELIMINATE_Z = 1.0  # ... once its mean is not ahead of strong's by this many sta
 ROLLOUTS = ("quick", "mixed", "fast", "greedy")  # quick for all / greedy for the bot, fast for the
 # others / fast for all / greedy for all
 ROLLOUT = "quick"
+EXTEND = 1  # an unsure search's deals at most, in multiples of max_rounds (1: never extended)
 CHECK_EVERY = 4  # a lean playout reads the clock after every 4th decision (a read of the thread's
 # CPU clock is a system call of about 1 us, a decision about 15 us: the overrun stays below 0.1 ms)
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
@@ -84,7 +87,8 @@ class ExpertBot(Bot):
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, *, budget_ms: float | None = BUDGET_MS,
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
-                 lean: bool = True, read: bool = False, eliminate: bool = True) -> None:
+                 lean: bool = True, read: bool = False, eliminate: bool = True,
+                 extend: int | None = None) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -106,6 +110,9 @@ class ExpertBot(Bot):
         # drop candidates early (step 3 of the module docstring); off: every candidate on every deal, as
         # the review searches (the review's false-flag bench plays this way too)
         self.eliminate = eliminate
+        self.extend = EXTEND if extend is None else extend
+        if self.extend < 1:
+            raise ValueError(f"extend must be at least 1, got {self.extend}")
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
@@ -177,7 +184,9 @@ class ExpertBot(Bot):
             last[0] = now = clock()
             return now >= deadline
 
-        ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=self.styles(view))
+        extend_to = None if self.max_rounds is None else self.max_rounds * self.extend
+        ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=self.styles(view),
+                         extend_to=extend_to, unsure=self._unsure)
         rounds = ev.rounds
         stats.rounds = rounds
         stats.playouts = ev.playouts
@@ -193,6 +202,17 @@ class ExpertBot(Bot):
         stats.advantage = best_mean
         return cands[best]
 
+    def _unsure(self, ev: Evaluation) -> bool:
+        """Whether a search's choice is still open: no candidate ahead of ``strong``'s choice by ``z``
+        standard errors, and some candidate ahead on average."""
+        unsure = False
+        for i in ev.alive[1:]:
+            mean, se = _mean_se(ev.sums[i], ev.squares[i], ev.rounds)
+            if mean > self.z * se:
+                return False
+            unsure = unsure or mean > 0
+        return unsure
+
     def styles(self, view: View) -> tuple[int, ...]:
         """The rollout style of each seat: as read from ``view`` (:func:`.reading.read_styles`), or
         all quick when the bot does not read."""
@@ -200,7 +220,8 @@ class ExpertBot(Bot):
 
     def search(self, tb: Table, cands: Sequence[A], *, spent: Callable[[], bool] = _never,
                eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4,
-               enough: Callable[[Evaluation], bool] | None = None) -> Evaluation:
+               enough: Callable[[Evaluation], bool] | None = None, extend_to: int | None = None,
+               unsure: Callable[[Evaluation], bool] | None = None) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
@@ -208,8 +229,9 @@ class ExpertBot(Bot):
         errors (and the search ends with none left); without it every candidate is played out on
         every deal (the review). ``styles``: the style each opponent is played by in lean rollouts
         (the seat itself plays the quick policy). ``enough(ev)``, asked after every complete deal, ends
-        the search early when it says so (the review's sequential stop). The deals come from
-        ``self.rng``."""
+        the search early when it says so (the review's sequential stop). After ``max_rounds`` deals
+        the search goes on up to ``extend_to`` deals while ``unsure(ev)`` says so. The deals come
+        from ``self.rng``."""
         me = tb.k.seat
         policies = self._policies(me)
         lean = self.lean
@@ -218,8 +240,14 @@ class ExpertBot(Bot):
         ev = Evaluation.empty(len(cands))
         sums, squares, alive = ev.sums, ev.squares, ev.alive
         rounds = tries = 0
-        limit = math.inf if self.max_rounds is None else 2 * self.max_rounds + 8
-        while (self.max_rounds is None or rounds < self.max_rounds) and tries < limit and not spent():
+        cap = most = self.max_rounds
+        if cap is not None and extend_to is not None and unsure is not None:
+            most = max(cap, extend_to)
+        limit = math.inf if most is None else 2 * most + 8
+        while tries < limit and not spent():
+            if cap is not None and most is not None and rounds >= cap and (
+                    rounds >= most or unsure is None or not unsure(ev)):
+                break
             tries += 1
             deal_seed = self.rng.getrandbits(48)
             state: HandState | None = None
