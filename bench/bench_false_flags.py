@@ -55,7 +55,9 @@ SEED = 38_000
 HANDS = 200
 EXPERT_DEALS = 200  # the playing expert's deals per decision at most (its search drops candidates early)
 OUT = Path("build/bench/false_flags.jsonl")
-PLAYERS = ("expert", "thorough")  # --player
+PLAYERS: dict[str, dict[str, Any]] = {  # --player: the ExpertBot options the reviewed seat plays with
+    "expert": {}, "thorough": {"eliminate": False}, "extended": {"extend": 4},
+    "thorough-extended": {"eliminate": False, "extend": 4}}
 LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 
@@ -79,7 +81,7 @@ def hand_log(i: int, seed: int, others: str, expert_deals: int, player: str = "e
     for s in range(4):
         if s == seat or others == "expert":
             bots.append(ExpertBot(hand_seed * 4 + s, rules, budget_ms=None, max_rounds=expert_deals,
-                                  eliminate=player != "thorough"))
+                                  **PLAYERS[player]))
         else:
             bots.append(make_bot(others, hand_seed * 4 + s, rules))
     return bot_hand_log(rules, bots, seed=hand_seed, dealer=(i // 4) % 4)
@@ -199,7 +201,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--others", choices=("strong", "expert"), default="strong")
     p.add_argument("--expert-deals", type=int, default=EXPERT_DEALS)
-    p.add_argument("--player", choices=PLAYERS, default="expert",
+    p.add_argument("--player", choices=list(PLAYERS), default="expert",
                    help="how the reviewed expert plays: as at the tables (candidates dropped early), or "
                         "thorough (every candidate on every deal, as the review searches)")
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the review's deals per decision")

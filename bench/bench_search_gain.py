@@ -73,7 +73,10 @@ class _Cautious(ExpertBot):
 
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
     "expert": (ExpertBot, {}), "thorough": (ExpertBot, {"eliminate": False}),
-    "extended": (ExpertBot, {"extend": 4}), "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {})}
+    "extended": (ExpertBot, {"extend": 4}), "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
+    "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
+    "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
+    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5})}
 
 
 class _Recorder(ExpertBot):
@@ -196,7 +199,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="the real judge's wall reorderings per overruled decision (0: no real judge)")
     p.add_argument("--players", default="expert,thorough", help=f"of {', '.join(PLAYERS)}")
     p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--out", metavar="FILE", help="write every judged decision to FILE (JSON lines)")
+    p.add_argument("--out", metavar="FILE",
+                   help="write every judged decision to FILE (JSON lines, hand by hand)")
     args = p.parse_args([] if argv is None else argv)
     players = [x.strip() for x in args.players.split(",") if x.strip()]
     unknown = [x for x in players if x not in PLAYERS]
@@ -206,16 +210,20 @@ def main(argv: list[str] | None = None) -> None:
           f"{args.seed}, judged on {args.judge_deals} deals", flush=True)
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
     with ProcessPoolExecutor(max(1, args.workers)) as pool:
         futures = [pool.submit(one_hand, h, args.seed, args.deals, args.judge_deals, args.real_deals, players)
                    for h in range(args.hands)]
         for n, fut in enumerate(futures, start=1):
-            rows.extend(fut.result())
+            done = fut.result()
+            rows.extend(done)
+            if out is not None:
+                out.writelines(json.dumps(r) + "\n" for r in done)
+                out.flush()
             print(f"\r   {n}/{args.hands} hands", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.writelines(json.dumps(r) + "\n" for r in rows)
+    if out is not None:
+        out.close()
     report(rows, args.hands, players)
     print(f"   ({time.perf_counter() - start:.0f} s)")
 

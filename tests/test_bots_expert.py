@@ -434,6 +434,49 @@ def test_an_unsure_search_goes_on_and_a_sure_one_stops() -> None:
         ExpertBot(4, RULES, budget_ms=None, max_rounds=20, extend=0)
 
 
+def test_weighed_deals_favour_hands_whose_latest_discard_was_efficient() -> None:
+    """``knowledge`` reads each seat's latest discard, claimed or still in its pile (the truth's own
+    order); ``table(..., weigh=True)`` deals the same tiles, but more often hands from which each
+    seat's latest discard was an efficient one; without ``weigh`` the deal is as before."""
+    from sgmahjong.bots.determinise import consistent, deal_hidden
+
+    checked = 0
+    shares = {False: [0, 0], True: [0, 0]}
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        nonlocal checked
+        k = knowledge(view)
+        for s, st in enumerate(state.seats):
+            total = len(st.discards) + len(st.taken)
+            taken = {p: t for p, t, _ in st.taken}
+            truth = taken.get(total - 1, st.discards[-1] if st.discards else None)
+            assert k.last[s] == truth
+        if checked >= 12 or state.seats[seat].discards == () or len(legal) < 2:
+            return
+        checked += 1
+        for weigh in (False, True):
+            tb = table(k, RULES, weigh=weigh)
+            rng = random.Random(checked)
+            for _ in range(60):
+                hands, wall = deal_hidden(tb, rng)
+                assert sorted([*(t for h in hands for t in h), *wall]) == sorted([*tb.playing, *tb.bonus])
+                for o in range(4):
+                    t = k.last[o]
+                    if o == seat or t is None or t >= 34 or not hands[o]:
+                        continue
+                    counts = [0] * 34
+                    for x in hands[o]:
+                        counts[x] += 1
+                    counts[t] += 1
+                    shares[weigh][0] += consistent(counts, len(k.melds[o]), t)
+                    shares[weigh][1] += 1
+
+    _play(331, check)
+    assert checked >= 6
+    plain, weighed = (shares[w][0] / shares[w][1] for w in (False, True))
+    assert weighed > plain + 0.1
+
+
 def test_the_overrule_statistics() -> None:
     """Mean and standard error of paired differences from their sums; a candidate stays in the search
     only while its mean plus z standard errors is above 0 (identical results drop it)."""

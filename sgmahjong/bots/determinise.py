@@ -26,12 +26,15 @@ from ..game.state import CLAIM, TURN, HandState, SeatState, SetRec
 from ..melds import MeldKind
 from ..rules import RuleSet
 from ..tiles import NUM_FACES, NUM_PLAYING, Tile, full_set
+from .forward import _distances
 from .perception import tile_of
 from .shuffle import shuffle
 
 _FULL: tuple[int, ...] = tuple(full_set().count(Tile(i)) for i in range(NUM_FACES))
 _KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
 DEAD_TILES = 15
+WEIGH_EPS = 0.25  # weighed deals: the weight of a seat's inefficient latest discard
+WEIGH_TRIES = 16  # ... and the deals tried at most
 
 
 class InconsistentViewError(ValueError):
@@ -57,6 +60,7 @@ class Knowledge:
     hidden: tuple[int, ...]  # concealed tiles each seat holds that this seat cannot see (0 for itself)
     unseen: tuple[int, ...]  # NUM_FACES counts of the tiles this seat has not seen anywhere
     window: tuple[str, int, Tile] | None  # an open claim window: (kind, source seat, tile)
+    last: tuple[Tile | None, ...] = (None, None, None, None)  # each seat's latest discard (claimed or not)
 
 
 def knowledge(view: dict[str, Any]) -> Knowledge:
@@ -67,6 +71,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     melds: list[tuple[SetRec, ...]] = [(), (), (), ()]
     bonus: list[tuple[Tile, ...]] = [(), (), (), ()]
     discards: list[tuple[Tile, ...]] = [(), (), (), ()]
+    last: list[Tile | None] = [None, None, None, None]
     hidden = [0, 0, 0, 0]
     own: list[Tile] = []
     drawn: Tile | None = None
@@ -85,6 +90,10 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         melds[i] = tuple(recs)
         bonus[i] = tuple(tile_of(x) for x in s.get("bonus") or ())
         discards[i] = tuple(tile_of(x) for x in s.get("discards") or ())
+        taken = s.get("taken") or ()
+        made = len(discards[i]) + len(taken)
+        last[i] = next((tile_of(x[1]) for x in taken if int(x[0]) == made - 1),
+                       discards[i][-1] if discards[i] else None)
         for t in (*bonus[i], *discards[i]):
             seen[t] += 1
         if i == me:
@@ -107,7 +116,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         wall_remaining=int(view.get("wall_remaining") or 0),
         ledger=tuple(int(x) for x in view.get("hand_ledger") or (0, 0, 0, 0)),
         own=tuple(sorted(own)), drawn=drawn, melds=tuple(melds), bonus=tuple(bonus),
-        discards=tuple(discards), hidden=tuple(hidden), unseen=unseen, window=win)
+        discards=tuple(discards), hidden=tuple(hidden), unseen=unseen, window=win, last=tuple(last))
 
 
 def _liability(k: Knowledge, seat: int, rules: RuleSet) -> tuple[int | None, str | None]:
@@ -137,10 +146,12 @@ class Table:
     discards_made: int
     claims_made: bool
     kong_made: bool
+    weigh: tuple[int, ...] = ()  # with weighed deals: each seat's latest discard to check (-1: none)
 
 
-def table(k: Knowledge, rules: RuleSet) -> Table:
-    """The sample-independent parts of :func:`sample_state`; checks the counts add up."""
+def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False) -> Table:
+    """The sample-independent parts of :func:`sample_state`; checks the counts add up. ``weigh``: deal
+    the other hands weighed by their latest discards (see :func:`deal_hidden`)."""
     playing = tuple(Tile(t) for t in range(NUM_PLAYING) for _ in range(k.unseen[t]))
     bonus = tuple(Tile(t) for t in range(NUM_PLAYING, NUM_FACES) for _ in range(k.unseen[t]))
     need = sum(k.hidden)
@@ -164,14 +175,36 @@ def table(k: Knowledge, rules: RuleSet) -> Table:
                  liable=tuple(_liability(k, s, rules) for s in range(4)), seen=tuple(seen),
                  discards_made=sum(len(p) for p in k.discards) + claimed,
                  claims_made=claimed > 0,
-                 kong_made=any(m.kind is MeldKind.KONG for ms in k.melds for m in ms))
+                 kong_made=any(m.kind is MeldKind.KONG for ms in k.melds for m in ms),
+                 weigh=_weigh(k) if weigh else ())
+
+
+def _weigh(k: Knowledge) -> tuple[int, ...]:
+    out = []
+    for s in range(4):
+        t = k.last[s]
+        out.append(-1 if s == k.seat or t is None or t >= NUM_PLAYING or not k.hidden[s] else int(t))
+    return tuple(out)
+
+
+def consistent(counts: list[int], n_melds: int, t: int) -> bool:
+    """Whether discarding ``t`` from the concealed ``counts`` (``t`` among them) leaves the hand as near
+    to winning as any other discard would (an efficient player's discard)."""
+    dist = _distances(counts, n_melds)
+    return dist[t] <= min(dist.values())
 
 
 def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
-    """The other seats' concealed tiles and the wall (draw order) for one sample."""
+    """The other seats' concealed tiles and the wall (draw order) for one sample. With ``tb.weigh``
+    the deal is weighed by how likely each other seat's latest discard was: a deal where that discard
+    was not an efficient one from the seat's dealt tiles (:func:`consistent`) is kept with probability
+    ``WEIGH_EPS`` (per such seat), else dealt again, at most ``WEIGH_TRIES`` times."""
     k = tb.k
     pool = list(tb.playing)
-    shuffle(pool, rng)
+    for _ in range(WEIGH_TRIES if tb.weigh else 1):
+        shuffle(pool, rng)
+        if not tb.weigh or rng.random() < _weight(tb, pool):
+            break
     hands: list[list[Tile]] = [[], [], [], []]
     at = 0
     for s in range(4):
@@ -181,6 +214,26 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     wall = pool[at:] + list(tb.bonus)
     shuffle(wall, rng)
     return hands, wall
+
+
+def _weight(tb: Table, pool: list[Tile]) -> float:
+    """The chance a dealt ``pool`` is kept: ``WEIGH_EPS`` for each seat whose latest discard it makes
+    inefficient."""
+    k = tb.k
+    w = 1.0
+    at = 0
+    for s in range(4):
+        n = k.hidden[s]
+        t = tb.weigh[s]
+        if t >= 0:
+            counts = [0] * NUM_PLAYING
+            for x in pool[at:at + n]:
+                counts[x] += 1
+            counts[t] += 1
+            if not consistent(counts, len(k.melds[s]), t):
+                w *= WEIGH_EPS
+        at += n
+    return w
 
 
 def sample_state(tb: Table, rng: random.Random) -> HandState | None:

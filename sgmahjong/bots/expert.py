@@ -88,7 +88,7 @@ class ExpertBot(Bot):
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
                  lean: bool = True, read: bool = False, eliminate: bool = True,
-                 extend: int | None = None) -> None:
+                 extend: int | None = None, weigh: bool = False) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -110,6 +110,8 @@ class ExpertBot(Bot):
         # drop candidates early (step 3 of the module docstring); off: every candidate on every deal, as
         # the review searches (the review's false-flag bench plays this way too)
         self.eliminate = eliminate
+        # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
+        self.weigh = weigh
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -174,7 +176,7 @@ class ExpertBot(Bot):
         if len(cands) < 2:
             return base
         try:
-            tb = table(knowledge(view), rules)
+            tb = table(knowledge(view), rules, weigh=self.weigh)
         except InconsistentViewError:
             return base
         deadline = math.inf if self.budget is None else start + self.budget
