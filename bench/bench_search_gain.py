@@ -76,7 +76,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "extended": (ExpertBot, {"extend": 4}), "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
-    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5})}
+    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
+    "thorough-extended": (ExpertBot, {"eliminate": False, "extend": 4})}
 
 
 class _Recorder(ExpertBot):
