@@ -17,7 +17,10 @@ search does not confirm (its cost not beyond two standard errors) is counted fal
 ``--player thorough`` has the reviewed seat play as the review searches: every candidate on every one
 of its deals, none dropped early, on its own seeds. Its choices still cost points now and then: like
 the expert it keeps ``strong``'s choice unless another is two standard errors ahead on its own deals,
-so a real gap of a unit or two is often left unplayed (docs/bots.md, flags that hold).
+so a real gap of a unit or two is often left unplayed (docs/bots.md, flags that hold). The players
+(``--player``): ``expert`` (the expert's defaults: an unsure search goes on up to four times its
+deals), ``unextended`` (the expert before that: ``extend=1``), ``thorough`` (every candidate on every
+deal, ``extend=1``), ``extended`` (``extend=4``) and ``thorough-extended`` (both).
 
 Results are appended to a JSON-lines file, one line per hand (``--out``, default
 ``build/bench/false_flags.jsonl``; the long checks beside it, ``.verify.jsonl``): a run stopped and
@@ -56,8 +59,8 @@ HANDS = 200
 EXPERT_DEALS = 200  # the playing expert's deals per decision at most (its search drops candidates early)
 OUT = Path("build/bench/false_flags.jsonl")
 PLAYERS: dict[str, dict[str, Any]] = {  # --player: the ExpertBot options the reviewed seat plays with
-    "expert": {}, "thorough": {"eliminate": False}, "extended": {"extend": 4},
-    "thorough-extended": {"eliminate": False, "extend": 4}}
+    "expert": {}, "unextended": {"extend": 1}, "thorough": {"eliminate": False, "extend": 1},
+    "extended": {"extend": 4}, "thorough-extended": {"eliminate": False, "extend": 4}}
 LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 
@@ -72,7 +75,7 @@ def _commit() -> str:
 
 def hand_log(i: int, seed: int, others: str, expert_deals: int, player: str = "expert") -> str:
     """Hand ``i``'s log: seed ``seed + i``, the expert in seat ``i % 4`` (``expert_deals`` deals per
-    decision, no time budget; ``player`` "thorough": every candidate on every deal), ``others`` in the
+    decision, no time budget; ``player``: the options it plays with, :data:`PLAYERS`), ``others`` in the
     other seats, the dealer moving every four hands."""
     rules = RuleSet()
     hand_seed = seed + i
@@ -202,8 +205,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--others", choices=("strong", "expert"), default="strong")
     p.add_argument("--expert-deals", type=int, default=EXPERT_DEALS)
     p.add_argument("--player", choices=list(PLAYERS), default="expert",
-                   help="how the reviewed expert plays: as at the tables (candidates dropped early), or "
-                        "thorough (every candidate on every deal, as the review searches)")
+                   help="how the reviewed expert plays: expert (its defaults), unextended (no search "
+                        "beyond its deals), thorough (every candidate on every deal, as the review "
+                        "searches, no search beyond its deals), extended, thorough-extended")
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the review's deals per decision")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", type=Path, default=OUT, help="the resumable results file (JSON lines)")

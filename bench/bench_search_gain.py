@@ -18,10 +18,13 @@ no seat has seen), every seat then played by ``strong`` (as the opponents are; t
 ``strong`` too, which the expert is outside its overrules), the same reordering and bot seeds for
 both (paired). Its sum over the decisions is what the overrules pay against the true hands, per hand.
 
-The players (``--players``): ``expert`` as it plays (candidates dropped early); ``thorough`` (every
-candidate on every deal); ``extended`` (as the expert, but a search still unsure after its deals goes
-on up to four times as many: ``ExpertBot(extend=4)``); ``z3`` (overrules only at three standard
-errors).
+The players (``--players``, :data:`PLAYERS`): ``expert`` as it plays (its defaults: candidates
+dropped early, and a search still unsure after its deals goes on up to four times as many);
+``unextended`` (the expert without that: ``extend=1``); ``thorough`` (every candidate on every deal,
+``extend=1``); ``extended`` (``extend=4``); ``thorough-extended`` (both); ``extended2`` and
+``extended8``; ``z3`` (overrules only at three standard errors); ``weighed`` (deals weighed by the
+other seats' latest discards); ``cautious`` (the opponents' rollouts by the cautious quick policy); and
+two mixtures of these.
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -72,7 +75,8 @@ class _Cautious(ExpertBot):
 
 
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
-    "expert": (ExpertBot, {}), "thorough": (ExpertBot, {"eliminate": False}),
+    "expert": (ExpertBot, {}), "unextended": (ExpertBot, {"extend": 1}),
+    "thorough": (ExpertBot, {"eliminate": False, "extend": 1}),
     "extended": (ExpertBot, {"extend": 4}), "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
