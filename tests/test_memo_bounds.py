@@ -153,7 +153,7 @@ def test_the_memos_stay_within_their_bounds_over_play(monkeypatch: pytest.Monkey
             look()
     from sgmahjong.bots.expert import ExpertBot
 
-    searcher = [ExpertBot(0, rules, budget_ms=None, max_rounds=2),
+    searcher = [ExpertBot(0, rules, budget_ms=None, max_rounds=2, extend=1),
                 *(make_bot("strong", i, rules) for i in (1, 2, 3))]
     play_hand(rules, searcher, seed=99, dealer=0)  # the expert's playouts (forward's quick policy)
     look()
