@@ -72,7 +72,7 @@ def test_the_expert_agrees_with_its_own_review() -> None:
     pick from every other option (ahead by more than COST_Z standard errors of the paired difference),
     the expert played it. (Under a minute of CPU. Over the hands of seeds 1-24 this player agreed at
     all 48 such decisions; the expert at its defaults, which drops a candidate from its 4th deal on,
-    at 32 of 37, and without ``extend`` at 40 of 47: docs/bots.md.)"""
+    at 32 of 37, and without ``extend`` at 39 of 46: docs/bots.md.)"""
     seed = 1
     bots = [ExpertBot(seed, RULES, budget_ms=None, max_rounds=SELF_DEALS, eliminate=False, extend=4),
             *_bots(["strong"] * 4, seed)[1:]]
