@@ -57,8 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget-clock", choices=("wall", "cpu"), default="wall",
                         help="the expert's budget by the wall clock (default) or by its thread's CPU time")
     parser.add_argument("--expert-rounds", type=int, default=None,
-                        help="the expert's deals per decision at most (with --time-budget-ms 0 the "
-                             "expert is deterministic)")
+                        help="the expert's deals per decision (a search still unsure after them goes on "
+                             "to at most 4 times as many; with --time-budget-ms 0 the expert is "
+                             "deterministic)")
 
 
 def parse_lineup(text: str, count: int = 4, option: str = "--bots", fill: bool = True) -> list[str]:
