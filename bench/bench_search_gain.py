@@ -47,15 +47,17 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
 from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
-from sgmahjong.bots.expert import ExpertBot
+from sgmahjong.bots.expert import ExpertBot, _estimate
 from sgmahjong.bots.forward import Policy, playout
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
 from sgmahjong.bots.strong import StrongBot
-from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game import Action, HandState, apply, player_view
+from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 
 SEED = 9000
@@ -75,13 +77,11 @@ class _Cautious(ExpertBot):
 
 
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
-    "expert": (ExpertBot, {}), "unextended": (ExpertBot, {"extend": 1}),
-    "thorough": (ExpertBot, {"eliminate": False, "extend": 1}),
-    "extended": (ExpertBot, {"extend": 4}), "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
+    **{name: (ExpertBot, options) for name, options in REVIEWED_PLAYERS.items()},  # as bench_false_flags
+    "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
-    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
-    "thorough-extended": (ExpertBot, {"eliminate": False, "extend": 4})}
+    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5})}
 
 
 class _Recorder(ExpertBot):
@@ -119,9 +119,8 @@ def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: in
             assert end is not None
             nets.append(float(end.ledger[seat]))
         diffs.append(nets[0] - nets[1])
-    mean = sum(diffs) / len(diffs)
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-    return mean, math.sqrt(var / len(diffs))
+    mean, se, _ = _estimate(diffs)
+    return mean, se
 
 
 def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 0,
@@ -135,15 +134,13 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
     bots: list[Bot] = [recorder if s == seat else make_bot("strong", (seed + h) * 4 + s, rules)
                        for s in range(4)]
     points: list[tuple[HandState, View, list[Action]]] = []
-    state, _ = new_hand(rules, seed=seed + h, dealer=(h // 4) % 4)
-    while not state.ended:
-        who = awaiting(state)[0]
-        legal = legal_actions(state, who)
-        view = player_view(state, who)
-        choice = bots[who].choose(view, legal)
+
+    def record(state: HandState, who: int, legal: Sequence[Action], choice: Action) -> Action:
         if who == seat and recorder.searched():
-            points.append((state, view, list(legal)))
-        state, _ = apply(state, choice)
+            points.append((state, player_view(state, who), list(legal)))
+        return choice
+
+    bot_hand_log(rules, bots, seed=seed + h, dealer=(h // 4) % 4, tamper=record)
     rows = []
     for k, (true_state, view, legal) in enumerate(points):
         judge = ExpertBot(JUDGE_SEED + (seed + h) * 1000 + k, rules, budget_ms=None,
@@ -164,8 +161,9 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
             if real_deals and i not in real:
                 real[i] = real_gain(true_state, seat, cands[i], cands[0], real_deals,
                                     REAL_SEED + (seed + h) * 1000 + k, rules)
+            mean, se = real.get(i, (0.0, 0.0))
             row[name] = {"pick": i, "gain": gains[i], "se": errors[i], "playouts": player.stats.playouts,
-                         "real": real.get(i, (0.0, 0.0))[0], "real_se": real.get(i, (0.0, 0.0))[1]}
+                         "real": mean, "real_se": se}
         rows.append(row)
     return rows
 
