@@ -60,7 +60,8 @@ EXPERT_DEALS = 200  # the playing expert's deals per decision at most (its searc
 OUT = Path("build/bench/false_flags.jsonl")
 PLAYERS: dict[str, dict[str, Any]] = {  # --player: the ExpertBot options the reviewed seat plays with
     "expert": {}, "unextended": {"extend": 1}, "thorough": {"eliminate": False, "extend": 1},
-    "extended": {"extend": 4}, "thorough-extended": {"eliminate": False, "extend": 4}}
+    "extended": {"extend": 4}, "thorough-extended": {"eliminate": False, "extend": 4},
+    "patient": {"extend": 4, "evidence": 4}, "patient8": {"extend": 4, "evidence": 8}}
 LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 

@@ -22,7 +22,8 @@ The players (``--players``, :data:`PLAYERS`): ``expert`` as it plays (its defaul
 dropped early, and a search still unsure after its deals goes on up to four times as many);
 ``unextended`` (the expert without that: ``extend=1``); ``thorough`` (every candidate on every deal,
 ``extend=1``); ``extended`` (``extend=4``); ``thorough-extended`` (both); ``extended2`` and
-``extended8``; ``z3`` (overrules only at three standard errors); ``weighed`` (deals weighed by the
+``extended8``; ``patient`` and ``patient8`` (``extend=4``; a candidate dropped only once its result has
+differed from ``strong``'s choice's on 4 or 8 deals); ``z3`` (overrules only at three standard errors); ``weighed`` (deals weighed by the
 other seats' latest discards); ``cautious`` (the opponents' rollouts by the cautious quick policy); and
 two mixtures of these.
 

@@ -413,6 +413,44 @@ def test_without_elimination_every_candidate_plays_every_deal() -> None:
     assert searched >= 1
 
 
+def test_a_candidate_is_dropped_only_on_enough_differing_deals() -> None:
+    """``evidence=k``: a candidate whose result has differed from ``strong``'s choice's on fewer than
+    ``k`` deals is never dropped (all its differences so far 0 say nothing about it), so a dropped one
+    always has ``k`` or more; with more evidence asked than there are deals the search is the one
+    without elimination, deal for deal."""
+    from sgmahjong.bots.expert import ELIMINATE_AFTER
+
+    dropped = kept = 0
+    for view, legal in _decision_points(6):
+        bot = ExpertBot(4, RULES, budget_ms=None, max_rounds=40, extend=1)
+        base = bot.strong.decide_perceived(perceive(view), legal, RULES)
+        cands = bot._candidates(base, legal)
+        if len(cands) < 2:
+            continue
+        tb = table(knowledge(view), RULES)
+        results = {}
+        for evidence in (0, 4, 10**6):
+            bot.rng.seed(9)
+            ev = bot.search(tb, cands, eliminate=True, evidence=evidence)
+            results[evidence] = ev
+            for i in range(1, len(cands)):
+                if i not in ev.alive:
+                    assert ev.moved[i] >= evidence
+                    dropped += evidence == 4
+        # the old rule drops on deals alone, so where it dropped a candidate that had not yet differed
+        # on 4 deals, asking for 4 plays more
+        early = [i for i in range(1, len(cands)) if i not in results[0].alive and results[0].moved[i] < 4]
+        if early and results[0].rounds >= ELIMINATE_AFTER:
+            kept += 1
+            assert results[4].playouts > results[0].playouts
+        bot.rng.seed(9)
+        full = bot.search(tb, cands, eliminate=False)
+        assert results[10**6].results == full.results and results[10**6].alive == full.alive
+    assert dropped >= 1 and kept >= 1
+    with pytest.raises(ValueError, match="evidence"):
+        ExpertBot(4, RULES, budget_ms=None, max_rounds=20, evidence=-1)
+
+
 def test_an_unsure_search_goes_on_and_a_sure_one_stops() -> None:
     """``extend``: a search that is still unsure after its deals (a candidate ahead of ``strong``'s
     choice on average, none by ``z`` standard errors) goes on, up to ``extend`` times its deals; a

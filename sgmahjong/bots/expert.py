@@ -15,8 +15,10 @@ At each decision with a real choice the bot
    paired differences are far less noisy); with ``read`` (off by default) each opponent plays in the
    quick rollouts the variant of the quick policy its play so far reads as (:mod:`.reading`);
 3. drops a candidate, from ``ELIMINATE_AFTER`` deals on, once its mean paired difference to
-   ``strong``'s choice plus ``ELIMINATE_Z`` standard errors is not above 0 (the remaining deals go to
-   the candidates still in doubt; with none left the search ends and ``strong``'s choice stands);
+   ``strong``'s choice plus ``ELIMINATE_Z`` standard errors is not above 0 and its result has
+   differed from that choice's on at least ``evidence`` deals (default ``EVIDENCE``) (the remaining
+   deals go to the candidates still in doubt; with none left the search ends and ``strong``'s choice
+   stands);
 4. keeps ``strong``'s choice unless another candidate's mean result in payment units (the hand
    ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` (default 2)
    standard errors of the paired difference, over at least ``MIN_ROUNDS`` deals: where the search
@@ -56,6 +58,7 @@ Z = 2.0  # standard errors of the paired difference needed to overrule strong (1
 MIN_ROUNDS = 8  # ... and at least this many complete deals
 ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
 ELIMINATE_Z = 1.0  # ... once its mean is not ahead of strong's by this many standard errors
+EVIDENCE = 0  # ... and once its result has differed from strong's choice's on this many deals
 ROLLOUTS = ("quick", "mixed", "fast", "greedy")  # quick for all / greedy for the bot, fast for the
 # others / fast for all / greedy for all
 ROLLOUT = "quick"
@@ -91,7 +94,7 @@ class ExpertBot(Bot):
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
                  lean: bool = True, read: bool = False, eliminate: bool = True,
-                 extend: int | None = None, weigh: bool = False) -> None:
+                 extend: int | None = None, weigh: bool = False, evidence: int | None = None) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -113,6 +116,11 @@ class ExpertBot(Bot):
         # drop candidates early (step 3 of the module docstring); off: every candidate on every deal, as
         # the review searches (the review's false-flag bench plays this way too)
         self.eliminate = eliminate
+        # a candidate may be dropped only once its result has differed from strong's choice's on this
+        # many deals (0: from ELIMINATE_AFTER deals on, even if every difference so far was 0)
+        self.evidence = EVIDENCE if evidence is None else evidence
+        if self.evidence < 0:
+            raise ValueError(f"evidence must be at least 0, got {self.evidence}")
         # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
         self.weigh = weigh
         self.extend = EXTEND if extend is None else extend
@@ -191,7 +199,7 @@ class ExpertBot(Bot):
 
         extend_to = None if self.max_rounds is None else self.max_rounds * self.extend
         ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=self.styles(view),
-                         extend_to=extend_to, unsure=self._unsure)
+                         extend_to=extend_to, unsure=self._unsure, evidence=self.evidence)
         rounds = ev.rounds
         stats.rounds = rounds
         stats.playouts = ev.playouts
@@ -226,12 +234,13 @@ class ExpertBot(Bot):
     def search(self, tb: Table, cands: Sequence[A], *, spent: Callable[[], bool] = _never,
                eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4,
                enough: Callable[[Evaluation], bool] | None = None, extend_to: int | None = None,
-               unsure: Callable[[Evaluation], bool] | None = None) -> Evaluation:
+               unsure: Callable[[Evaluation], bool] | None = None, evidence: int = 0) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
         ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``ELIMINATE_Z`` standard
-        errors (and the search ends with none left); without it every candidate is played out on
+        errors and its result has differed from candidate 0's on ``evidence`` deals (and the search ends
+        with none left); without it every candidate is played out on
         every deal (the review). ``styles``: the style each opponent is played by in lean rollouts
         (the seat itself plays the quick policy). ``enough(ev)``, asked after every complete deal, ends
         the search early when it says so (the review's sequential stop). After ``max_rounds`` deals
@@ -243,7 +252,7 @@ class ExpertBot(Bot):
         lean_policies: list[LeanPolicy] = [lean_style_policy(QUICK if s == me else styles[s])
                                            for s in range(4)]
         ev = Evaluation.empty(len(cands))
-        sums, squares, alive = ev.sums, ev.squares, ev.alive
+        sums, squares, alive, moved = ev.sums, ev.squares, ev.alive, ev.moved
         rounds = tries = 0
         cap = most = self.max_rounds
         if cap is not None and extend_to is not None and unsure is not None:
@@ -305,8 +314,11 @@ class ExpertBot(Bot):
                     d = results[i] - results[0]
                     sums[i] += d
                     squares[i] += d * d
+                    if d:
+                        moved[i] += 1
                 if eliminate and rounds >= ELIMINATE_AFTER:
-                    alive[1:] = [i for i in alive[1:] if _ahead(sums[i], squares[i], rounds, ELIMINATE_Z)]
+                    alive[1:] = [i for i in alive[1:] if moved[i] < evidence
+                                 or _ahead(sums[i], squares[i], rounds, ELIMINATE_Z)]
                     if len(alive) == 1:
                         break
                 if enough is not None and enough(ev):
@@ -327,13 +339,14 @@ class Evaluation:
     sums: list[float]  # sum of (result - candidate 0's result) over the deals, per candidate
     squares: list[float]  # ... and of its square
     alive: list[int]  # the candidates not dropped
+    moved: list[int]  # per candidate: the deals on which its result differed from candidate 0's
     rounds: int = 0  # complete deals
     playouts: int = 0  # playouts started
 
     @staticmethod
     def empty(n: int) -> Evaluation:
         """The evaluation of ``n`` candidates before any deal."""
-        return Evaluation([[] for _ in range(n)], [0.0] * n, [0.0] * n, list(range(n)))
+        return Evaluation([[] for _ in range(n)], [0.0] * n, [0.0] * n, list(range(n)), [0] * n)
 
     def estimate(self, i: int) -> tuple[float, float, int]:
         """(mean, standard error, deals) of candidate ``i``'s result (se 0 under two deals)."""
