@@ -61,7 +61,9 @@ OUT = Path("build/bench/false_flags.jsonl")
 PLAYERS: dict[str, dict[str, Any]] = {  # --player: the ExpertBot options the reviewed seat plays with
     "expert": {}, "unextended": {"extend": 1}, "thorough": {"eliminate": False, "extend": 1},
     "extended": {"extend": 4}, "thorough-extended": {"eliminate": False, "extend": 4},
-    "patient": {"extend": 4, "evidence": 4}, "patient8": {"extend": 4, "evidence": 8}}
+    "patient": {"extend": 4, "evidence": 4}, "patient8": {"extend": 4, "evidence": 8},
+    "wide": {"extend": 4, "drop_z": 2.0}, "wide3": {"extend": 4, "drop_z": 3.0},
+    "wide-patient": {"extend": 4, "drop_z": 2.0, "evidence": 4}}
 LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 

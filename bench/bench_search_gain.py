@@ -21,11 +21,12 @@ both (paired). Its sum over the decisions is what the overrules pay against the 
 The players (``--players``, :data:`PLAYERS`): ``expert`` as it plays (its defaults: candidates
 dropped early, and a search still unsure after its deals goes on up to four times as many);
 ``unextended`` (the expert without that: ``extend=1``); ``thorough`` (every candidate on every deal,
-``extend=1``); ``extended`` (``extend=4``); ``thorough-extended`` (both); ``extended2`` and
-``extended8``; ``patient`` and ``patient8`` (``extend=4``; a candidate dropped only once its result has
-differed from ``strong``'s choice's on 4 or 8 deals); ``z3`` (overrules only at three standard errors); ``weighed`` (deals weighed by the
-other seats' latest discards); ``cautious`` (the opponents' rollouts by the cautious quick policy); and
-two mixtures of these.
+``extend=1``); ``extended`` (``extend=4``); ``thorough-extended`` (both); ``patient`` and
+``patient8`` (``extend=4``; a candidate dropped only once its result has differed from ``strong``'s
+choice's on 4 or 8 deals); ``wide`` and ``wide3`` (``extend=4``; dropped only once 2 or 3 standard
+errors behind, not 1); ``wide-patient`` (both); ``extended2`` and ``extended8``; ``z3`` (overrules
+only at three standard errors); ``weighed`` (deals weighed by the other seats' latest discards);
+``cautious`` (the opponents' rollouts by the cautious quick policy); and two mixtures of these.
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind

@@ -15,10 +15,10 @@ At each decision with a real choice the bot
    paired differences are far less noisy); with ``read`` (off by default) each opponent plays in the
    quick rollouts the variant of the quick policy its play so far reads as (:mod:`.reading`);
 3. drops a candidate, from ``ELIMINATE_AFTER`` deals on, once its mean paired difference to
-   ``strong``'s choice plus ``ELIMINATE_Z`` standard errors is not above 0 and its result has
-   differed from that choice's on at least ``evidence`` deals (default ``EVIDENCE``) (the remaining
-   deals go to the candidates still in doubt; with none left the search ends and ``strong``'s choice
-   stands);
+   ``strong``'s choice plus ``drop_z`` (default ``ELIMINATE_Z``) standard errors is not above 0
+   and its result has differed from that choice's on at least ``evidence`` deals (default
+   ``EVIDENCE``) (the remaining deals go to the candidates still in doubt; with none left the search
+   ends and ``strong``'s choice stands);
 4. keeps ``strong``'s choice unless another candidate's mean result in payment units (the hand
    ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` (default 2)
    standard errors of the paired difference, over at least ``MIN_ROUNDS`` deals: where the search
@@ -94,7 +94,8 @@ class ExpertBot(Bot):
                  max_rounds: int | None = None, candidates: int | None = None, z: float | None = None,
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
                  lean: bool = True, read: bool = False, eliminate: bool = True,
-                 extend: int | None = None, weigh: bool = False, evidence: int | None = None) -> None:
+                 extend: int | None = None, weigh: bool = False, evidence: int | None = None,
+                 drop_z: float | None = None) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -121,6 +122,8 @@ class ExpertBot(Bot):
         self.evidence = EVIDENCE if evidence is None else evidence
         if self.evidence < 0:
             raise ValueError(f"evidence must be at least 0, got {self.evidence}")
+        # ... and once it is not ahead of strong's choice by this many standard errors
+        self.drop_z = ELIMINATE_Z if drop_z is None else drop_z
         # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
         self.weigh = weigh
         self.extend = EXTEND if extend is None else extend
@@ -199,7 +202,8 @@ class ExpertBot(Bot):
 
         extend_to = None if self.max_rounds is None else self.max_rounds * self.extend
         ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=self.styles(view),
-                         extend_to=extend_to, unsure=self._unsure, evidence=self.evidence)
+                         extend_to=extend_to, unsure=self._unsure, evidence=self.evidence,
+                         drop_z=self.drop_z)
         rounds = ev.rounds
         stats.rounds = rounds
         stats.playouts = ev.playouts
@@ -234,12 +238,13 @@ class ExpertBot(Bot):
     def search(self, tb: Table, cands: Sequence[A], *, spent: Callable[[], bool] = _never,
                eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4,
                enough: Callable[[Evaluation], bool] | None = None, extend_to: int | None = None,
-               unsure: Callable[[Evaluation], bool] | None = None, evidence: int = 0) -> Evaluation:
+               unsure: Callable[[Evaluation], bool] | None = None, evidence: int = 0,
+               drop_z: float = ELIMINATE_Z) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
-        ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``ELIMINATE_Z`` standard
-        errors and its result has differed from candidate 0's on ``evidence`` deals (and the search ends
+        ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``drop_z`` standard errors
+        and its result has differed from candidate 0's on ``evidence`` deals (and the search ends
         with none left); without it every candidate is played out on
         every deal (the review). ``styles``: the style each opponent is played by in lean rollouts
         (the seat itself plays the quick policy). ``enough(ev)``, asked after every complete deal, ends
@@ -318,7 +323,7 @@ class ExpertBot(Bot):
                         moved[i] += 1
                 if eliminate and rounds >= ELIMINATE_AFTER:
                     alive[1:] = [i for i in alive[1:] if moved[i] < evidence
-                                 or _ahead(sums[i], squares[i], rounds, ELIMINATE_Z)]
+                                 or _ahead(sums[i], squares[i], rounds, drop_z)]
                     if len(alive) == 1:
                         break
                 if enough is not None and enough(ev):
