@@ -417,7 +417,8 @@ def test_a_candidate_is_dropped_only_on_enough_differing_deals() -> None:
     """``evidence=k``: a candidate whose result has differed from ``strong``'s choice's on fewer than
     ``k`` deals is never dropped (all its differences so far 0 say nothing about it), so a dropped one
     always has ``k`` or more; with more evidence asked than there are deals the search is the one
-    without elimination, deal for deal."""
+    without elimination, deal for deal. ``drop_z``: the margin; at a huge one only a candidate that
+    never differed (no spread to measure) is dropped."""
     from sgmahjong.bots.expert import ELIMINATE_AFTER
 
     dropped = kept = 0
@@ -443,6 +444,9 @@ def test_a_candidate_is_dropped_only_on_enough_differing_deals() -> None:
         if early and results[0].rounds >= ELIMINATE_AFTER:
             kept += 1
             assert results[4].playouts > results[0].playouts
+        bot.rng.seed(9)
+        wide = bot.search(tb, cands, eliminate=True, drop_z=1e6)  # only a candidate without any spread
+        assert all(wide.moved[i] == 0 for i in range(1, len(cands)) if i not in wide.alive)
         bot.rng.seed(9)
         full = bot.search(tb, cands, eliminate=False)
         assert results[10**6].results == full.results and results[10**6].alive == full.alive
