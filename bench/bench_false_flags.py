@@ -63,7 +63,7 @@ PLAYERS: dict[str, dict[str, Any]] = {  # --player: the ExpertBot options the re
     "extended": {"extend": 4}, "thorough-extended": {"eliminate": False, "extend": 4},
     "patient": {"extend": 4, "evidence": 4}, "patient8": {"extend": 4, "evidence": 8},
     "wide": {"extend": 4, "drop_z": 2.0}, "wide3": {"extend": 4, "drop_z": 3.0},
-    "wide-patient": {"extend": 4, "drop_z": 2.0, "evidence": 4}}
+    "wide-patient": {"extend": 4, "drop_z": 2.0, "evidence": 4}, "narrow": {"extend": 4, "drop_z": 1.0}}
 LONG_SEED = 1 << 44  # the long checks' seeds (--verify): apart from the review's two streams
 
 

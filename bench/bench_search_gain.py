@@ -24,7 +24,8 @@ dropped early, and a search still unsure after its deals goes on up to four time
 ``extend=1``); ``extended`` (``extend=4``); ``thorough-extended`` (both); ``patient`` and
 ``patient8`` (``extend=4``; a candidate dropped only once its result has differed from ``strong``'s
 choice's on 4 or 8 deals); ``wide`` and ``wide3`` (``extend=4``; dropped only once 2 or 3 standard
-errors behind, not 1); ``wide-patient`` (both); ``extended2`` and ``extended8``; ``z3`` (overrules
+errors behind); ``narrow`` (dropped at 1 standard error, the default before); ``wide-patient``
+(``wide`` and ``patient``); ``extended2`` and ``extended8``; ``z3`` (overrules
 only at three standard errors); ``weighed`` (deals weighed by the other seats' latest discards);
 ``cautious`` (the opponents' rollouts by the cautious quick policy); and two mixtures of these.
 
@@ -191,6 +192,23 @@ def report(rows: list[dict[str, Any]], hands: int, players: Sequence[str], out: 
     for name in players[1:]:
         same = sum(1 for r in rows if r[first]["pick"] == r[name]["pick"])
         print(f"   {first} and {name} choose alike at {same} of {len(rows)} decisions", file=out)
+    if any(r[name]["real_se"] for r in rows for name in players):  # the real judge ran: spread over the hands
+        for name in players:
+            mean, se, _ = _estimate(_per_hand(rows, hands, name))
+            line = f"   {name:8s}  real {mean:+.2f} ± {se:.2f} a hand over the hands"
+            if name != first:
+                ours, theirs = _per_hand(rows, hands, name), _per_hand(rows, hands, first)
+                diff, diff_se, _ = _estimate([a - b for a, b in zip(ours, theirs, strict=True)])
+                line += f"; - {first}: {diff:+.2f} ± {diff_se:.2f} (paired over the hands)"
+            print(line, file=out)
+
+
+def _per_hand(rows: list[dict[str, Any]], hands: int, name: str) -> list[float]:
+    """What the real judge says a player's overrules paid in each hand (0 in a hand without any)."""
+    per = {h: 0.0 for h in range(hands)}
+    for r in rows:
+        per[r["hand"]] = per.get(r["hand"], 0.0) + r[name]["real"]
+    return list(per.values())
 
 
 def main(argv: list[str] | None = None) -> None:

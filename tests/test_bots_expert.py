@@ -540,8 +540,8 @@ def test_the_experts_choices_are_pinned() -> None:
     with the review), so a change to what ``decide`` chooses shows here. The overrules are listed;
     the digest covers all 183 decisions. Without reading the opponents (``read=False``, the default:
     every seat played by the quick policy), so this also shows that the expert that does not read
-    (and, with ``extend=1``, does not search on when unsure)
-    plays exactly as before the reading was added."""
+    (and, with ``extend=1``, does not search on when unsure, and with ``drop_z=1.0`` drops a candidate
+    one standard error behind) plays exactly as before the reading was added."""
     import hashlib
 
     from sgmahjong.game import format_action
@@ -549,7 +549,7 @@ def test_the_experts_choices_are_pinned() -> None:
     lines: list[str] = []
     for seed in (350, 351, 352):
         bots = [make_bot("strong", seed * 4 + i, RULES) for i in range(4)]
-        experts = [ExpertBot(9 + s, RULES, budget_ms=None, max_rounds=40, read=False, extend=1)
+        experts = [ExpertBot(9 + s, RULES, budget_ms=None, max_rounds=40, read=False, extend=1, drop_z=1.0)
                    for s in range(4)]
         state, _ = new_hand(RULES, seed=seed, dealer=seed % 4)
         n = 0
