@@ -8,15 +8,17 @@ clock and by this process's CPU time (which the other processes of a shared mach
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 
 from sgmahjong import native
 from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
-from sgmahjong.bots.expert import CLOCKS, ExpertBot
+from sgmahjong.bots.expert import CLOCKS, ELIMINATE_Z, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.lean import LeanPolicy, Sim, lean_quick_policy, sim_of
@@ -138,8 +140,8 @@ def _measure(tables: list[Table], name: str, play: Callable[[HandState, dict[str
           f"time: {share}")
 
 
-def _expert(rules: RuleSet, clock: str) -> None:
-    bot = ExpertBot(1, rules, clock=CLOCKS[clock])
+def _expert(rules: RuleSet, clock: str, drop_z: float | None = None) -> None:
+    bot = ExpertBot(1, rules, clock=CLOCKS[clock], drop_z=drop_z)
     others = [StrongBot(10 + i, rules) for i in range(3)]
     times: list[float] = []
     rounds: list[int] = []
@@ -187,11 +189,11 @@ CHECK_S = 40.0  # hands of the overrule check
 CHECK_ROUNDS = 300  # deals of the confirming search
 
 
-def _overrule_check(rules: RuleSet) -> None:
+def _overrule_check(rules: RuleSet, drop_z: float | None = None) -> None:
     """How often the 100 ms search's overrules of ``strong`` hold up: each decision at which the
     expert (100 ms of CPU) chose otherwise than ``strong`` is searched again with ``CHECK_ROUNDS``
     deals and no budget (another seed); confirmed when that search picks the same action."""
-    bot = ExpertBot(1, rules, clock=CLOCKS["cpu"])
+    bot = ExpertBot(1, rules, clock=CLOCKS["cpu"], drop_z=drop_z)
     others = [StrongBot(10 + i, rules) for i in range(3)]
     searched = over = confirmed = kept = 0
     start = time.perf_counter()
@@ -209,7 +211,7 @@ def _overrule_check(rules: RuleSet) -> None:
                 searched += bot.stats.candidates >= 2
                 if bot.stats.overruled:
                     over += 1
-                    big = ExpertBot(99, rules, budget_ms=None, max_rounds=CHECK_ROUNDS)
+                    big = ExpertBot(99, rules, budget_ms=None, max_rounds=CHECK_ROUNDS, drop_z=drop_z)
                     again = big.choose(view, legal)
                     confirmed += again == action
                     kept += not big.stats.overruled
@@ -221,22 +223,29 @@ def _overrule_check(rules: RuleSet) -> None:
           f"strong's choice at {kept}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bench.bench_expert", description=__doc__.split("\n")[0])
+    p.add_argument("--drop-z", type=float, default=None,
+                   help=f"the expert's drop margin in standard errors (default {ELIMINATE_Z:g})")
+    p.add_argument("--decisions-only", action="store_true",
+                   help="only the expert's decision time and the overrule check, not the playouts")
+    args = p.parse_args([] if argv is None else argv)
     compiled = [n.removeprefix("sgmahjong.") for n in native.COMPILED
                 if native.is_compiled(importlib.import_module(n))]
     print(f"   compiled with mypyc (make compile): {', '.join(compiled) or 'none, pure Python'}")
     rules = RuleSet()
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]
-    _lean_playouts(tables)  # the expert's rollouts
-    _playouts(rules, tables, "quick", [quick_policy] * 4)  # the same through the engine
-    _playouts(rules, tables, "fast", [fast_policy] * 4)
-    _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
-    _playouts(rules, tables, "greedy", greedy)
-    _expert(rules, "wall")
-    _expert(rules, "cpu")
-    _overrule_check(rules)
+    if not args.decisions_only:
+        _lean_playouts(tables)  # the expert's rollouts
+        _playouts(rules, tables, "quick", [quick_policy] * 4)  # the same through the engine
+        _playouts(rules, tables, "fast", [fast_policy] * 4)
+        _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
+        _playouts(rules, tables, "greedy", greedy)
+    _expert(rules, "wall", args.drop_z)
+    _expert(rules, "cpu", args.drop_z)
+    _overrule_check(rules, args.drop_z)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
