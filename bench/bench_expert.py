@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from sgmahjong import native
 from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
-from sgmahjong.bots.expert import CLOCKS, ELIMINATE_Z, ExpertBot
+from sgmahjong.bots.expert import CLOCKS, ELIMINATE_Z, ELIMINATE_Z_TIMED, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.lean import LeanPolicy, Sim, lean_quick_policy, sim_of
@@ -226,7 +226,8 @@ def _overrule_check(rules: RuleSet, drop_z: float | None = None) -> None:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.bench_expert", description=__doc__.split("\n")[0])
     p.add_argument("--drop-z", type=float, default=None,
-                   help=f"the expert's drop margin in standard errors (default {ELIMINATE_Z:g})")
+                   help="the expert's drop margin in standard errors (default: its own, "
+                   f"{ELIMINATE_Z_TIMED:g} on a time budget; {ELIMINATE_Z:g} for the long search)")
     p.add_argument("--decisions-only", action="store_true",
                    help="only the expert's decision time and the overrule check, not the playouts")
     args = p.parse_args([] if argv is None else argv)

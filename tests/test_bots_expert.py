@@ -453,6 +453,12 @@ def test_a_candidate_is_dropped_only_on_enough_differing_deals() -> None:
     assert dropped >= 1 and kept >= 1
     with pytest.raises(ValueError, match="evidence"):
         ExpertBot(4, RULES, budget_ms=None, max_rounds=20, evidence=-1)
+    # the margin by default: the wider on a deal budget, the narrower (searches that end early) on time
+    from sgmahjong.bots.expert import ELIMINATE_Z, ELIMINATE_Z_TIMED
+
+    assert ExpertBot(4, RULES, budget_ms=None, max_rounds=20).drop_z == ELIMINATE_Z > ELIMINATE_Z_TIMED
+    assert ExpertBot(4, RULES, budget_ms=100, max_rounds=20).drop_z == ELIMINATE_Z
+    assert ExpertBot(4, RULES, budget_ms=100).drop_z == ELIMINATE_Z_TIMED
 
 
 def test_an_unsure_search_goes_on_and_a_sure_one_stops() -> None:

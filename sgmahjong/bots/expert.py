@@ -15,7 +15,8 @@ At each decision with a real choice the bot
    paired differences are far less noisy); with ``read`` (off by default) each opponent plays in the
    quick rollouts the variant of the quick policy its play so far reads as (:mod:`.reading`);
 3. drops a candidate, from ``ELIMINATE_AFTER`` deals on, once its mean paired difference to
-   ``strong``'s choice plus ``drop_z`` (default ``ELIMINATE_Z``) standard errors is not above 0
+   ``strong``'s choice plus ``drop_z`` standard errors (default ``ELIMINATE_Z``, 2, on a deal budget;
+   ``ELIMINATE_Z_TIMED``, 1, with only a time budget, so most searches end early) is not above 0
    and its result has differed from that choice's on at least ``evidence`` deals (default
    ``EVIDENCE``) (the remaining deals go to the candidates still in doubt; with none left the search
    ends and ``strong``'s choice stands);
@@ -57,9 +58,11 @@ CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
 Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5 tried in session 4: worse)
 MIN_ROUNDS = 8  # ... and at least this many complete deals
 ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
-ELIMINATE_Z = 2.0  # ... once its mean is not ahead of strong's by this many standard errors (1 before:
-# with a look after every deal it dropped good candidates; 2 agreed with the review far more often and
-# its overrules paid more by the real judge, for about twice the playouts: docs/bots.md)
+ELIMINATE_Z = 2.0  # ... once its mean is not ahead of strong's by this many standard errors, on a deal
+# budget (1 before: with a look after every deal it dropped good candidates; 2 agreed with the review far
+# more often and its overrules paid more by the real judge, for about twice the playouts: docs/bots.md)
+ELIMINATE_Z_TIMED = 1.0  # ... and with only a time budget (the tables' default), where the early drops
+# are what ends most searches well before the budget (a median 27 ms a decision; 100 ms at 2)
 EVIDENCE = 0  # ... and once its result has differed from strong's choice's on this many deals
 ROLLOUTS = ("quick", "mixed", "fast", "greedy")  # quick for all / greedy for the bot, fast for the
 # others / fast for all / greedy for all
@@ -124,8 +127,11 @@ class ExpertBot(Bot):
         self.evidence = EVIDENCE if evidence is None else evidence
         if self.evidence < 0:
             raise ValueError(f"evidence must be at least 0, got {self.evidence}")
-        # ... and once it is not ahead of strong's choice by this many standard errors
-        self.drop_z = ELIMINATE_Z if drop_z is None else drop_z
+        # ... and once it is not ahead of strong's choice by this many standard errors (by default the
+        # wider margin on a deal budget, the narrower with only a time budget)
+        if drop_z is None:
+            drop_z = ELIMINATE_Z if max_rounds is not None else ELIMINATE_Z_TIMED
+        self.drop_z = drop_z
         # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
         self.weigh = weigh
         self.extend = EXTEND if extend is None else extend
