@@ -459,6 +459,8 @@ def test_a_candidate_is_dropped_only_on_enough_differing_deals() -> None:
     assert ExpertBot(4, RULES, budget_ms=None, max_rounds=20).drop_z == ELIMINATE_Z > ELIMINATE_Z_TIMED
     assert ExpertBot(4, RULES, budget_ms=100, max_rounds=20).drop_z == ELIMINATE_Z
     assert ExpertBot(4, RULES, budget_ms=100).drop_z == ELIMINATE_Z_TIMED
+    with pytest.raises(ValueError, match="drop_z"):
+        ExpertBot(4, RULES, budget_ms=100, drop_z=-1.0)
 
 
 def test_an_unsure_search_goes_on_and_a_sure_one_stops() -> None:

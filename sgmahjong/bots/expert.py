@@ -131,6 +131,8 @@ class ExpertBot(Bot):
         # wider margin on a deal budget, the narrower with only a time budget)
         if drop_z is None:
             drop_z = ELIMINATE_Z if max_rounds is not None else ELIMINATE_Z_TIMED
+        if drop_z < 0:
+            raise ValueError(f"drop_z must be at least 0, got {drop_z}")
         self.drop_z = drop_z
         # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
         self.weigh = weigh
