@@ -3,9 +3,9 @@
 For each seed, seat E is played by the expert (``--player``: the options it plays with, the players of
 ``bench_false_flags``) at ``--deals`` fixed deals per decision and the other seats by ``strong``; the
 hand is then reviewed for seat E by the expert at the same number of deals (other deals). A decision
-is *separated* when the review's error bars set its pick apart from every other option (ahead by more
-than ``COST_Z`` standard errors of the paired difference); the expert *agrees* there when it played
-the pick. This is ``tests/test_coach.py``'s agreement test (seed 1 there) over many seeds.
+is *separated* when the review's error bars set its pick apart from every other option
+(``ExpertDecision.separated``); the expert *agrees* there when it played the pick. This is
+``tests/test_coach.py``'s agreement test (seed 2 there) over many seeds.
 
 Prints one line per seed (decisions, separated, the ones it did not play) and the totals.
 
@@ -23,7 +23,7 @@ from typing import Any
 from bench.bench_false_flags import PLAYERS
 from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.expert import ExpertBot
-from sgmahjong.coach import COST_Z, review_by_expert
+from sgmahjong.coach import review_by_expert
 from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 
@@ -38,10 +38,9 @@ def one_seed(seed: int, player: str, deals: int) -> dict[str, Any]:
     bots += [make_bot("strong", seed * 10 + i, rules) for i in range(1, 4)]
     log = bot_hand_log(rules, bots, seed=seed)
     review = review_by_expert(log, 0, deals=deals, seed=seed)
-    separated = [d for d in review.decisions if all(o.gap > COST_Z * o.gap_se for o in d.options[1:])]
+    separated = [d for d in review.decisions if d.separated]
     return {"seed": seed, "decisions": len(review.decisions), "separated": len(separated),
-            "differ": [[d.number, str(d.chosen), str(d.best)]
-                       for d in separated if d.chosen != d.best],
+            "differ": [[d.number, d.chosen, d.best] for d in separated if not d.agree],
             "cpu": round(time.process_time() - start, 1)}
 
 

@@ -104,6 +104,12 @@ class ExpertDecision:
     def agree(self) -> bool:
         return self.chosen == self.best
 
+    @property
+    def separated(self) -> bool:
+        """Whether the review's error bars set its pick apart: ahead of every other option by more than
+        ``COST_Z`` standard errors of the paired difference (where the expert should have played it)."""
+        return all(o.gap > COST_Z * o.gap_se for o in self.options[1:])
+
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "seat": self.seat, "phase": self.phase, "chosen": self.chosen,
                 "best": self.best, "options": [o.to_json() for o in self.options],
