@@ -8,7 +8,7 @@ COMPILESTAMP := $(VENV)/.installed-compile
 # the modules compiled with mypyc (sgmahjong/native.py lists them); rebuilt when one changes
 NATIVE_SRC := sgmahjong/analysis/waits.py sgmahjong/bots/efficiency.py sgmahjong/bots/shuffle.py \
 	sgmahjong/bots/forward.py sgmahjong/bots/lean_seat.py sgmahjong/bots/lean_state.py sgmahjong/bots/lean.py \
-	sgmahjong/native.py tools/compile.py \
+	sgmahjong/bots/lean_policy.py sgmahjong/native.py tools/compile.py \
 	sgmahjong/tiles.py sgmahjong/game/state.py
 NATIVE := build/mypyc/.compiled
 HOST ?= 127.0.0.1

@@ -21,7 +21,8 @@ from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ELIMINATE_Z, ELIMINATE_Z_TIMED, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
-from sgmahjong.bots.lean import LeanPolicy, Sim, lean_quick_policy, sim_of
+from sgmahjong.bots.lean import LeanPolicy, Sim, sim_of
+from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.actions import Action

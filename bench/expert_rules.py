@@ -27,7 +27,8 @@ from typing import Any
 
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
 from sgmahjong.bots.expert import ELIMINATE_AFTER, ELIMINATE_Z, MIN_ROUNDS, ExpertBot, Z, _mean_se
-from sgmahjong.bots.lean import lean_playout, lean_quick_policy, sample_sim
+from sgmahjong.bots.lean import lean_playout, sample_sim
+from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.perception import perceive
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view

@@ -1,8 +1,8 @@
 """The modules compiled to C with mypyc (``make compile``, ``tools/compile.py``), and the guard that
 keeps a compiled module from standing in for a newer source.
 
-The expert's rollouts (issue 15) run through :mod:`.bots.lean` (with :mod:`.bots.lean_state` and
-:mod:`.bots.lean_seat`), the quick policy in
+The expert's rollouts run through :mod:`.bots.lean` (with :mod:`.bots.lean_state`,
+:mod:`.bots.lean_seat` and :mod:`.bots.lean_policy`), the quick policy in
 :mod:`.bots.forward`, the distance arithmetic of :mod:`.bots.efficiency`, the shape waits of
 :mod:`.analysis.waits` and the wall shuffle of :mod:`.bots.shuffle`. Compiled in place, each sits as an
 extension module beside its ``.py`` file (``lean.cpython-311-x86_64-linux-gnu.so``), with the shared
@@ -39,6 +39,7 @@ COMPILED = (
     "sgmahjong.bots.lean_seat",
     "sgmahjong.bots.lean_state",
     "sgmahjong.bots.lean",
+    "sgmahjong.bots.lean_policy",
 )
 """The compiled modules (leaves first), by name."""
 

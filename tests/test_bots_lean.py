@@ -19,11 +19,11 @@ from sgmahjong.bots.lean import (
     SIM_FIELDS,
     Sim,
     lean_playout,
-    lean_quick_policy,
     result_of,
     sample_sim,
     sim_of,
 )
+from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.rules import RuleSet
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.expert import ExpertBot
-from sgmahjong.bots.lean import lean_cautious_policy, lean_eager_policy, lean_quick_policy, sim_of
+from sgmahjong.bots.lean import sim_of
+from sgmahjong.bots.lean_policy import lean_cautious_policy, lean_eager_policy, lean_quick_policy
 from sgmahjong.bots.reading import CAUTIOUS, EAGER, QUICK, _pile, read_styles
 from sgmahjong.game import Action, HandState
 from sgmahjong.game.state import CLAIM

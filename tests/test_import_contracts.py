@@ -1,6 +1,6 @@
 """The layers of the package are checked by import-linter (``make lint`` runs ``lint-imports`` with the
 contracts in pyproject.toml): they hold for the code as it is, and each one fails on a violation
-added to a copy of the package."""
+added to a copy of the package. And no module of the package grows past 500 lines."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT = str(Path(sys.executable).parent / "lint-imports")
+
+MAX_LINES = 500
+"""The longest a module of the package may be (docs/ARCHITECTURE.md)."""
 
 # (module file, a line that breaks one contract, the contract's name)
 VIOLATIONS = [
@@ -44,3 +47,11 @@ def test_each_contract_fails_on_a_violation(tmp_path: Path) -> None:
     for _, _, contract in VIOLATIONS:
         assert any(contract in row and " BROKEN" in row for row in result.stdout.splitlines()), (
             contract, result.stdout)
+
+
+def test_every_module_of_the_package_stays_within_its_length() -> None:
+    lengths = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
+               for p in (ROOT / "sgmahjong").rglob("*.py")}
+    assert len(lengths) > 100, "the package's modules are found"
+    too_long = {path: n for path, n in lengths.items() if n > MAX_LINES}
+    assert too_long == {}, f"split these modules: {too_long}"

@@ -48,7 +48,8 @@ from .base import A, Bot, View
 from .determinise import InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
-from .lean import LeanPolicy, Sim, lean_playout, lean_style_policy, sample_sim
+from .lean import LeanPolicy, Sim, lean_playout, sample_sim
+from .lean_policy import lean_style_policy
 from .perception import perceive
 from .reading import QUICK, read_styles
 from .strong import StrongBot

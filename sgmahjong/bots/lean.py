@@ -19,7 +19,8 @@ The model is layered like the engine: :mod:`.lean_seat` (a seat, the shared cons
 :mod:`.lean_state` (:class:`~.lean_state.SimState`: the hand's state and the steps taken without a
 decision: a turn beginning, draws and bonus tiles, the end) and this module (:class:`Sim`, its
 subclass: the decisions and what they cause: discards and their claim windows, claims, kongs; and
-the ways in: :func:`sim_of`, :func:`sample_sim`, :func:`lean_playout`). All three are compiled together.
+the ways in: :func:`sim_of`, :func:`sample_sim`, :func:`lean_playout`). The rollout policies that
+decide for the seats are in :mod:`.lean_policy`. All four are compiled together.
 
 :func:`sim_of` copies an engine :class:`~sgmahjong.game.HandState` (any phase but a paused window or a
 deal paused by the eighth flower) into a :class:`Sim`; :meth:`Sim.copy` copies a Sim (cheaper: the
@@ -38,10 +39,8 @@ from ..game.scoring_bridge import score_special
 from ..game.state import CLAIM, ENDED, TURN, HandState, SetRec
 from ..game.wins import WinInfo, is_thirteen_wonders
 from .determinise import Table, deal_hidden
-from .forward import STYLE_CAUTIOUS, STYLE_EAGER, STYLE_QUICK, quick_choice
 from .lean_seat import (
     CHOW_KIND,
-    DISCARD,
     KONG,
     KONG_KIND,
     NO_ACTIONS,
@@ -58,8 +57,7 @@ from .lean_seat import (
 )
 from .lean_state import SIM_FIELDS, SimState
 
-__all__ = ["SEAT_FIELDS", "SIM_FIELDS", "LSeat", "LeanPolicy", "Sim", "lean_cautious_policy",
-           "lean_eager_policy", "lean_playout", "lean_quick_policy", "lean_style_policy", "result_of",
+__all__ = ["SEAT_FIELDS", "SIM_FIELDS", "LSeat", "LeanPolicy", "Sim", "lean_playout", "result_of",
            "sample_sim", "sim_of"]
 
 
@@ -470,44 +468,3 @@ def result_of(sim: Sim) -> dict[str, Any]:
     """The end of the hand (for tests): winner, shooter, tai, liable seat, win kind and ledger."""
     return {"winner": sim.winner, "shooter": sim.shooter, "tai": sim.tai, "liable": sim.liable,
             "kind": sim.win_kind, "ledger": list(sim.ledger)}
-
-
-# -- the rollout policy on a Sim ---------------------------------------------------------------------
-
-
-def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
-    """:func:`forward.quick_policy` on a :class:`Sim` (the same choice in the same hand: a test
-    checks; both are :func:`forward.quick_choice`): always win; discard to the lowest distance (ties by
-    copies and neighbours), folding to tiles a shown threat discarded when far from winning; kong when
-    it keeps the distance; pong or chow when it brings the hand closer."""
-    return _lean_choice(sim, seat, legal, STYLE_QUICK)
-
-
-def _lean_choice(sim: Sim, seat: int, legal: Sequence[Action], style: int) -> Action:
-    """:func:`forward.quick_choice` in ``style`` for ``seat`` of ``sim``."""
-    st = sim.seats[seat]
-    w = sim.w_kind
-    return quick_choice(st.c[:], len(st.melds), None if w is None else sim.w_tile, sim.seats,
-                        sim.remaining, seat, sim.dealer, sim.prevailing, legal, DISCARD[seat], style)
-
-
-def lean_cautious_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
-    """The cautious variant of the quick policy (:data:`forward.STYLE_CAUTIOUS`): folds unless ready
-    against a seat showing two sets or against everyone late; claims nothing but a win."""
-    return _lean_choice(sim, seat, legal, STYLE_CAUTIOUS)
-
-
-def lean_eager_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
-    """The eager variant of the quick policy (:data:`forward.STYLE_EAGER`): claims and declares every
-    set it may, never folds."""
-    return _lean_choice(sim, seat, legal, STYLE_EAGER)
-
-
-def lean_style_policy(style: int) -> LeanPolicy:
-    """The rollout policy of a style read by :mod:`.reading` (``forward.STYLE_*``)."""
-    if style == STYLE_CAUTIOUS:
-        return lean_cautious_policy
-    if style == STYLE_EAGER:
-        return lean_eager_policy
-    assert style == STYLE_QUICK, style
-    return lean_quick_policy
