@@ -5,11 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 COMPILESTAMP := $(VENV)/.installed-compile
-# the modules compiled with mypyc (sgmahjong/native.py lists them); rebuilt when one changes
-NATIVE_SRC := sgmahjong/analysis/waits.py sgmahjong/bots/efficiency.py sgmahjong/bots/shuffle.py \
-	sgmahjong/bots/forward.py sgmahjong/bots/lean_seat.py sgmahjong/bots/lean_state.py sgmahjong/bots/lean.py \
-	sgmahjong/bots/lean_policy.py sgmahjong/native.py tools/compile.py \
-	sgmahjong/tiles.py sgmahjong/game/state.py
+# the modules compiled with mypyc, and those whose constants they inline: the quoted module names in
+# sgmahjong/native.py (COMPILED and INLINED, its one list); rebuilt when one of them changes
+NATIVE_MODULES := $(shell grep -o '"sgmahjong\.[a-z0-9_.]*"' sgmahjong/native.py | tr -d '"')
+NATIVE_SRC := $(addsuffix .py,$(subst .,/,$(NATIVE_MODULES))) sgmahjong/native.py tools/compile.py
 NATIVE := build/mypyc/.compiled
 HOST ?= 127.0.0.1
 PORT ?= 8000

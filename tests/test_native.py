@@ -137,3 +137,14 @@ def test_shuffle_is_random_shuffle() -> None:
             shuffle(b, r2)
             assert a == b
             assert r1.random() == r2.random()
+
+
+def test_the_makefile_rebuilds_when_any_compiled_module_or_what_it_inlines_changes() -> None:
+    """The Makefile takes its list of compiled sources from native.py (one list): an edit to any module
+    in ``COMPILED`` or ``INLINED`` makes ``make compile`` rebuild."""
+    out = subprocess.run(["make", "-pn", "compile"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=False).stdout
+    line = next(x for x in out.splitlines() if x.startswith("NATIVE_SRC :="))
+    listed = line.split(":=", 1)[1].split()
+    wanted = [str(native.source(n).relative_to(ROOT)) for n in (*native.COMPILED, *native.INLINED)]
+    assert listed == [*wanted, "sgmahjong/native.py", "tools/compile.py"]
