@@ -27,7 +27,9 @@ choice's on 4 or 8 deals); ``wide`` and ``wide3`` (``extend=4``; dropped only on
 errors behind); ``narrow`` (dropped at 1 standard error, the default before); ``wide-patient``
 (``wide`` and ``patient``); ``extended2`` and ``extended8``; ``z3`` (overrules
 only at three standard errors); ``weighed`` (deals weighed by the other seats' latest discards);
-``cautious`` (the opponents' rollouts by the cautious quick policy); and two mixtures of these.
+``cautious`` (the opponents' rollouts by the cautious quick policy); two mixtures of these; and
+``candidates4`` and ``candidates5`` (the expert searching four or five of ``strong``'s best discards
+on its turn, not three).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -84,7 +86,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
-    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5})}
+    "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
+    "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5})}
 
 
 class _Recorder(ExpertBot):
