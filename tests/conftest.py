@@ -331,6 +331,9 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]
+# for page.evaluate: resolves once the page has drawn two more frames, so whatever was laid out before
+# the call is painted (a state to wait for instead of a fixed time)
+NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import FAST_OPTIONS
+from tests.conftest import FAST_OPTIONS, NEXT_FRAMES
 
 expect.set_options(timeout=15_000)
 
@@ -158,7 +158,7 @@ def test_chinese_pages_have_no_english_words(live_server: Any, open_page: Any, p
     page = open_page(DESKTOP, "zh")
     page.goto(live_server.url + path)
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
+    page.evaluate(NEXT_FRAMES)
     # kept: the project's file names and API paths mentioned in the texts
     kept = ["RULES.md", "/api/rules", "sgmahjong", "SG Mahjong"]
     left = english_left(page, kept)

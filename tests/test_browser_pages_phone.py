@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, NEXT_FRAMES, LiveServer, free_port
 
 expect.set_options(timeout=15_000)
 
@@ -81,10 +81,6 @@ def latin_only_browser(browser: Any, tmp_path_factory: pytest.TempPathFactory) -
 
 def glyphs_of(page: Page, selector: str) -> bytes:
     return page.locator(selector).screenshot(animations="disabled")
-
-
-# resolves once the page has drawn two more frames: whatever was laid out before the call is painted
-NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 def same_as_a_fresh_layout(page: Page, selector: str) -> float:
