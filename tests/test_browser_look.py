@@ -49,8 +49,9 @@ def wait_my_discard(page: Page) -> None:
         page.wait_for_selector("#hand .slot.can-discard, #actions button[data-action=pass]:not([disabled])")
         if page.locator("#hand .slot.can-discard").count():
             return
+        seen = page.locator("body").get_attribute("data-version") or ""
         page.locator("#actions button[data-action=pass]").click()
-        page.wait_for_timeout(100)
+        expect(page.locator("body")).not_to_have_attribute("data-version", seen)  # the pass was taken
     raise AssertionError("never my turn")
 
 
@@ -257,8 +258,9 @@ HTMLMediaElement.prototype.play = function () { window.__sounds.push(this.src); 
 def play_a_few_turns(page: Page, turns: int = 3) -> None:
     for _ in range(turns):
         wait_my_discard(page)
+        seen = page.locator("body").get_attribute("data-version") or ""
         page.locator("#hand .slot.can-discard .tile").last.click()
-        page.wait_for_timeout(400)
+        expect(page.locator("body")).not_to_have_attribute("data-version", seen)  # the discard was taken
     wait_my_discard(page)
 
 
