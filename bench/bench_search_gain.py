@@ -56,7 +56,7 @@ from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
 from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
-from sgmahjong.bots.expert import ExpertBot, _estimate
+from sgmahjong.bots.expert import CANDIDATES, ExpertBot, _estimate
 from sgmahjong.bots.forward import Policy, playout
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
@@ -140,6 +140,8 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
     bots: list[Bot] = [recorder if s == seat else make_bot("strong", (seed + h) * 4 + s, rules)
                        for s in range(4)]
     points: list[tuple[HandState, View, list[Action]]] = []
+    # the judge's candidates hold every player's: as many discards as the widest player searches
+    width = max(PLAYERS[name][1].get("candidates", CANDIDATES) for name in players)
 
     def record(state: HandState, who: int, legal: Sequence[Action], choice: Action) -> Action:
         if who == seat and recorder.searched():
@@ -150,7 +152,7 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
     rows = []
     for k, (true_state, view, legal) in enumerate(points):
         judge = ExpertBot(JUDGE_SEED + (seed + h) * 1000 + k, rules, budget_ms=None,
-                          max_rounds=max(1, judge_deals))
+                          max_rounds=max(1, judge_deals), candidates=width)
         cands = judge.review_candidates(view, legal)
         gains, errors = [0.0] * len(cands), [0.0] * len(cands)
         if judge_deals:
