@@ -336,6 +336,16 @@ CHROMIUM_ARGS = [
 NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
+def click_and_see_the_table_move(page: Any, target: Any) -> None:
+    """Click ``target`` (a Playwright locator) on a table page and wait until the table's view has
+    moved on (the body's ``data-version`` changed): the action was taken."""
+    from playwright.sync_api import expect
+
+    seen = page.locator("body").get_attribute("data-version") or ""
+    target.click()
+    expect(page.locator("body")).not_to_have_attribute("data-version", seen)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One Chromium per test module (each test opens its own contexts)."""

@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from sgmahjong.game.testing import deal, play, stack_wall
 from sgmahjong.notation import parse_tiles
+from tests.conftest import click_and_see_the_table_move
 
 DISCARD_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "q", "w", "e", "r"]
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -315,12 +316,10 @@ def test_reload_mid_hand_restores_the_seat(live_server: Any, browser: Browser) -
     # play a few turns, then reload in the middle of the hand
     for _ in range(3):
         page.wait_for_selector("#hand .slot.can-discard, #actions [data-action=pass]:not([disabled])")
-        seen = page.locator("body").get_attribute("data-version") or ""
         if page.locator('#actions [data-action="pass"]:not([disabled])').count():
-            page.locator('#actions [data-action="pass"]').first.click()
+            click_and_see_the_table_move(page, page.locator('#actions [data-action="pass"]').first)
         else:
-            page.locator("#hand .slot.can-discard").last.click()
-        expect(page.locator("body")).not_to_have_attribute("data-version", seen)
+            click_and_see_the_table_move(page, page.locator("#hand .slot.can-discard").last)
     page.wait_for_selector("#hand .slot.can-discard, #actions [data-action=pass]:not([disabled])")
     version = page.locator("body").get_attribute("data-version")
     token = page.evaluate(f"localStorage.getItem('sgmahjong:{code}')")

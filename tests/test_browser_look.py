@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import FAST_OPTIONS, NEXT_FRAMES
+from tests.conftest import FAST_OPTIONS, NEXT_FRAMES, click_and_see_the_table_move
 
 expect.set_options(timeout=15_000)
 
@@ -49,9 +49,7 @@ def wait_my_discard(page: Page) -> None:
         page.wait_for_selector("#hand .slot.can-discard, #actions button[data-action=pass]:not([disabled])")
         if page.locator("#hand .slot.can-discard").count():
             return
-        seen = page.locator("body").get_attribute("data-version") or ""
-        page.locator("#actions button[data-action=pass]").click()
-        expect(page.locator("body")).not_to_have_attribute("data-version", seen)  # the pass was taken
+        click_and_see_the_table_move(page, page.locator("#actions button[data-action=pass]"))
     raise AssertionError("never my turn")
 
 
@@ -258,9 +256,7 @@ HTMLMediaElement.prototype.play = function () { window.__sounds.push(this.src); 
 def play_a_few_turns(page: Page, turns: int = 3) -> None:
     for _ in range(turns):
         wait_my_discard(page)
-        seen = page.locator("body").get_attribute("data-version") or ""
-        page.locator("#hand .slot.can-discard .tile").last.click()
-        expect(page.locator("body")).not_to_have_attribute("data-version", seen)  # the discard was taken
+        click_and_see_the_table_move(page, page.locator("#hand .slot.can-discard .tile").last)
     wait_my_discard(page)
 
 
