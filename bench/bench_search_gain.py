@@ -57,7 +57,7 @@ from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import CANDIDATES, ExpertBot, _estimate
-from sgmahjong.bots.forward import Policy, playout
+from sgmahjong.bots.forward import STYLE_HONOURS, Policy, playout
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
 from sgmahjong.bots.strong import StrongBot
@@ -81,9 +81,27 @@ class _Cautious(ExpertBot):
         return tuple(QUICK if s == me else CAUTIOUS for s in range(4))
 
 
+class _Honours(ExpertBot):
+    """The expert, its rollouts playing every seat (its own too) by the quick policy with lone honours
+    discarded first (:data:`forward.STYLE_HONOURS`, closer to ``strong``)."""
+
+    def styles(self, view: View) -> tuple[int, ...]:
+        return (STYLE_HONOURS,) * 4
+
+
+class _HonoursOpponents(ExpertBot):
+    """The expert, its rollouts playing every opponent (not its own seat) by the quick policy with lone
+    honours discarded first."""
+
+    def styles(self, view: View) -> tuple[int, ...]:
+        me = int(view["seat"])
+        return tuple(QUICK if s == me else STYLE_HONOURS for s in range(4))
+
+
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
     **{name: (ExpertBot, options) for name, options in REVIEWED_PLAYERS.items()},  # as bench_false_flags
-    "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}),
+    "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}), "honours": (_Honours, {}),
+    "honours-opponents": (_HonoursOpponents, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),

@@ -265,8 +265,7 @@ class ExpertBot(Bot):
         me = tb.k.seat
         policies = self._policies(me)
         lean = self.lean
-        lean_policies: list[LeanPolicy] = [lean_style_policy(QUICK if s == me else styles[s])
-                                           for s in range(4)]
+        lean_policies: list[LeanPolicy] = [lean_style_policy(styles[s]) for s in range(4)]
         ev = Evaluation.empty(len(cands))
         sums, squares, alive, moved = ev.sums, ev.squares, ev.alive, ev.moved
         rounds = tries = 0

@@ -163,9 +163,12 @@ STYLE_CAUTIOUS: Final = 1  # folds unless ready against a seat showing CAUTIOUS_
 # against everyone once fewer than CAUTIOUS_LATE_WALL tiles are left; claims nothing but a win, no kong
 STYLE_EAGER: Final = 2  # claims every kong, pong or chow (the chow leaving the hand closest), declares
 # every kong, never folds
+STYLE_HONOURS: Final = 3  # as STYLE_QUICK, but a lone honour (any, a dragon or own wind too) is the first
+# tile to go among those that keep the distance, as ``strong`` plays (bench/bench_rollout_fidelity.py)
 CAUTIOUS_THREAT_SETS: Final = 2
 CAUTIOUS_LATE_WALL: Final = 30
 CAUTIOUS_FOLD_DIST: Final = 2
+LONE_HONOUR: Final = -2  # STYLE_HONOURS's keep score of a lone honour: below a lone terminal's (-1)
 _CLAIM_RANK: Final = {"kong": 0, "pong": 1, "chow": 2}
 
 
@@ -360,7 +363,7 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 continue
             if ef.distance(work, n + 1) <= best_d:
                 return a
-    if style == STYLE_QUICK:
+    if style in (STYLE_QUICK, STYLE_HONOURS):
         threats = _threats(seats, wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
     elif style == STYLE_CAUTIOUS:
         threats = _cautious_threats(seats, wall_remaining, seat) if best_d >= CAUTIOUS_FOLD_DIST else []
@@ -387,7 +390,11 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         # the lowest distance: tried in that order, the first that keeps it
         value = _VALUE[(seat - dealer) % 4][prevailing]
         order = [*_suit_keeps(codes[0], 0), *_suit_keeps(codes[1], 9), *_suit_keeps(codes[2], 18)]
-        order.extend((_keep_score(counts, x, value), x) for x in range(27, NUM_PLAYING) if counts[x])
+        if style == STYLE_HONOURS:
+            order.extend((LONE_HONOUR if counts[x] == 1 else 4 * (counts[x] - 1), x)
+                         for x in range(27, NUM_PLAYING) if counts[x])
+        else:
+            order.extend((_keep_score(counts, x, value), x) for x in range(27, NUM_PLAYING) if counts[x])
         order.sort()
         best_t = -1
         final = ef.final
