@@ -29,7 +29,8 @@ errors behind); ``narrow`` (dropped at 1 standard error, the default before); ``
 only at three standard errors); ``weighed`` (deals weighed by the other seats' latest discards);
 ``cautious`` (the opponents' rollouts by the cautious quick policy); two mixtures of these; and
 ``candidates4`` and ``candidates5`` (the expert searching four or five of ``strong``'s best discards
-on its turn, not three).
+on its turn, not three); ``honours`` and ``honours-opponents`` (the rollouts of every seat, or of the
+opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE_HONOURS``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
