@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sgmahjong.bots.forward import (
-    STYLE_ACCEPT,
     STYLE_CAUTIOUS,
     STYLE_EAGER,
     STYLE_HONOURS,
@@ -64,7 +63,6 @@ def policies(rules: RuleSet) -> dict[str, Policy]:
         "cautious": styled(STYLE_CAUTIOUS),
         "eager": styled(STYLE_EAGER),
         "honours": styled(STYLE_HONOURS),
-        "accepting": styled(STYLE_ACCEPT),
         "fast": fast_policy,
         "greedy": perceiving(lambda p, legal: greedy.decide_perceived(p, legal)),
     }

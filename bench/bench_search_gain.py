@@ -58,7 +58,7 @@ from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import CANDIDATES, ExpertBot, _estimate
-from sgmahjong.bots.forward import STYLE_ACCEPT, STYLE_HONOURS, Policy, playout
+from sgmahjong.bots.forward import STYLE_HONOURS, Policy, playout
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
 from sgmahjong.bots.strong import StrongBot
@@ -99,19 +99,10 @@ class _HonoursOpponents(ExpertBot):
         return tuple(QUICK if s == me else STYLE_HONOURS for s in range(4))
 
 
-class _Accepting(ExpertBot):
-    """The expert, its own seat's rollouts breaking discard ties by acceptance (the most unseen tiles
-    that bring the hand closer: :data:`forward.STYLE_ACCEPT`), the opponents' quick."""
-
-    def styles(self, view: View) -> tuple[int, ...]:
-        me = int(view["seat"])
-        return tuple(STYLE_ACCEPT if s == me else QUICK for s in range(4))
-
-
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
     **{name: (ExpertBot, options) for name, options in REVIEWED_PLAYERS.items()},  # as bench_false_flags
     "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}), "honours": (_Honours, {}),
-    "honours-opponents": (_HonoursOpponents, {}), "accepting": (_Accepting, {}),
+    "honours-opponents": (_HonoursOpponents, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),

@@ -165,8 +165,6 @@ STYLE_EAGER: Final = 2  # claims every kong, pong or chow (the chow leaving the 
 # every kong, never folds
 STYLE_HONOURS: Final = 3  # as STYLE_QUICK, but a lone honour (any, a dragon or own wind too) is the first
 # tile to go among those that keep the distance, as ``strong`` plays (bench/bench_rollout_fidelity.py)
-STYLE_ACCEPT: Final = 4  # as STYLE_QUICK, but of the discards that keep the distance the one leaving the
-# most unseen tiles that bring the hand closer (ties in the quick policy's keep order)
 CAUTIOUS_THREAT_SETS: Final = 2
 CAUTIOUS_LATE_WALL: Final = 30
 CAUTIOUS_FOLD_DIST: Final = 2
@@ -365,7 +363,7 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                 continue
             if ef.distance(work, n + 1) <= best_d:
                 return a
-    if style in (STYLE_QUICK, STYLE_HONOURS, STYLE_ACCEPT):
+    if style in (STYLE_QUICK, STYLE_HONOURS):
         threats = _threats(seats, wall_remaining, seat) if best_d >= QUICK_FOLD_DIST else []
     elif style == STYLE_CAUTIOUS:
         threats = _cautious_threats(seats, wall_remaining, seat) if best_d >= CAUTIOUS_FOLD_DIST else []
@@ -373,7 +371,18 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         threats = []
     if threats:
         dd = _distances(counts, n)
-        seen = _seen(seats)
+        seen = [0] * NUM_PLAYING
+        for s2 in seats:
+            for t in s2.discards:
+                seen[t] += 1
+            for m in s2.melds:  # a set's tiles (as ``m.meld.tiles``, without building them)
+                t = int(m.tile)
+                if m.kind is MeldKind.CHOW:
+                    seen[t] += 1
+                    seen[t + 1] += 1
+                    seen[t + 2] += 1
+                else:
+                    seen[t] += 4 if m.kind is MeldKind.KONG else 3
         key = {x: (_danger(seats, threats, x, seen), dd[x]) for x in dd}
         best_t = min(key, key=key.__getitem__)
     else:
@@ -389,7 +398,6 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         order.sort()
         best_t = -1
         final = ef.final
-        keeping: list[int] = []  # STYLE_ACCEPT: every discard that keeps the distance, in keep order
         for _, x in order:
             g = 3 if x >= 27 else x // 9
             r = rs[g]
@@ -402,12 +410,8 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
                     r = ef.conv(p01, vs[3]) if g == 2 else ef.conv(p01, vs[2])
                 rs[g] = r
             if final(_group_after(counts, codes, x), r, need) <= best_d:
-                if style != STYLE_ACCEPT:
-                    best_t = x
-                    break
-                keeping.append(x)
-        if keeping:
-            best_t = _most_accepting(counts, n, keeping, _seen(seats))
+                best_t = x
+                break
     if best_t < 0:
         return discard
     if discards is not None:
@@ -416,59 +420,6 @@ def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequ
         if a.kind == "discard" and a.tile == best_t:
             return a
     return discard
-
-
-def _seen(seats: Sequence[Any]) -> list[int]:
-    """The copies of each tile in the seats' pools and exposed sets."""
-    seen = [0] * NUM_PLAYING
-    for s2 in seats:
-        for t in s2.discards:
-            seen[t] += 1
-        for m in s2.melds:  # a set's tiles (as ``m.meld.tiles``, without building them)
-            t = int(m.tile)
-            if m.kind is MeldKind.CHOW:
-                seen[t] += 1
-                seen[t + 1] += 1
-                seen[t + 2] += 1
-            else:
-                seen[t] += 4 if m.kind is MeldKind.KONG else 3
-    return seen
-
-
-def _near(counts: list[int], y: int) -> bool:
-    """Whether a drawn ``y`` could bring the hand closer: the hand holds it or (a suit tile) a tile of
-    its suit at most two ranks away."""
-    if counts[y]:
-        return True
-    if y >= 27:
-        return False
-    r = y % 9
-    return (r >= 1 and counts[y - 1] > 0) or (r >= 2 and counts[y - 2] > 0) or (
-        r <= 7 and counts[y + 1] > 0) or (r <= 6 and counts[y + 2] > 0)
-
-
-def _most_accepting(counts: list[int], n: int, keeping: Sequence[int], seen: Sequence[int]) -> int:
-    """Of the discards ``keeping`` (in keep order), the one after which the most unseen tiles bring the
-    hand closer (the first of those tied)."""
-    best_t, best_acc = keeping[0], -1
-    if len(keeping) < 2:
-        return best_t
-    for x in keeping:
-        counts[x] -= 1
-        d = ef.distance(counts, n)
-        acc = 0
-        for y in range(NUM_PLAYING):
-            left = 4 - seen[y] - counts[y]
-            if left <= 0 or not _near(counts, y):
-                continue
-            counts[y] += 1
-            if ef.distance(counts, n) < d:
-                acc += left
-            counts[y] -= 1
-        counts[x] += 1
-        if acc > best_acc:
-            best_t, best_acc = x, acc
-    return best_t
 
 
 _keeps_memo: Final[dict[int, tuple[tuple[int, int], ...]]] = {}

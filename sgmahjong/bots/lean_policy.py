@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..game.actions import Action
-from .forward import STYLE_ACCEPT, STYLE_CAUTIOUS, STYLE_EAGER, STYLE_HONOURS, STYLE_QUICK, quick_choice
+from .forward import STYLE_CAUTIOUS, STYLE_EAGER, STYLE_HONOURS, STYLE_QUICK, quick_choice
 from .lean import LeanPolicy, Sim
 from .lean_seat import DISCARD
 
-__all__ = ["lean_accept_policy", "lean_cautious_policy", "lean_eager_policy", "lean_honours_policy",
-           "lean_quick_policy", "lean_style_policy"]
+__all__ = ["lean_cautious_policy", "lean_eager_policy", "lean_honours_policy", "lean_quick_policy",
+           "lean_style_policy"]
 
 
 def lean_quick_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
@@ -48,12 +48,6 @@ def lean_honours_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
     return _lean_choice(sim, seat, legal, STYLE_HONOURS)
 
 
-def lean_accept_policy(sim: Sim, seat: int, legal: Sequence[Action]) -> Action:
-    """The quick policy breaking ties by the most tiles that bring the hand closer
-    (:data:`forward.STYLE_ACCEPT`)."""
-    return _lean_choice(sim, seat, legal, STYLE_ACCEPT)
-
-
 def lean_style_policy(style: int) -> LeanPolicy:
     """The rollout policy of a style read by :mod:`.reading` (``forward.STYLE_*``)."""
     if style == STYLE_CAUTIOUS:
@@ -62,7 +56,5 @@ def lean_style_policy(style: int) -> LeanPolicy:
         return lean_eager_policy
     if style == STYLE_HONOURS:
         return lean_honours_policy
-    if style == STYLE_ACCEPT:
-        return lean_accept_policy
     assert style == STYLE_QUICK, style
     return lean_quick_policy
