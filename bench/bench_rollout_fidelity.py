@@ -29,7 +29,7 @@ from sgmahjong.bots.forward import (
     STYLE_QUICK,
     fast_policy,
     perceiving,
-    quick_choice,
+    quick_policy,
 )
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.strong import StrongBot
@@ -37,7 +37,6 @@ from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.actions import Action
 from sgmahjong.game.state import HandState
 from sgmahjong.rules import RuleSet
-from sgmahjong.tiles import NUM_PLAYING
 
 Policy = Callable[[HandState, int, Sequence[Action]], Action]
 
@@ -45,14 +44,7 @@ Policy = Callable[[HandState, int, Sequence[Action]], Action]
 def styled(style: int) -> Policy:
     """The quick policy's choice in one of its styles, from the engine's state."""
     def policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
-        st = state.seats[seat]
-        counts = [0] * NUM_PLAYING
-        for t in st.concealed:
-            counts[t] += 1
-        w = state.window
-        return quick_choice(counts, len(st.melds), None if w is None else int(w.tile), state.seats,
-                            state.wall_remaining, seat, state.dealer, state.prevailing, legal,
-                            style=style)
+        return quick_policy(state, seat, legal, style)
     return policy
 
 

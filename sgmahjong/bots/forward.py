@@ -266,18 +266,19 @@ def _group_after(counts: list[int], codes: Sequence[int], x: int) -> ef.Vec:
     return ef.suit_vec_of_code(codes[g] - (1 << 3 * (x - 9 * g)))
 
 
-def quick_policy(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
+def quick_policy(state: HandState, seat: int, legal: Sequence[Action], style: int = STYLE_QUICK) -> Action:
     """A cheap but realistic playout policy: always win; discard to the lowest distance (tile
     efficiency without the acceptance count; ties by copies and neighbours), folding to tiles the
     threatening opponents discarded when far from winning against a shown threat; kong when it keeps
-    the distance; pong or chow when it brings the hand closer."""
+    the distance; pong or chow when it brings the hand closer. ``style``: a variant
+    (:data:`STYLE_QUICK` by default)."""
     st = state.seats[seat]
     counts = [0] * NUM_PLAYING
     for t in st.concealed:
         counts[t] += 1
     w = state.window
     return quick_choice(counts, len(st.melds), None if w is None else int(w.tile), state.seats,
-                        state.wall_remaining, seat, state.dealer, state.prevailing, legal)
+                        state.wall_remaining, seat, state.dealer, state.prevailing, legal, style=style)
 
 
 def quick_choice(counts: list[int], n: int, window_tile: int | None, seats: Sequence[Any],
