@@ -6,7 +6,7 @@ is measured at seat ``strong``; the gap between what the model expects and what 
 seeded hands of four ``strong`` bots and, at every decision with a choice (a win offered excepted:
 every policy takes it), asks each rollout policy what it would play from the same state. It prints
 each policy's agreement with ``strong`` by kind of decision (the turn, a claim window), how often each
-claims, declares a kong and folds, and the cost per decision (CPU).
+claims and declares a kong, and the cost per decision (CPU).
 
     python -m bench.bench_rollout_fidelity --hands 200 --seed 7000
 

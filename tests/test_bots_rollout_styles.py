@@ -12,7 +12,7 @@ from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.testing import deal
 from sgmahjong.notation import parse_tile
 from sgmahjong.rules import RuleSet
-from sgmahjong.tiles import NUM_PLAYING
+from sgmahjong.tiles import counts34
 
 
 def test_the_honours_style_throws_a_lone_dragon_where_the_quick_policy_keeps_it() -> None:
@@ -49,9 +49,7 @@ def test_the_honours_style_keeps_the_quick_policys_distance_and_plays_alike_thro
                 lean = lean_honours_policy(sim, seat, sim.options(seat))
                 assert (lean.kind, lean.tile) == (honours.kind, honours.tile)
                 if honours.kind == quick.kind == "discard" and honours.tile != quick.tile:
-                    counts = [0] * NUM_PLAYING
-                    for t in state.seats[seat].concealed:
-                        counts[t] += 1
+                    counts = counts34(state.seats[seat].concealed)
                     n = len(state.seats[seat].melds)
                     after = []
                     for a in (honours, quick):

@@ -257,9 +257,9 @@ class ExpertBot(Bot):
         ``ELIMINATE_AFTER`` deals on once it is not ahead of candidate 0 by ``drop_z`` standard errors
         and its result has differed from candidate 0's on ``evidence`` deals (and the search ends
         with none left); without it every candidate is played out on
-        every deal (the review). ``styles``: the style each opponent is played by in lean rollouts
-        (the seat itself plays the quick policy). ``enough(ev)``, asked after every complete deal, ends
-        the search early when it says so (the review's sequential stop). After ``max_rounds`` deals
+        every deal (the review). ``styles``: the style each seat is played by in lean rollouts (its
+        own too; :meth:`styles` gives it the quick policy). ``enough(ev)``, asked after every complete
+        deal, ends the search early when it says so (the review's sequential stop). After ``max_rounds`` deals
         the search goes on up to ``extend_to`` deals while ``unsure(ev)`` says so. The deals come
         from ``self.rng``."""
         me = tb.k.seat
