@@ -30,7 +30,9 @@ only at three standard errors); ``weighed`` (deals weighed by the other seats' l
 ``cautious`` (the opponents' rollouts by the cautious quick policy); two mixtures of these; and
 ``candidates4`` and ``candidates5`` (the expert searching four or five of ``strong``'s best discards
 on its turn, not three); ``honours`` and ``honours-opponents`` (the rollouts of every seat, or of the
-opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE_HONOURS``).
+opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE_HONOURS``);
+``own-cautious`` and ``own-eager`` (its own seat's rollouts by the cautious or the eager quick policy,
+the opponents' by the quick one).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -58,7 +60,7 @@ from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import CANDIDATES, ExpertBot, _estimate
-from sgmahjong.bots.forward import STYLE_HONOURS, Policy, playout
+from sgmahjong.bots.forward import STYLE_EAGER, STYLE_HONOURS, Policy, playout
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
 from sgmahjong.bots.strong import StrongBot
@@ -99,10 +101,35 @@ class _HonoursOpponents(ExpertBot):
         return tuple(QUICK if s == me else STYLE_HONOURS for s in range(4))
 
 
+class _Own(ExpertBot):
+    """The expert, its own seat's rollouts in style ``OWN`` (a ``forward.STYLE_*``), every opponent's
+    by the quick policy."""
+
+    OWN = QUICK
+
+    def styles(self, view: View) -> tuple[int, ...]:
+        me = int(view["seat"])
+        return tuple(self.OWN if s == me else QUICK for s in range(4))
+
+
+class _OwnCautious(_Own):
+    """The expert, its own seat's rollouts by the cautious quick policy (folds sooner, claims nothing
+    but a win)."""
+
+    OWN = CAUTIOUS
+
+
+class _OwnEager(_Own):
+    """The expert, its own seat's rollouts by the eager quick policy (claims every set, never folds)."""
+
+    OWN = STYLE_EAGER
+
+
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
     **{name: (ExpertBot, options) for name, options in REVIEWED_PLAYERS.items()},  # as bench_false_flags
     "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}), "honours": (_Honours, {}),
-    "honours-opponents": (_HonoursOpponents, {}),
+    "honours-opponents": (_HonoursOpponents, {}), "own-cautious": (_OwnCautious, {}),
+    "own-eager": (_OwnEager, {}),
     "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
