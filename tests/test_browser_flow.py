@@ -97,11 +97,9 @@ def test_rematch_after_a_one_round_match_of_two_humans(live_server: Any, browser
     no_errors(ann, bo)
 
 
-def drive(clients: dict[int, WsClient], first: str, stop: Any, timeout: float = 60,
-          acted: set[int] | None = None) -> dict[str, Any]:
+def drive(clients: dict[int, WsClient], first: str, stop: Any, timeout: float = 60) -> dict[str, Any]:
     """Play the WebSocket seats: pass on every claim, discard the drawn tile on a turn (the dealer's
-    first discard is ``first``), until a view satisfies ``stop``; returns that view. ``acted`` gets
-    the seats that made a move."""
+    first discard is ``first``), until a view satisfies ``stop``; returns that view."""
     views: dict[int, dict[str, Any]] = {}
     done: set[tuple[int, int]] = set()
     end = time.monotonic() + timeout
@@ -125,8 +123,6 @@ def drive(clients: dict[int, WsClient], first: str, stop: Any, timeout: float = 
                 action = next(a for a in legal if a.startswith("discard"))
             ws.send({"type": "action", "action": action, "version": v["version"]})
             done.add((seat, v["version"]))
-            if acted is not None:
-                acted.add(seat)
     raise TimeoutError("the hand did not reach the expected point")
 
 

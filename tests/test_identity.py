@@ -43,10 +43,22 @@ def mark_ranked(server: LiveServer, code: str) -> None:
     db.close()
 
 
-def play_until_each_seat_acted(clients: dict[int, WsClient]) -> None:
-    """Play the sockets' seats (pass every claim, discard the drawn tile) until each made a move."""
-    acted: set[int] = set()
-    drive(clients, "", lambda _view: acted == set(clients), acted=acted)
+def seats_that_played(server: LiveServer, code: str) -> set[int]:
+    """The seats of table ``code`` with a player's move in the server's store."""
+    db = sqlite3.connect(server.database, timeout=10)
+    try:
+        rows = db.execute("SELECT DISTINCT a.seat FROM actions a JOIN tables t ON t.id = a.table_id"
+                          " WHERE t.code = ? AND a.source = 'human'", (code,)).fetchall()
+    finally:
+        db.close()
+    return {int(r[0]) for r in rows}
+
+
+def play_until_each_seat_acted(server: LiveServer, code: str, clients: dict[int, WsClient]) -> None:
+    """Play the sockets' seats (pass every claim, discard the drawn tile) until the server has stored a
+    move of each: a move sent is not yet one made, since on a busy machine a seat's 0.1 s timer may
+    run out first and the server then refuses the move as stale."""
+    drive(clients, "", lambda _view: seats_that_played(server, code) == set(clients))
 
 
 def test_deleting_a_player_in_a_ranked_match_keeps_it_rated_and_the_table_playing(
@@ -71,7 +83,7 @@ def test_deleting_a_player_in_a_ranked_match_keeps_it_rated_and_the_table_playin
     for seat, ws in clients.items():
         assert ws.hello(None)["seat"] == seat  # each seat opened by its player's session alone
     clients[0].send({"type": "start"})
-    play_until_each_seat_acted(clients)
+    play_until_each_seat_acted(server, code, clients)
     gone = devices[1].request("DELETE", "/api/me", json={})
     assert gone.status_code == 200 and gone.json()["account"] is True
     sent_away = clients[1].until("error", lambda m: m["code"] == "player_deleted")

@@ -106,7 +106,7 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, 
     for ws in clients.values():
         ws.hello(None)
     clients[0].send({"type": "start"})
-    play_until_each_seat_acted(clients)
+    play_until_each_seat_acted(server, code, clients)
     for seat in (1, 2, 3):
         clients[seat].close()
     clients[0].until("view", lambda m: m["status"] == "finished", timeout=240)
