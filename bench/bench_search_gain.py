@@ -76,51 +76,45 @@ JUDGE_SEED = 1 << 42  # the judge's seeds: apart from the players'
 REAL_SEED = 1 << 43  # the real judge's reorderings and bot seeds
 
 
-class _Cautious(ExpertBot):
-    """The expert, its rollouts playing every opponent by the cautious quick policy (folds sooner)."""
-
-    def styles(self, view: View) -> tuple[int, ...]:
-        me = int(view["seat"])
-        return tuple(QUICK if s == me else CAUTIOUS for s in range(4))
-
-
-class _Honours(ExpertBot):
-    """The expert, its rollouts playing every seat (its own too) by the quick policy with lone honours
-    discarded first (:data:`forward.STYLE_HONOURS`, closer to ``strong``)."""
-
-    def styles(self, view: View) -> tuple[int, ...]:
-        return (STYLE_HONOURS,) * 4
-
-
-class _HonoursOpponents(ExpertBot):
-    """The expert, its rollouts playing every opponent (not its own seat) by the quick policy with lone
-    honours discarded first."""
-
-    def styles(self, view: View) -> tuple[int, ...]:
-        me = int(view["seat"])
-        return tuple(QUICK if s == me else STYLE_HONOURS for s in range(4))
-
-
-class _Own(ExpertBot):
-    """The expert, its own seat's rollouts in style ``OWN`` (a ``forward.STYLE_*``), every opponent's
-    by the quick policy."""
+class _Styled(ExpertBot):
+    """The expert, its own seat's rollouts in style ``OWN`` and every opponent's in ``OTHERS`` (each a
+    ``forward.STYLE_*``; the quick policy unless a subclass says otherwise)."""
 
     OWN = QUICK
+    OTHERS = QUICK
 
     def styles(self, view: View) -> tuple[int, ...]:
         me = int(view["seat"])
-        return tuple(self.OWN if s == me else QUICK for s in range(4))
+        return tuple(self.OWN if s == me else self.OTHERS for s in range(4))
 
 
-class _OwnCautious(_Own):
-    """The expert, its own seat's rollouts by the cautious quick policy (folds sooner, claims nothing
-    but a win)."""
+class _Cautious(_Styled):
+    """Every opponent by the cautious quick policy (folds sooner)."""
+
+    OTHERS = CAUTIOUS
+
+
+class _Honours(_Styled):
+    """Every seat, its own too, by the quick policy with lone honours discarded first
+    (:data:`forward.STYLE_HONOURS`, closer to ``strong``)."""
+
+    OWN = OTHERS = STYLE_HONOURS
+
+
+class _HonoursOpponents(_Styled):
+    """Every opponent (not its own seat) by the quick policy with lone honours discarded first."""
+
+    OTHERS = STYLE_HONOURS
+
+
+class _OwnCautious(_Styled):
+    """Its own seat by the cautious quick policy (folds sooner, claims nothing but a win)."""
 
     OWN = CAUTIOUS
 
 
-class _OwnEager(_Own):
-    """The expert, its own seat's rollouts by the eager quick policy (claims every set, never folds)."""
+class _OwnEager(_Styled):
+    """Its own seat by the eager quick policy (claims every set, never folds)."""
 
     OWN = STYLE_EAGER
 
