@@ -34,6 +34,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.exit_watchdog import pytest_unconfigure  # noqa: F401  (a finished run must end)
 from tests.seat_registry import SEAT_COOKIES
 
 # Property tests check what holds, never how fast: no deadline per example and no "too slow" health
