@@ -124,7 +124,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}), "honours": (_Honours, {}),
     "honours-opponents": (_HonoursOpponents, {}), "own-cautious": (_OwnCautious, {}),
     "own-eager": (_OwnEager, {}),
-    "weighed": (ExpertBot, {"weigh": True}), "extended2": (ExpertBot, {"extend": 2}),
+    "deals100": (ExpertBot, {"max_rounds": 100}), "deals400": (ExpertBot, {"max_rounds": 400}),
+    "weighed": (ExpertBot, {"weigh": True}), "told": (ExpertBot, {"tells": True}), "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
     "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5})}
@@ -204,7 +205,7 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
         real: dict[int, tuple[float, float]] = {0: (0.0, 0.0)}
         for name in players:
             cls, options = PLAYERS[name]
-            player = cls((seed + h) * 1000 + k, rules, budget_ms=None, max_rounds=deals, **options)
+            player = cls((seed + h) * 1000 + k, rules, budget_ms=None, **{"max_rounds": deals, **options})
             i = cands.index(player.choose(view, legal))
             if real_deals and i not in real:
                 real[i] = real_gain(true_state, seat, cands[i], cands[0], real_deals,

@@ -15,6 +15,7 @@ imagined hand, the expert's model: the bot still never sees the real state.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from ..tiles import NUM_FACES, NUM_PLAYING, Tile, full_set
 from .forward import _distances
 from .perception import tile_of
 from .shuffle import shuffle
+from .tells import seat_weights
 
 _FULL: tuple[int, ...] = tuple(full_set().count(Tile(i)) for i in range(NUM_FACES))
 _KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
@@ -147,11 +149,13 @@ class Table:
     claims_made: bool
     kong_made: bool
     weigh: tuple[int, ...] = ()  # with weighed deals: each seat's latest discard to check (-1: none)
+    tells: tuple[tuple[float, ...], ...] = ()  # with told deals: each seat's factor per face (tells.py)
 
 
-def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False) -> Table:
+def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = False) -> Table:
     """The sample-independent parts of :func:`sample_state`; checks the counts add up. ``weigh``: deal
-    the other hands weighed by their latest discards (see :func:`deal_hidden`)."""
+    the other hands weighed by their latest discards; ``tells``: by what all their discards tell (see
+    :func:`deal_hidden`)."""
     playing = tuple(Tile(t) for t in range(NUM_PLAYING) for _ in range(k.unseen[t]))
     bonus = tuple(Tile(t) for t in range(NUM_PLAYING, NUM_FACES) for _ in range(k.unseen[t]))
     need = sum(k.hidden)
@@ -176,7 +180,9 @@ def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False) -> Table:
                  discards_made=sum(len(p) for p in k.discards) + claimed,
                  claims_made=claimed > 0,
                  kong_made=any(m.kind is MeldKind.KONG for ms in k.melds for m in ms),
-                 weigh=_weigh(k) if weigh else ())
+                 weigh=_weigh(k) if weigh else (),
+                 tells=tuple(seat_weights(k.discards[s], k.unseen, (s - k.dealer) % 4, k.prevailing)
+                             for s in range(4)) if tells else ())
 
 
 def _weigh(k: Knowledge) -> tuple[int, ...]:
@@ -198,7 +204,11 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     """The other seats' concealed tiles and the wall (draw order) for one sample. With ``tb.weigh``
     the deal is weighed by how likely each other seat's latest discard was: a deal where that discard
     was not an efficient one from the seat's dealt tiles (:func:`consistent`) is kept with probability
-    ``WEIGH_EPS`` (per such seat), else dealt again, at most ``WEIGH_TRIES`` times."""
+    ``WEIGH_EPS`` (per such seat), else dealt again, at most ``WEIGH_TRIES`` times. With ``tb.tells``
+    each seat's tiles are drawn from those left in turn, a copy of face ``t`` with weight
+    ``tb.tells[seat][t]`` (:mod:`.tells`), the rest making the wall."""
+    if tb.tells:
+        return _deal_told(tb, rng)
     k = tb.k
     pool = list(tb.playing)
     for _ in range(WEIGH_TRIES if tb.weigh else 1):
@@ -212,6 +222,28 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
         hands[s] = sorted(pool[at:at + n])
         at += n
     wall = pool[at:] + list(tb.bonus)
+    shuffle(wall, rng)
+    return hands, wall
+
+
+def _deal_told(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """:func:`deal_hidden` by the tells: each seat with hidden tiles takes the ``n`` copies with the
+    smallest exponential clocks of rate ``weight`` (a weighted draw without replacement)."""
+    k = tb.k
+    pool = list(tb.playing)
+    hands: list[list[Tile]] = [[], [], [], []]
+    random_ = rng.random
+    log = math.log
+    for s in range(4):
+        n = k.hidden[s]
+        if not n:
+            continue
+        w = tb.tells[s]
+        clocks = sorted((-log(1.0 - random_()) / w[x], i) for i, x in enumerate(pool))
+        take = {i for _, i in clocks[:n]}
+        hands[s] = sorted(pool[i] for i in take)
+        pool = [x for i, x in enumerate(pool) if i not in take]
+    wall = pool + list(tb.bonus)
     shuffle(wall, rng)
     return hands, wall
 

@@ -101,7 +101,7 @@ class ExpertBot(Bot):
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
                  lean: bool = True, read: bool = False, eliminate: bool = True,
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
-                 drop_z: float | None = None) -> None:
+                 drop_z: float | None = None, tells: bool = False) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -137,6 +137,8 @@ class ExpertBot(Bot):
         self.drop_z = drop_z
         # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
         self.weigh = weigh
+        # deal the other hands by what all their discards tell (tells.py): off by default
+        self.tells = tells
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -201,7 +203,7 @@ class ExpertBot(Bot):
         if len(cands) < 2:
             return base
         try:
-            tb = table(knowledge(view), rules, weigh=self.weigh)
+            tb = table(knowledge(view), rules, weigh=self.weigh, tells=self.tells)
         except InconsistentViewError:
             return base
         deadline = math.inf if self.budget is None else start + self.budget
