@@ -125,7 +125,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "honours-opponents": (_HonoursOpponents, {}), "own-cautious": (_OwnCautious, {}),
     "own-eager": (_OwnEager, {}),
     "deals100": (ExpertBot, {"max_rounds": 100}), "deals400": (ExpertBot, {"max_rounds": 400}),
-    "weighed": (ExpertBot, {"weigh": True}), "told": (ExpertBot, {"tells": True}), "extended2": (ExpertBot, {"extend": 2}),
+    "weighed": (ExpertBot, {"weigh": True}), "told": (ExpertBot, {"tells": True}),
+    "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
     "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5})}
