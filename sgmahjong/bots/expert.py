@@ -5,7 +5,8 @@ At each decision with a real choice the bot
 1. asks ``strong`` for its choice and, on its turn, for the next best discards (the candidates: at
    most ``candidates`` discards, every kong; in a claim window every legal answer);
 2. repeatedly deals the tiles it cannot see at random, consistently with its view
-   (:mod:`.determinise`; with ``weigh``, off by default, weighed by each other seat's latest discard),
+   (:mod:`.determinise`; with ``weigh``, off by default, weighed by each other seat's latest discard;
+   with ``tells``, off by default, each seat's tiles drawn by what all its discards tell, :mod:`.tells`),
    and plays the imagined hand to its end once per candidate with fast
    policies (:mod:`.forward`; ``rollout``: ``quick`` (default) = :func:`~.forward.quick_policy` for all
    four seats, a cheap policy that wins about as often as ``greedy`` and folds to tiles a shown threat
