@@ -52,6 +52,7 @@ CONSTANTS = {
     "server.http.events_http.PRESETS",  # rules.PRESETS imported
     "server.http.previews.CARD", "server.http.previews.TEXTS",  # link previews' card size and words
     "server.push.evening.WORDS",  # the notifications' words, per language
+    "bots.tells.FACTORS",  # what the discards tell: measured factors (bench/tile_tells.py)
 }
 
 # memos over a small fixed domain: name -> most entries
