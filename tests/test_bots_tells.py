@@ -55,9 +55,9 @@ def test_a_told_deal_keeps_every_tile_and_gives_the_faces_a_seat_threw_less_ofte
             return
         checked += 1
         k = knowledge(view)
+        told = table(k, RULES, tells=True).tells
         for tells in (False, True):
             tb = table(k, RULES, tells=tells)
-            told = table(k, RULES, tells=True).tells
             rng = random.Random(checked)
             for _ in range(200):
                 hands, wall = deal_hidden(tb, rng)

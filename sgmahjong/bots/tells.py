@@ -158,7 +158,8 @@ def feature(discards: Sequence[int], t: int, unseen: int, seat_wind: int, prevai
 
 def seat_weights(discards: Sequence[int], unseen: Sequence[int], seat_wind: int,
                  prevailing: int) -> tuple[float, ...]:
-    """A seat's factor for each playing face (1 where :data:`FACTORS` has none; unseen faces too)."""
+    """A seat's factor for each playing face (1 where :data:`FACTORS` has none; unseen faces too).
+    The table's factors are at least :data:`FLOOR` as ``bench/tile_tells.py`` writes them."""
     pool = [int(x) for x in discards if x < NUM_PLAYING]
-    return tuple(max(FLOOR, FACTORS.get(feature(pool, t, unseen[t], seat_wind, prevailing), 1.0))
+    return tuple(FACTORS.get(feature(pool, t, unseen[t], seat_wind, prevailing), 1.0)
                  if unseen[t] else 1.0 for t in range(NUM_PLAYING))
