@@ -1,6 +1,6 @@
 """The expert bot (issue 15): forward-model playouts per second — the expert's own (the lean model,
 :mod:`sgmahjong.bots.lean`, with the quick policy) and each rollout policy through the engine — where
-a playout's time goes (sampling a hand from a view, the model or the engine's ``apply``, perceiving
+a playout's time goes (sampling a hand from a view (and a deal alone, uniform and by the tells), the model or the engine's ``apply``, perceiving
 the state, the policies), the expert's decision time (median, p99, max) at its default 100 ms budget
 in hands against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time, and
 how often its overrules of ``strong`` hold up under a much longer search. Figures are by the wall
@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from sgmahjong import native
-from sgmahjong.bots.determinise import Table, knowledge, sample_state, table
+from sgmahjong.bots.determinise import Table, deal_hidden, knowledge, sample_state, table
 from sgmahjong.bots.expert import CLOCKS, ELIMINATE_Z, ELIMINATE_Z_TIMED, ExpertBot
 from sgmahjong.bots.forward import Policy, fast_policy, perceive_state, perceiving, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
@@ -30,6 +30,7 @@ from sgmahjong.game.state import ENDED, HandState
 from sgmahjong.rules import RuleSet
 
 PLAYOUT_S = 4.0  # per rollout policy
+DEALS_S = 1.0  # per way of dealing
 EXPERT_S = 20.0  # per clock
 
 
@@ -112,6 +113,20 @@ def _lean_playouts(tables: list[Table]) -> None:
         return _timed_lean(sim, [lean_quick_policy] * 4, parts)
 
     _measure(tables, "lean quick", play)
+
+
+def _deals(rules: RuleSet, tables: list[Table]) -> None:
+    """A deal of the hidden tiles (``deal_hidden``): uniform, and by the tells (the ``tells`` option)."""
+    for told in (False, True):
+        tbs = [table(tb.k, rules, tells=told) for tb in tables]
+        rng = random.Random(1)
+        n = 0
+        start, cpu0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < DEALS_S:
+            deal_hidden(tbs[n % len(tbs)], rng)
+            n += 1
+        cpu = time.process_time() - cpu0
+        print(f"   a deal, {'told' if told else 'uniform'}: {1e6 * cpu / n:.1f} us of CPU")
 
 
 def _playouts(rules: RuleSet, tables: list[Table], name: str, policies: list[Policy]) -> None:
@@ -239,6 +254,7 @@ def main(argv: list[str] | None = None) -> None:
     tables = _tables(rules, 12)
     greedy = [perceiving(GreedyBot(i, rules).decide_perceived) for i in range(4)]
     if not args.decisions_only:
+        _deals(rules, tables)
         _lean_playouts(tables)  # the expert's rollouts
         _playouts(rules, tables, "quick", [quick_policy] * 4)  # the same through the engine
         _playouts(rules, tables, "fast", [fast_policy] * 4)

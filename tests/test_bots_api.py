@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from sgmahjong.bots import LEVELS, Bot, UnknownBotLevelError, make_bot
+from sgmahjong.bots import EXPERT_VARIANTS, LEVELS, Bot, UnknownBotLevelError, known_level, make_bot
+from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.errors import SgMahjongError
 from sgmahjong.tiles import Tile
 
@@ -29,6 +30,22 @@ def test_levels_and_make_bot() -> None:
 def test_unknown_level_is_a_clear_error() -> None:
     with pytest.raises(UnknownBotLevelError, match="unknown bot level 'genius'"):
         make_bot("genius")
+    for name in ("expert+genius", "strong+told", "defensive+told", "expert+"):
+        with pytest.raises(UnknownBotLevelError, match="expert variants: expert\\+told"):
+            make_bot(name)
+        assert not known_level(name)
+
+
+def test_an_expert_variant_is_the_expert_with_its_option_on() -> None:
+    """``expert+told`` (for ``simulate --compare``) is the expert dealing by the tells; plain ``expert``
+    keeps its uniform deals."""
+    told = make_bot("Expert+Told", seed=3)
+    plain = make_bot("expert", seed=3)
+    assert isinstance(told, ExpertBot) and isinstance(plain, ExpertBot)
+    assert told.tells and not plain.tells
+    assert told.level == "expert"
+    assert EXPERT_VARIANTS["told"] == {"tells": True}
+    assert known_level("expert+told") and known_level("defensive") and known_level("strong")
     assert issubclass(UnknownBotLevelError, SgMahjongError)
 
 

@@ -63,6 +63,7 @@ def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "greedy,genius,random,random"], "unknown bot level 'genius'"),
     (["--bots", "greedy,random"], "--bots needs 4 levels"),
+    (["--compare", "expert+wise,strong"], "unknown bot level 'expert+wise'"),
     (["--hands", "0"], "--hands must be at least 1"),
     (["--rule", "limit=two"], "rule limit must be a whole number"),
     (["--rule", "colour=red"], "unknown rule 'colour'"),
@@ -129,6 +130,11 @@ def test_compare_expert_with_fixed_rounds(capsys: pytest.CaptureFixture[str]) ->
     data = json.loads(capsys.readouterr().out)
     assert data["expert_rounds"] == 1 and data["time_budget_ms"] is None and data["budget_clock"] == "wall"
     assert data["a"]["level"] == "expert" and data["a"]["decisions"] > 0
+    # the expert with an option on (expert+told) and another seed (@1) sits in the compared seat
+    assert main(["simulate", "--compare", "expert+told@1,strong", "--others", "greedy", "--walls", "1",
+                 "--seed", "2", "--time-budget-ms", "0", "--expert-rounds", "1", "--json"]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert told["compare"] == ["expert+told@1", "strong"] and told["a"]["decisions"] > 0
 
 
 @pytest.mark.parametrize(("args", "message"), [

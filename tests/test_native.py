@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import json
+import math
 import os
 import random
 import subprocess
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from sgmahjong import native
-from sgmahjong.bots.shuffle import shuffle
+from sgmahjong.bots.shuffle import draw_told, shuffle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,6 +138,38 @@ def test_shuffle_is_random_shuffle() -> None:
             shuffle(b, r2)
             assert a == b
             assert r1.random() == r2.random()
+
+
+def _draw_by_sorting(pool: list[int], hidden: tuple[int, ...], weights: tuple[tuple[float, ...], ...],
+                     rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """The told draw written plainly: sort every tile's exponential clock, each seat takes the first."""
+    hands: list[list[int]] = [[], [], [], []]
+    for s in range(4):
+        if not hidden[s]:
+            continue
+        clocks = sorted((-math.log(1.0 - rng.random()) / weights[s][x], i) for i, x in enumerate(pool))
+        take = {i for _, i in clocks[:hidden[s]]}
+        hands[s] = sorted(pool[i] for i in take)
+        pool = [x for i, x in enumerate(pool) if i not in take]
+    return hands, pool
+
+
+def test_the_told_draw_is_the_sorted_clocks_draw() -> None:
+    """The told draw keeps only each seat's smallest clocks as they come, and gives the hands and the
+    rest that sorting every clock gives, from the same random numbers; equal weights included."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        pool = sorted(rng.choices(range(34), k=rng.randrange(0, 90)))
+        hidden = tuple(0 if s == seed % 4 else rng.randrange(0, 14) for s in range(4))
+        if sum(hidden) > len(pool):
+            hidden = (0, 0, 0, 0)
+        flat = seed % 3 == 0  # every tile the same weight: the clocks alone decide
+        weights = tuple(tuple(1.0 if flat else rng.choice((0.02, 0.3, 1.0, 1.4)) for _ in range(34))
+                        for _ in range(4))
+        r1, r2 = random.Random(seed + 1), random.Random(seed + 1)
+        told = draw_told(list(pool), list(pool), hidden, weights, r1)
+        assert told == _draw_by_sorting(pool, hidden, weights, r2)
+        assert r1.random() == r2.random()
 
 
 def test_the_makefile_rebuilds_when_any_compiled_module_or_what_it_inlines_changes() -> None:

@@ -10,6 +10,8 @@ against tables they do not model; ``make_bot`` accepts them, the server does not
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ..errors import SgMahjongError
 from ..rules import RuleSet
 from .base import ActionLike, Bot, View
@@ -23,6 +25,24 @@ from .styles import STYLES
 LEVELS: tuple[str, ...] = ("random", "beginner", "greedy", "strong", "expert")
 
 
+class ExpertOptions(TypedDict, total=False):
+    """Options of :class:`ExpertBot` a variant turns on."""
+
+    tells: bool
+
+
+# expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
+EXPERT_VARIANTS: dict[str, ExpertOptions] = {"told": {"tells": True}}
+
+
+def known_level(name: str) -> bool:
+    """Whether :func:`make_bot` makes ``name``: a level, a test style or ``expert+VARIANT``."""
+    level, plus, variant = name.strip().lower().partition("+")
+    if plus:
+        return level == "expert" and variant in EXPERT_VARIANTS
+    return level in LEVELS or level in STYLES
+
+
 class UnknownBotLevelError(SgMahjongError, ValueError):
     """A bot level that does not exist."""
 
@@ -34,8 +54,11 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
     minimum tai, limit and 包. ``budget_ms`` (the time budget per decision) and ``max_rounds`` (deals
     searched per decision; with ``budget_ms=None`` the expert is deterministic) and ``budget_clock``
     (``wall``: the wall clock, what a person waits; ``cpu``: the deciding thread's CPU time, what the
-    search gets on a busy machine) concern only the expert."""
-    name = level.strip().lower()
+    search gets on a busy machine) concern only the expert; ``expert+VARIANT`` is the expert with the
+    options of :data:`EXPERT_VARIANTS` (``expert+told``: deals by what the discards tell)."""
+    name, plus, variant = level.strip().lower().partition("+")
+    if plus and name != "expert":
+        raise UnknownBotLevelError(unknown_level_message(level))
     if name == "random":
         return RandomBot(seed, rules)
     if name == "greedy":
@@ -44,13 +67,19 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
         return StrongBot(seed, rules)
     if name == "beginner":
         return BeginnerBot(seed, rules)
-    if name == "expert":
-        return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds, clock=CLOCKS[budget_clock])
+    if name == "expert" and (not plus or variant in EXPERT_VARIANTS):
+        return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds, clock=CLOCKS[budget_clock],
+                         **EXPERT_VARIANTS.get(variant, ExpertOptions()))
     style = STYLES.get(name)
     if style is not None:
         return style(seed, rules)
-    raise UnknownBotLevelError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}; "
-                               f"test styles: {', '.join(STYLES)}")
+    raise UnknownBotLevelError(unknown_level_message(level))
 
 
-__all__ = ["BUDGET_MS", "LEVELS", "STYLES", "ActionLike", "Bot", "UnknownBotLevelError", "View", "make_bot"]
+def unknown_level_message(level: str) -> str:
+    return (f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}; test styles: {', '.join(STYLES)}; "
+            f"expert variants: {', '.join('expert+' + v for v in EXPERT_VARIANTS)}")
+
+
+__all__ = ["BUDGET_MS", "EXPERT_VARIANTS", "LEVELS", "STYLES", "ActionLike", "Bot", "UnknownBotLevelError",
+           "View", "known_level", "make_bot", "unknown_level_message"]

@@ -15,7 +15,6 @@ imagined hand, the expert's model: the bot still never sees the real state.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,7 @@ from ..rules import RuleSet
 from ..tiles import NUM_FACES, NUM_PLAYING, Tile, full_set
 from .forward import _distances
 from .perception import tile_of
-from .shuffle import shuffle
+from .shuffle import draw_told, shuffle
 from .tells import seat_weights
 
 _FULL: tuple[int, ...] = tuple(full_set().count(Tile(i)) for i in range(NUM_FACES))
@@ -229,21 +228,9 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
 def _deal_told(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
     """:func:`deal_hidden` by the tells: each seat with hidden tiles takes the ``n`` copies with the
     smallest exponential clocks of rate ``weight`` (a weighted draw without replacement)."""
-    k = tb.k
     pool = list(tb.playing)
-    hands: list[list[Tile]] = [[], [], [], []]
-    random_ = rng.random
-    log = math.log
-    for s in range(4):
-        n = k.hidden[s]
-        if not n:
-            continue
-        w = tb.tells[s]
-        clocks = sorted((-log(1.0 - random_()) / w[x], i) for i, x in enumerate(pool))
-        take = {i for _, i in clocks[:n]}
-        hands[s] = sorted(pool[i] for i in take)
-        pool = [x for i, x in enumerate(pool) if i not in take]
-    wall = pool + list(tb.bonus)
+    hands, rest = draw_told(pool, [int(t) for t in pool], tb.k.hidden, tb.tells, rng)
+    wall = rest + list(tb.bonus)
     shuffle(wall, rng)
     return hands, wall
 

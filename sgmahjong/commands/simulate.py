@@ -20,7 +20,16 @@ import sys
 import time
 from typing import Any, TextIO
 
-from ..bots import BUDGET_MS, LEVELS, STYLES, Bot, make_bot
+from ..bots import (
+    BUDGET_MS,
+    EXPERT_VARIANTS,
+    LEVELS,
+    STYLES,
+    Bot,
+    known_level,
+    make_bot,
+    unknown_level_message,
+)
 from ..bots.arena import play_hand
 from ..bots.tally import Tally
 from ..cli import CliError
@@ -30,7 +39,8 @@ from ..rules import RuleSet, parse_rule_assignment
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default="strong,greedy,greedy,greedy",
                         help=f"four comma-separated levels, seat order ({', '.join(LEVELS)}; test styles: "
-                             f"{', '.join(STYLES)})")
+                             f"{', '.join(STYLES)}; the expert with an option on: "
+                             f"{', '.join('expert+' + v for v in EXPERT_VARIANTS)})")
     parser.add_argument("--hands", type=int, default=400, help="hands to play (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the walls and the bots")
     parser.add_argument("--rule", action="append", default=[], metavar="K=V",
@@ -74,9 +84,8 @@ def parse_lineup(text: str, count: int = 4, option: str = "--bots", fill: bool =
             n, _, salt = n.partition("@")
             if salt and not (salt.isdigit() and len(salt) <= 6):
                 raise CliError(f"{option}: after @ comes a number (a seed's offset), got {salt!r}")
-        if n not in LEVELS and n not in STYLES:
-            raise CliError(f"unknown bot level {n!r}; levels: {', '.join(LEVELS)}; "
-                           f"test styles: {', '.join(STYLES)}")
+        if not known_level(n):
+            raise CliError(unknown_level_message(n))
     return names
 
 
