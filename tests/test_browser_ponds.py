@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests import test_browser_table
 from tests.table_states import late_hand, view_message
-from tests.test_browser_table import TURN_TIMER, Box, meets
+from tests.test_browser_table import TURN_TIMER, Box, fonts_settled, meets
 
 table_page = test_browser_table.table_page  # the fixture: a table page whose WebSocket is a FakeTable
 
@@ -78,7 +78,7 @@ def test_each_seats_pond_is_in_front_of_it_apart_and_on_the_screen(table_page: A
                 window={"kind": "discard", "seat": 3, "tile": "7m"}, legal_actions=["pass"])
     page, _ = table_page(SIZES[name], [view_message(view, TURN_TIMER)])
     expect(page.locator("#hand .slot")).to_have_count(2)
-    page.evaluate("document.fonts.ready")
+    fonts_settled(page)
     expect(page.locator(".pond")).to_have_count(4)
     width, height = SIZES[name]["viewport"]["width"], SIZES[name]["viewport"]["height"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width

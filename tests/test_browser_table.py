@@ -55,6 +55,14 @@ def table_page(browser: Browser, live_server: LiveServer) -> Any:
     assert errors == []
 
 
+def fonts_settled(page: Page) -> None:
+    """Wait until the page is shown and no font is loading: ``document.fonts.ready`` alone settles at
+    once when no font load has started yet, and on a busy machine a bundled font can arrive after the
+    first frames and move the layout."""
+    expect(page.locator("html[data-drawn]")).to_be_attached()
+    page.wait_for_function('() => document.fonts.status === "loaded"')
+
+
 def box(page: Page, selector: str) -> Box:
     """The first ``selector``'s box, measured in one step in the page: the table redraws its seats on
     every message, so a handle found first and measured after may already be detached."""
@@ -219,7 +227,7 @@ def test_a_stacked_late_hand_has_no_two_seats_tiles_or_piles_overlapping_on_a_ph
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     # each seat's plate, hand, sets and bonus tiles, and each seat's pile: no two of these meet (measured
     # at one moment, once the fonts are in and the side column placed)
-    page.evaluate("document.fonts.ready")
+    fonts_settled(page)
     expect(page.locator("#settings-panel")).to_be_attached()
     groups: dict[str, list[Box]] = page.evaluate("""() => {
       const out = {};
