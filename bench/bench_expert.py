@@ -1,10 +1,11 @@
 """The expert bot (issue 15): forward-model playouts per second — the expert's own (the lean model,
 :mod:`sgmahjong.bots.lean`, with the quick policy) and each rollout policy through the engine — where
-a playout's time goes (sampling a hand from a view (and a deal alone, uniform and by the tells), the model or the engine's ``apply``, perceiving
-the state, the policies), the expert's decision time (median, p99, max) at its default 100 ms budget
-in hands against three ``strong`` bots, the budget by the wall clock and by the thread's CPU time, and
-how often its overrules of ``strong`` hold up under a much longer search. Figures are by the wall
-clock and by this process's CPU time (which the other processes of a shared machine disturb less)."""
+a playout's time goes (sampling a hand from a view, the model or the engine's ``apply``, perceiving
+the state, the policies), a deal alone (uniform, and by the tells), the expert's decision time
+(median, p99, max) at its default 100 ms budget in hands against three ``strong`` bots, the budget by
+the wall clock and by the thread's CPU time, and how often its overrules of ``strong`` hold up under a
+much longer search. Figures are by the wall clock and by this process's CPU time (which the other
+processes of a shared machine disturb less)."""
 
 from __future__ import annotations
 
