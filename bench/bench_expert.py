@@ -157,8 +157,8 @@ def _measure(tables: list[Table], name: str, play: Callable[[HandState, dict[str
           f"time: {share}")
 
 
-def _expert(rules: RuleSet, clock: str, drop_z: float | None = None) -> None:
-    bot = ExpertBot(1, rules, clock=CLOCKS[clock], drop_z=drop_z)
+def _expert(rules: RuleSet, clock: str, drop_z: float | None = None, tells: bool = False) -> None:
+    bot = ExpertBot(1, rules, clock=CLOCKS[clock], drop_z=drop_z, tells=tells)
     others = [StrongBot(10 + i, rules) for i in range(3)]
     times: list[float] = []
     rounds: list[int] = []
@@ -193,7 +193,8 @@ def _expert(rules: RuleSet, clock: str, drop_z: float | None = None) -> None:
         return
     times.sort()
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-    print(f"   expert ({1000 * (bot.budget or 0):.0f} ms, {clock} clock) vs 3 strong, {seed} hands: "
+    name = "expert (told deals)" if tells else "expert"
+    print(f"   {name} ({1000 * (bot.budget or 0):.0f} ms, {clock} clock) vs 3 strong, {seed} hands: "
           f"{len(times)} searched decisions, time median {1000 * statistics.median(times):.1f} ms, "
           f"p99 {1000 * p99:.1f} ms, max "
           f"{1000 * times[-1]:.1f} ms; {sum(t > 0.11 for t in times)} over 110 ms; deals per decision median "
@@ -206,11 +207,11 @@ CHECK_S = 40.0  # hands of the overrule check
 CHECK_ROUNDS = 300  # deals of the confirming search
 
 
-def _overrule_check(rules: RuleSet, drop_z: float | None = None) -> None:
+def _overrule_check(rules: RuleSet, drop_z: float | None = None, tells: bool = False) -> None:
     """How often the 100 ms search's overrules of ``strong`` hold up: each decision at which the
     expert (100 ms of CPU) chose otherwise than ``strong`` is searched again with ``CHECK_ROUNDS``
     deals and no budget (another seed); confirmed when that search picks the same action."""
-    bot = ExpertBot(1, rules, clock=CLOCKS["cpu"], drop_z=drop_z)
+    bot = ExpertBot(1, rules, clock=CLOCKS["cpu"], drop_z=drop_z, tells=tells)
     others = [StrongBot(10 + i, rules) for i in range(3)]
     searched = over = confirmed = kept = 0
     start = time.perf_counter()
@@ -228,7 +229,8 @@ def _overrule_check(rules: RuleSet, drop_z: float | None = None) -> None:
                 searched += bot.stats.candidates >= 2
                 if bot.stats.overruled:
                     over += 1
-                    big = ExpertBot(99, rules, budget_ms=None, max_rounds=CHECK_ROUNDS, drop_z=drop_z)
+                    big = ExpertBot(99, rules, budget_ms=None, max_rounds=CHECK_ROUNDS, drop_z=drop_z,
+                                    tells=tells)
                     again = big.choose(view, legal)
                     confirmed += again == action
                     kept += not big.stats.overruled
@@ -245,6 +247,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--drop-z", type=float, default=None,
                    help="the expert's drop margin in standard errors (default: its own, "
                    f"{ELIMINATE_Z_TIMED:g} on a time budget; {ELIMINATE_Z:g} for the long search)")
+    p.add_argument("--tells", action="store_true",
+                   help="the expert deals by what the discards tell (its tells option, expert+told)")
     p.add_argument("--decisions-only", action="store_true",
                    help="only the expert's decision time and the overrule check, not the playouts")
     args = p.parse_args([] if argv is None else argv)
@@ -261,9 +265,9 @@ def main(argv: list[str] | None = None) -> None:
         _playouts(rules, tables, "fast", [fast_policy] * 4)
         _playouts(rules, tables, "mixed", [greedy[0], fast_policy, fast_policy, fast_policy])
         _playouts(rules, tables, "greedy", greedy)
-    _expert(rules, "wall", args.drop_z)
-    _expert(rules, "cpu", args.drop_z)
-    _overrule_check(rules, args.drop_z)
+    _expert(rules, "wall", args.drop_z, args.tells)
+    _expert(rules, "cpu", args.drop_z, args.tells)
+    _overrule_check(rules, args.drop_z, args.tells)
 
 
 if __name__ == "__main__":
