@@ -34,6 +34,7 @@ def test_unknown_level_is_a_clear_error() -> None:
         with pytest.raises(UnknownBotLevelError, match="expert variants: expert\\+told"):
             make_bot(name)
         assert not known_level(name)
+    assert issubclass(UnknownBotLevelError, SgMahjongError)
 
 
 def test_an_expert_variant_is_the_expert_with_its_option_on() -> None:
@@ -46,7 +47,6 @@ def test_an_expert_variant_is_the_expert_with_its_option_on() -> None:
     assert told.level == "expert"
     assert EXPERT_VARIANTS["told"] == {"tells": True}
     assert known_level("expert+told") and known_level("defensive") and known_level("strong")
-    assert issubclass(UnknownBotLevelError, SgMahjongError)
 
 
 def test_random_bot_is_seeded_and_returns_a_legal_object() -> None:

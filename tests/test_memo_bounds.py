@@ -53,7 +53,7 @@ CONSTANTS = {
     "server.http.previews.CARD", "server.http.previews.TEXTS",  # link previews' card size and words
     "server.push.evening.WORDS",  # the notifications' words, per language
     "bots.tells.FACTORS",  # what the discards tell: measured factors (bench/tile_tells.py)
-    "bots.EXPERT_VARIANTS", "commands.simulate.EXPERT_VARIANTS",  # the expert's variants (expert+told)
+    "bots.EXPERT_VARIANTS",  # the expert's variants (expert+told)
 }
 
 # memos over a small fixed domain: name -> most entries

@@ -56,9 +56,9 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
     (``wall``: the wall clock, what a person waits; ``cpu``: the deciding thread's CPU time, what the
     search gets on a busy machine) concern only the expert; ``expert+VARIANT`` is the expert with the
     options of :data:`EXPERT_VARIANTS` (``expert+told``: deals by what the discards tell)."""
-    name, plus, variant = level.strip().lower().partition("+")
-    if plus and name != "expert":
+    if not known_level(level):
         raise UnknownBotLevelError(unknown_level_message(level))
+    name, _, variant = level.strip().lower().partition("+")
     if name == "random":
         return RandomBot(seed, rules)
     if name == "greedy":
@@ -67,19 +67,21 @@ def make_bot(level: str, seed: int = 0, rules: RuleSet | None = None, *, budget_
         return StrongBot(seed, rules)
     if name == "beginner":
         return BeginnerBot(seed, rules)
-    if name == "expert" and (not plus or variant in EXPERT_VARIANTS):
+    if name == "expert":
         return ExpertBot(seed, rules, budget_ms=budget_ms, max_rounds=max_rounds, clock=CLOCKS[budget_clock],
                          **EXPERT_VARIANTS.get(variant, ExpertOptions()))
-    style = STYLES.get(name)
-    if style is not None:
-        return style(seed, rules)
-    raise UnknownBotLevelError(unknown_level_message(level))
+    return STYLES[name](seed, rules)
+
+
+def variant_levels() -> list[str]:
+    """The expert's variants as bot names: ``expert+told``, ..."""
+    return [f"expert+{v}" for v in EXPERT_VARIANTS]
 
 
 def unknown_level_message(level: str) -> str:
     return (f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}; test styles: {', '.join(STYLES)}; "
-            f"expert variants: {', '.join('expert+' + v for v in EXPERT_VARIANTS)}")
+            f"expert variants: {', '.join(variant_levels())}")
 
 
 __all__ = ["BUDGET_MS", "EXPERT_VARIANTS", "LEVELS", "STYLES", "ActionLike", "Bot", "UnknownBotLevelError",
-           "View", "known_level", "make_bot", "unknown_level_message"]
+           "View", "known_level", "make_bot", "unknown_level_message", "variant_levels"]

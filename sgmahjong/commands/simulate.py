@@ -22,13 +22,13 @@ from typing import Any, TextIO
 
 from ..bots import (
     BUDGET_MS,
-    EXPERT_VARIANTS,
     LEVELS,
     STYLES,
     Bot,
     known_level,
     make_bot,
     unknown_level_message,
+    variant_levels,
 )
 from ..bots.arena import play_hand
 from ..bots.tally import Tally
@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default="strong,greedy,greedy,greedy",
                         help=f"four comma-separated levels, seat order ({', '.join(LEVELS)}; test styles: "
                              f"{', '.join(STYLES)}; the expert with an option on: "
-                             f"{', '.join('expert+' + v for v in EXPERT_VARIANTS)})")
+                             f"{', '.join(variant_levels())})")
     parser.add_argument("--hands", type=int, default=400, help="hands to play (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the walls and the bots")
     parser.add_argument("--rule", action="append", default=[], metavar="K=V",
