@@ -13,6 +13,9 @@ NATIVE := build/mypyc/.compiled
 HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
+# the test suite's processes (pytest-xdist): most of its time is spent waiting on servers and browsers,
+# so two share even a 2-core machine well; TEST_WORKERS=0 runs it in one process
+TEST_WORKERS ?= 2
 
 .PHONY: serve test lint bench clean cluster cluster-stop chromium compile static lighthouse pyodide axe docs
 
@@ -76,7 +79,7 @@ cluster-stop: $(STAMP)
 	$(BIN)/sgmahjong cluster down --data data/cluster
 
 test: $(DEVSTAMP) $(NATIVE) chromium $(PYODIDE) static $(LIGHTHOUSE) $(AXE)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The browser tests drive Debian's Chromium (never `playwright install`): installed here when missing
 # and we are root (as .ci/run does), else one line says how.
