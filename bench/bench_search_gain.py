@@ -32,7 +32,8 @@ only at three standard errors); ``weighed`` (deals weighed by the other seats' l
 on its turn, not three); ``honours`` and ``honours-opponents`` (the rollouts of every seat, or of the
 opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE_HONOURS``);
 ``own-cautious`` and ``own-eager`` (its own seat's rollouts by the cautious or the eager quick policy,
-the opponents' by the quick one).
+the opponents' by the quick one); ``confirmed`` and ``confirmed800`` (an overrule played only if
+it is ahead of ``strong``'s choice again on 200 or 800 fresh deals).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -129,7 +130,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
-    "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5})}
+    "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5}),
+    "confirmed": (ExpertBot, {"confirm": 200}), "confirmed800": (ExpertBot, {"confirm": 800})}
 
 
 class _Recorder(ExpertBot):

@@ -484,6 +484,34 @@ def test_an_unsure_search_goes_on_and_a_sure_one_stops() -> None:
         ExpertBot(4, RULES, budget_ms=None, max_rounds=20, extend=0)
 
 
+def test_an_overrule_is_played_only_if_fresh_deals_uphold_it() -> None:
+    """``confirm``: the same search, then, where it would overrule ``strong``, the choice and
+    ``strong``'s on ``confirm`` fresh deals; the overrule is played only if it is ahead on them too,
+    else ``strong``'s choice. Where the search keeps ``strong``'s choice nothing more is played."""
+    points = _decision_points(11)
+    upheld = refused = kept = 0
+    for k, seed in ((8, 1), (10, 0), (0, 0)):
+        view, legal = points[k]
+        plain = ExpertBot(seed, RULES, budget_ms=None, max_rounds=30)
+        sure = ExpertBot(seed, RULES, budget_ms=None, max_rounds=30, confirm=30)
+        a, b = plain.choose(view, legal), sure.choose(view, legal)
+        if not plain.stats.overruled:
+            kept += 1
+            assert (b, sure.stats.confirmed, sure.stats.playouts) == (a, None, plain.stats.playouts)
+            continue
+        assert sure.stats.confirmed is not None
+        assert sure.stats.playouts == plain.stats.playouts + 2 * 30  # two moves on 30 fresh deals
+        if sure.stats.confirmed:
+            upheld += 1
+            assert b == a and sure.stats.overruled
+        else:
+            refused += 1
+            assert b == sure.strong.decide(view, legal) != a and not sure.stats.overruled
+    assert (upheld, refused, kept) == (1, 1, 1)
+    with pytest.raises(ValueError, match="confirm"):
+        ExpertBot(4, RULES, budget_ms=None, max_rounds=20, confirm=-1)
+
+
 def test_weighed_deals_favour_hands_whose_latest_discard_was_efficient() -> None:
     """``knowledge`` reads each seat's latest discard, claimed or still in its pile (the truth's own
     order); ``table(..., weigh=True)`` deals the same tiles, but more often hands from which each

@@ -24,7 +24,10 @@ At each decision with a real choice the bot
 4. keeps ``strong``'s choice unless another candidate's mean result in payment units (the hand
    ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` (default 2)
    standard errors of the paired difference, over at least ``MIN_ROUNDS`` deals: where the search
-   is unsure the bot plays exactly as ``strong``.
+   is unsure the bot plays exactly as ``strong``;
+5. with ``confirm`` (off by default), before it overrules, plays the chosen candidate and ``strong``'s
+   choice on ``confirm`` fresh deals, and overrules only if the choice is ahead on them too: a
+   candidate picked as the best of several carries its lucky deals with it, and fresh deals do not.
 
 The search stops when the time budget (``budget_ms``, checked with ``clock`` after every
 ``CHECK_EVERY``-th decision of a lean playout, every decision of an engine one) is spent or after
@@ -86,6 +89,7 @@ class SearchStats:
     seconds: float = 0.0
     overruled: bool = False
     advantage: float = 0.0  # the chosen candidate's mean paired difference to strong's (0 if kept)
+    confirmed: bool | None = None  # with confirm: whether fresh deals upheld the overrule (None: not asked)
 
 
 def _never() -> bool:
@@ -102,7 +106,7 @@ class ExpertBot(Bot):
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
                  lean: bool = True, read: bool = False, eliminate: bool = True,
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
-                 drop_z: float | None = None, tells: bool = False) -> None:
+                 drop_z: float | None = None, tells: bool = False, confirm: int = 0) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -141,6 +145,10 @@ class ExpertBot(Bot):
         # deal the other hands by what all their discards tell (tells.py): off by default
         self.tells = tells
         self.extend = EXTEND if extend is None else extend
+        # fresh deals on which an overrule must be ahead again before it is played (0: none)
+        if confirm < 0:
+            raise ValueError(f"confirm must be at least 0, got {confirm}")
+        self.confirm = confirm
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
         self.stats = SearchStats()
@@ -229,6 +237,14 @@ class ExpertBot(Bot):
             mean, se = _mean_se(ev.sums[i], ev.squares[i], rounds)
             if mean > best_mean and mean > self.z * se:
                 best, best_mean = i, mean
+        if best and self.confirm:
+            fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
+                                styles=self.styles(view), deals=self.confirm)
+            stats.playouts += fresh.playouts
+            stats.seconds = last[0] - start
+            stats.confirmed = fresh.rounds >= MIN_ROUNDS and fresh.sums[1] > 0
+            if not stats.confirmed:
+                best, best_mean = 0, 0.0
         stats.overruled = best != 0
         stats.advantage = best_mean
         return cands[best]
@@ -253,7 +269,7 @@ class ExpertBot(Bot):
                eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4,
                enough: Callable[[Evaluation], bool] | None = None, extend_to: int | None = None,
                unsure: Callable[[Evaluation], bool] | None = None, evidence: int = 0,
-               drop_z: float = ELIMINATE_Z) -> Evaluation:
+               drop_z: float = ELIMINATE_Z, deals: int | None = None) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
@@ -264,15 +280,15 @@ class ExpertBot(Bot):
         own too; :meth:`styles` gives it the quick policy). ``enough(ev)``, asked after every complete
         deal, ends the search early when it says so (the review's sequential stop). After ``max_rounds`` deals
         the search goes on up to ``extend_to`` deals while ``unsure(ev)`` says so. The deals come
-        from ``self.rng``."""
+        from ``self.rng``. ``deals`` replaces ``max_rounds`` as the number of deals."""
         me = tb.k.seat
         policies = self._policies(me)
         lean = self.lean
         lean_policies: list[LeanPolicy] = [lean_style_policy(styles[s]) for s in range(4)]
         ev = Evaluation.empty(len(cands))
         sums, squares, alive, moved = ev.sums, ev.squares, ev.alive, ev.moved
+        cap = most = self.max_rounds if deals is None else deals
         rounds = tries = 0
-        cap = most = self.max_rounds
         if cap is not None and extend_to is not None and unsure is not None:
             most = max(cap, extend_to)
         limit = math.inf if most is None else 2 * most + 8
