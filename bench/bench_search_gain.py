@@ -33,7 +33,8 @@ on its turn, not three); ``honours`` and ``honours-opponents`` (the rollouts of 
 opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE_HONOURS``);
 ``own-cautious`` and ``own-eager`` (its own seat's rollouts by the cautious or the eager quick policy,
 the opponents' by the quick one); ``confirmed`` and ``confirmed800`` (an overrule played only if
-it is ahead of ``strong``'s choice again on 200 or 800 fresh deals).
+it is ahead of ``strong``'s choice again on 200 or 800 fresh deals); ``z1.5`` and ``z1`` (overrules
+at 1.5 or 1 standard error).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -131,7 +132,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
     "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5}),
-    "confirmed": (ExpertBot, {"confirm": 200}), "confirmed800": (ExpertBot, {"confirm": 800})}
+    "confirmed": (ExpertBot, {"confirm": 200}), "confirmed800": (ExpertBot, {"confirm": 800}),
+    "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0})}
 
 
 class _Recorder(ExpertBot):
