@@ -145,12 +145,12 @@ class ExpertBot(Bot):
         # deal the other hands by what all their discards tell (tells.py): off by default
         self.tells = tells
         self.extend = EXTEND if extend is None else extend
+        if self.extend < 1:
+            raise ValueError(f"extend must be at least 1, got {self.extend}")
         # fresh deals on which an overrule must be ahead again before it is played (0: none)
         if confirm < 0:
             raise ValueError(f"confirm must be at least 0, got {confirm}")
         self.confirm = confirm
-        if self.extend < 1:
-            raise ValueError(f"extend must be at least 1, got {self.extend}")
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
@@ -223,7 +223,8 @@ class ExpertBot(Bot):
             return now >= deadline
 
         extend_to = None if self.max_rounds is None else self.max_rounds * self.extend
-        ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=self.styles(view),
+        styles = self.styles(view)
+        ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=styles,
                          extend_to=extend_to, unsure=self._unsure, evidence=self.evidence,
                          drop_z=self.drop_z)
         rounds = ev.rounds
@@ -239,7 +240,7 @@ class ExpertBot(Bot):
                 best, best_mean = i, mean
         if best and self.confirm:
             fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
-                                styles=self.styles(view), deals=self.confirm)
+                                styles=styles, deals=self.confirm)
             stats.playouts += fresh.playouts
             stats.seconds = last[0] - start
             stats.confirmed = fresh.rounds >= MIN_ROUNDS and fresh.sums[1] > 0
