@@ -34,7 +34,8 @@ opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE
 ``own-cautious`` and ``own-eager`` (its own seat's rollouts by the cautious or the eager quick policy,
 the opponents' by the quick one); ``confirmed`` and ``confirmed800`` (an overrule played only if
 it is ahead of ``strong``'s choice again on 200 or 800 fresh deals); ``z1.5`` and ``z1`` (overrules
-at 1.5 or 1 standard error).
+at 1.5 or 1 standard error); ``quick50`` and ``strong50`` (every candidate on every one of 50 deals,
+the rollouts by the quick policy, or by ``strong`` itself for every seat: ``bench_model_error``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -62,7 +63,7 @@ from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import CANDIDATES, ExpertBot, _estimate
-from sgmahjong.bots.forward import STYLE_EAGER, STYLE_HONOURS, Policy, playout
+from sgmahjong.bots.forward import STYLE_EAGER, STYLE_HONOURS, Policy, playout, quick_policy
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
 from sgmahjong.bots.strong import StrongBot
@@ -121,6 +122,22 @@ class _OwnEager(_Styled):
     OWN = STYLE_EAGER
 
 
+class _StrongRollouts(ExpertBot):
+    """The expert, its rollouts played by ``strong`` itself (through the engine: about ten times the
+    cost of the lean quick rollouts) for its own seat if ``OWN`` and for the opponents if ``OTHERS``,
+    the quick policy otherwise: how much of the model's error is the rollout policy."""
+
+    OWN = True
+    OTHERS = True
+
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None, **options: Any) -> None:
+        super().__init__(seed, rules, rollout="greedy", **options)
+
+    def _policies(self, me: int) -> list[Policy]:
+        return [_strong_policy(StrongBot(s, self.rules), self.rules)
+                if (self.OWN if s == me else self.OTHERS) else quick_policy for s in range(4)]
+
+
 PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bot and its options
     **{name: (ExpertBot, options) for name, options in REVIEWED_PLAYERS.items()},  # as bench_false_flags
     "z3": (ExpertBot, {"z": 3.0}), "cautious": (_Cautious, {}), "honours": (_Honours, {}),
@@ -133,7 +150,9 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "extended-z2.5": (ExpertBot, {"extend": 4, "z": 2.5}),
     "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5}),
     "confirmed": (ExpertBot, {"confirm": 200}), "confirmed800": (ExpertBot, {"confirm": 800}),
-    "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0})}
+    "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0}),
+    "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
+    "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}
 
 
 class _Recorder(ExpertBot):
@@ -149,13 +168,13 @@ def _strong_policy(bot: StrongBot, rules: RuleSet) -> Policy:
     return policy
 
 
-def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: int, seed: int,
-              rules: RuleSet) -> tuple[float, float]:
-    """(mean, standard error) of ``cand``'s result minus ``base``'s for ``seat`` from the true
-    ``state``, paired over ``deals`` reorderings of the undrawn wall, every seat then played by
-    ``strong``."""
+def real_values(state: HandState, seat: int, cands: Sequence[Action], deals: int, seed: int,
+                rules: RuleSet) -> list[list[float]]:
+    """Each candidate's result minus ``cands[0]``'s for ``seat`` from the true ``state``, on each of
+    ``deals`` reorderings of the undrawn wall (the same for every candidate), every seat then played
+    by ``strong``: one list of paired differences per candidate (all 0 for ``cands[0]``)."""
     lo, hi = state.front, len(state.wall) - state.back
-    diffs = []
+    diffs: list[list[float]] = [[] for _ in cands]
     for r in range(deals):
         rng = random.Random(seed * 100_003 + r)
         wall = list(state.wall)
@@ -165,14 +184,45 @@ def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: in
         dealt = dataclasses.replace(state, wall=tuple(wall))
         bot_seed = rng.getrandbits(32)
         nets = []
-        for a in (cand, base):
+        for a in cands:
             policies = [_strong_policy(StrongBot(bot_seed * 4 + s, rules), rules) for s in range(4)]
             end = playout(apply(dealt, a)[0], policies, max_steps=4000)
             assert end is not None
             nets.append(float(end.ledger[seat]))
-        diffs.append(nets[0] - nets[1])
-    mean, se, _ = _estimate(diffs)
+        for i, net in enumerate(nets):
+            diffs[i].append(net - nets[0])
+    return diffs
+
+
+def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: int, seed: int,
+              rules: RuleSet) -> tuple[float, float]:
+    """(mean, standard error) of ``cand``'s result minus ``base``'s for ``seat`` from the true
+    ``state``, paired over ``deals`` reorderings of the undrawn wall, every seat then played by
+    ``strong`` (:func:`real_values`)."""
+    mean, se, _ = _estimate(real_values(state, seat, [base, cand], deals, seed, rules)[1])
     return mean, se
+
+
+Point = tuple[HandState, View, list[Action]]  # a searched decision: the true state, the seat's view, legal
+
+
+def searched_points(h: int, seed: int, deals: int) -> tuple[int, list[Point]]:
+    """Hand ``h`` (seed ``seed + h``) played by the expert (``deals`` deals a decision, no time budget)
+    in seat ``h % 4`` against three ``strong``: the seat and the decisions at which the expert searched."""
+    rules = RuleSet()
+    seat = h % 4
+    recorder = _Recorder((seed + h) * 4 + seat, rules, budget_ms=None, max_rounds=deals)
+    bots: list[Bot] = [recorder if s == seat else make_bot("strong", (seed + h) * 4 + s, rules)
+                       for s in range(4)]
+    points: list[Point] = []
+
+    def record(state: HandState, who: int, legal: Sequence[Action], choice: Action) -> Action:
+        if who == seat and recorder.searched():
+            points.append((state, player_view(state, who), list(legal)))
+        return choice
+
+    bot_hand_log(rules, bots, seed=seed + h, dealer=(h // 4) % 4, tamper=record)
+    return seat, points
 
 
 def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 0,
@@ -181,20 +231,9 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
     judged (by the search's model on ``judge_deals`` deals, and from the true hand on ``real_deals``
     reorderings of the wall where a player overruled ``strong``)."""
     rules = RuleSet()
-    seat = h % 4
-    recorder = _Recorder((seed + h) * 4 + seat, rules, budget_ms=None, max_rounds=deals)
-    bots: list[Bot] = [recorder if s == seat else make_bot("strong", (seed + h) * 4 + s, rules)
-                       for s in range(4)]
-    points: list[tuple[HandState, View, list[Action]]] = []
+    seat, points = searched_points(h, seed, deals)
     # the judge's candidates hold every player's: as many discards as the widest player searches
     width = max(PLAYERS[name][1].get("candidates", CANDIDATES) for name in players)
-
-    def record(state: HandState, who: int, legal: Sequence[Action], choice: Action) -> Action:
-        if who == seat and recorder.searched():
-            points.append((state, player_view(state, who), list(legal)))
-        return choice
-
-    bot_hand_log(rules, bots, seed=seed + h, dealer=(h // 4) % 4, tamper=record)
     rows = []
     for k, (true_state, view, legal) in enumerate(points):
         judge = ExpertBot(JUDGE_SEED + (seed + h) * 1000 + k, rules, budget_ms=None,

@@ -1,0 +1,233 @@
+"""How far the search's model of the table is from the table, candidate by candidate.
+
+The hands are those of ``bench_search_gain``: seeded deals, the expert (200 deals a decision, no time
+budget) in one seat against three ``strong``. At every decision where the expert searched, each
+candidate the review prices (``strong``'s choice first) gets two kinds of value, each as its result
+minus that of ``strong``'s choice, paired:
+
+- the **real** value: from the true hand (the real hidden tiles), the undrawn wall reordered
+  ``--real-deals`` times, every seat then played by ``strong`` (the real judge of ``bench_search_gain``):
+  what the table pays;
+- each **model**'s value (``--models``, :data:`MODELS`): the expert's search on its own uniform deals of
+  the hidden tiles, every candidate on every deal, a fixed number of deals, its rollouts played by the
+  quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for the seat's own
+  play or the opponents' only.
+
+Prints, per model: what its picks pay by the real value, a hand (the candidate its point estimate rates
+best, 0 if none is above ``strong``'s choice; and the one the expert's rule would play, ahead by two
+standard errors over at least 8 deals), with the paired difference to the first model over the hands;
+the regression slope of the real value on the model's (through 0: 1 is calibrated, below 1 the model
+exaggerates the differences) and their correlation; the playouts a decision. The models share the
+decisions and the real values, so the differences between them are paired.
+
+    python -m bench.bench_model_error --hands 40 --seed 9600 --real-deals 100 --workers 2 \\
+        --models quick200,quick50,strong50,strong-own50,strong-opponents50
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from bench.bench_search_gain import JUDGE_SEED, REAL_SEED, _StrongRollouts, real_values, searched_points
+from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
+from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate
+from sgmahjong.bots.lean import lean_playout, sim_of
+from sgmahjong.bots.lean_policy import lean_quick_policy
+from sgmahjong.game import Action, HandState
+from sgmahjong.rules import RuleSet
+
+SEED = 9600
+HANDS = 40
+DEALS = 200  # the expert's deals a decision in the played hands
+REAL_DEALS = 100
+
+
+class _StrongOwn(_StrongRollouts):
+    """Rollouts: ``strong`` for the seat's own play, the quick policy for the opponents."""
+
+    OTHERS = False
+
+
+class _StrongOpponents(_StrongRollouts):
+    """Rollouts: the quick policy for the seat's own play, ``strong`` for the opponents."""
+
+    OWN = False
+
+
+_FIXED: dict[str, Any] = {"eliminate": False, "extend": 1}
+ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a search: oracle_values)
+MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
+    "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
+    "told200": (ExpertBot, 200, {"tells": True}),
+    "strong50": (_StrongRollouts, 50, {}), "strong25": (_StrongRollouts, 25, {}),
+    "strong-own50": (_StrongOwn, 50, {}), "strong-opponents50": (_StrongOpponents, 50, {}),
+    "oracle200": (ORACLE, 200, {})}
+
+
+def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: int,
+                  seed: int) -> list[tuple[float, float]]:
+    """(mean, standard error) of each candidate's result minus ``cands[0]``'s for ``seat``, the search's
+    quick rollouts played from the *true* hands (the undrawn wall reordered ``deals`` times): the
+    model with nothing left to infer about the hidden hands."""
+    lo, hi = state.front, len(state.wall) - state.back
+    diffs: list[list[float]] = [[] for _ in cands]
+    policies = [lean_quick_policy] * 4
+    for r in range(deals):
+        rng = random.Random(seed * 100_003 + r)
+        wall = list(state.wall)
+        rest = wall[lo:hi]
+        rng.shuffle(rest)
+        wall[lo:hi] = rest
+        start = sim_of(dataclasses.replace(state, wall=tuple(wall)))
+        mine = {(a.kind, a.tile): a for a in start.options(seat)}
+        nets = []
+        for a in cands:
+            sim = start.copy()
+            sim.step(mine[(a.kind, a.tile)])
+            end = lean_playout(sim, policies, max_steps=4000)
+            assert end is not None
+            nets.append(float(end.ledger[seat]))
+        for i, net in enumerate(nets):
+            diffs[i].append(net - nets[0])
+    return [_estimate(d)[:2] for d in diffs]
+
+
+def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[dict[str, Any]]:
+    """Hand ``h``'s searched decisions, each candidate valued from the true hand and by each model."""
+    rules = RuleSet()
+    seat, points = searched_points(h, seed, DEALS)
+    rows = []
+    for k, (true_state, view, legal) in enumerate(points):
+        key = (seed + h) * 1000 + k
+        judge = ExpertBot(JUDGE_SEED + key, rules, budget_ms=None, max_rounds=1)
+        cands = judge.review_candidates(view, legal)
+        try:
+            tables = {False: table(knowledge(view), rules)}  # by whether the deals are told
+        except InconsistentViewError:
+            continue
+        diffs = real_values(true_state, seat, cands, real_deals, REAL_SEED + key, rules)
+        real = [_estimate(d)[:2] for d in diffs]
+        turn = any(a.kind == "discard" for a in legal)
+        row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim",
+                               "real": [m for m, _ in real], "real_se": [se for _, se in real]}
+        for name in models:
+            cls, deals, options = MODELS[name]
+            if isinstance(cls, str):
+                est = oracle_values(true_state, seat, cands, deals, JUDGE_SEED + key)
+                rounds, playouts = deals, deals * len(cands)
+            else:
+                bot = cls(key, rules, budget_ms=None, max_rounds=deals, **_FIXED, **options)
+                if bot.tells not in tables:
+                    tables[bot.tells] = table(knowledge(view), rules, tells=bot.tells)
+                ev = bot.search(tables[bot.tells], cands, eliminate=False)
+                est = [ev.paired(i, 0)[:2] if i else (0.0, 0.0) for i in range(len(cands))]
+                rounds, playouts = ev.rounds, ev.playouts
+            row[name] = {"mean": [m for m, _ in est], "se": [se for _, se in est], "rounds": rounds,
+                         "playouts": playouts}
+        rows.append(row)
+    return rows
+
+
+def picks(row: dict[str, Any], name: str) -> tuple[int, int]:
+    """(the candidate the model's point estimate rates best, the one the expert's rule would play)."""
+    m, se, rounds = row[name]["mean"], row[name]["se"], row[name]["rounds"]
+    best = max(range(len(m)), key=lambda i: (m[i], -i))
+    rule, rule_mean = 0, 0.0
+    if rounds >= MIN_ROUNDS:
+        for i in range(1, len(m)):
+            if m[i] > rule_mean and m[i] > Z * se[i]:
+                rule, rule_mean = i, m[i]
+    return (best if m[best] > 0 else 0), rule
+
+
+def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: Any = sys.stdout) -> None:
+    print(f"   {len(rows)} searched decisions over {hands} hands "
+          f"({sum(1 for r in rows if r['kind'] == 'turn')} on the turn)", file=out)
+    per: dict[str, tuple[list[float], list[float]]] = {}
+    for name in models:
+        best, rule = [0.0] * hands, [0.0] * hands
+        for r in rows:
+            b, z = picks(r, name)
+            best[r["hand"]] += r["real"][b]
+            rule[r["hand"]] += r["real"][z]
+        per[name] = best, rule
+        pairs = [(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))]
+        mm = sum(m * m for m, _ in pairs)
+        slope = sum(m * x for m, x in pairs) / mm if mm else math.nan
+        corr = _corr(pairs)
+        over = sum(1 for r in rows if picks(r, name)[1])
+        playouts = sum(r[name]["playouts"] for r in rows) / max(1, len(rows))
+        bm, bse, _ = _estimate(best)
+        zm, zse, _ = _estimate(rule)
+        line = (f"   {name:18s} picks pay {bm:+.2f} ± {bse:.2f} a hand; at the rule "
+                f"{zm:+.2f} ± {zse:.2f} ({over} overrules); slope {slope:.2f}, correlation {corr:.2f}; "
+                f"playouts a decision {playouts:5.0f}")
+        if name != models[0]:
+            fb, fz = per[models[0]]
+            db = _estimate([a - b for a, b in zip(best, fb, strict=True)])
+            dz = _estimate([a - b for a, b in zip(rule, fz, strict=True)])
+            line += (f"\n   {'':18s} - {models[0]}: picks {db[0]:+.2f} ± {db[1]:.2f}, "
+                     f"at the rule {dz[0]:+.2f} ± {dz[1]:.2f}")
+        print(line, file=out)
+
+
+def _corr(pairs: Sequence[tuple[float, float]]) -> float:
+    n = len(pairs)
+    if n < 2:
+        return math.nan
+    mx = sum(m for m, _ in pairs) / n
+    my = sum(x for _, x in pairs) / n
+    sxy = sum((m - mx) * (x - my) for m, x in pairs)
+    sxx = sum((m - mx) ** 2 for m, _ in pairs)
+    syy = sum((x - my) ** 2 for _, x in pairs)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bench.bench_model_error", description=__doc__.split("\n")[0])
+    p.add_argument("--hands", type=int, default=HANDS)
+    p.add_argument("--seed", type=int, default=SEED)
+    p.add_argument("--real-deals", type=int, default=REAL_DEALS,
+                   help="the real values' wall reorderings per decision")
+    p.add_argument("--models", default="quick200,quick50,strong50", help=f"of {', '.join(MODELS)}")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--out", metavar="FILE", help="write every valued decision to FILE (JSON lines)")
+    args = p.parse_args([] if argv is None else argv)
+    models = [x.strip() for x in args.models.split(",") if x.strip()]
+    unknown = [x for x in models if x not in MODELS]
+    if unknown or not models:
+        p.error(f"--models: unknown {', '.join(unknown) or '(none)'}; models: {', '.join(MODELS)}")
+    if args.hands < 2 or args.real_deals < 2:
+        p.error("--hands and --real-deals: at least 2")
+    print(f"model error: {args.hands} hands from seed {args.seed}, real values on {args.real_deals} "
+          f"reorderings", flush=True)
+    start = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
+    with ProcessPoolExecutor(max(1, args.workers)) as pool:
+        futures = [pool.submit(one_hand, h, args.seed, args.real_deals, models) for h in range(args.hands)]
+        for n, fut in enumerate(futures, start=1):
+            done = fut.result()
+            rows.extend(done)
+            if out is not None:
+                out.writelines(json.dumps(r) + "\n" for r in done)
+                out.flush()
+            print(f"\r   {n}/{args.hands} hands", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    if out is not None:
+        out.close()
+    report(rows, args.hands, models)
+    print(f"   ({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
