@@ -34,7 +34,11 @@ opponents only, throwing lone honours first, as ``strong`` does: ``forward.STYLE
 ``own-cautious`` and ``own-eager`` (its own seat's rollouts by the cautious or the eager quick policy,
 the opponents' by the quick one); ``confirmed`` and ``confirmed800`` (an overrule played only if
 it is ahead of ``strong``'s choice again on 200 or 800 fresh deals); ``z1.5`` and ``z1`` (overrules
-at 1.5 or 1 standard error); ``quick50`` and ``strong50`` (every candidate on every one of 50 deals,
+at 1.5 or 1 standard error); ``barred`` (every seat's barred tiles in the deals, as the engine holds
+them) and ``passed`` (that, and no other seat dealt a hand that wins on a discard it let pass);
+``worked`` (each other seat's dealt hand played forward for the turns it has played) and
+``worked-passed`` (all three);
+``quick50`` and ``strong50`` (every candidate on every one of 50 deals,
 the rollouts by the quick policy, or by ``strong`` itself for every seat: ``bench_model_error``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
@@ -151,6 +155,9 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "candidates4": (ExpertBot, {"candidates": 4}), "candidates5": (ExpertBot, {"candidates": 5}),
     "confirmed": (ExpertBot, {"confirm": 200}), "confirmed800": (ExpertBot, {"confirm": 800}),
     "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0}),
+    "barred": (ExpertBot, {"barred": True}), "passed": (ExpertBot, {"barred": True, "passed": True}),
+    "worked": (ExpertBot, {"progress": True}),
+    "worked-passed": (ExpertBot, {"progress": True, "barred": True, "passed": True}),
     "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
     "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}
 

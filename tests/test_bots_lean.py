@@ -189,9 +189,11 @@ def _fields(sim: Sim) -> dict[str, object]:
     return out
 
 
-def test_sample_sim_equals_the_sampled_engine_state() -> None:
+@pytest.mark.parametrize("options", [{}, {"barred": True, "passed": True}])
+def test_sample_sim_equals_the_sampled_engine_state(options: dict[str, bool]) -> None:
     """Sampling straight into a Sim gives the Sim of :func:`sample_state`'s hand for the same random
-    numbers (so it too reads the view only: ``test_determinising_uses_only_the_view``)."""
+    numbers (so it too reads the view only: ``test_determinising_uses_only_the_view``), with the
+    seats' barred tiles and the passed discards respected or not."""
     compared = 0
     for seed in range(60):
         rules = RULESETS[seed % len(RULESETS)]
@@ -205,7 +207,7 @@ def test_sample_sim_equals_the_sampled_engine_state() -> None:
         if state.ended:
             continue
         for seat in range(4):
-            tb = table(knowledge(player_view(state, seat)), rules)
+            tb = table(knowledge(player_view(state, seat)), rules, **options)
             real = sample_state(tb, random.Random(seed))
             sim = sample_sim(tb, random.Random(seed))
             if real is None:

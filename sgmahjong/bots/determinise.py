@@ -20,14 +20,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import bao
+from ..analysis.waits import waits
 from ..game import claims, turn
 from ..game.builder import Builder, seat_waits
 from ..game.state import CLAIM, TURN, HandState, SeatState, SetRec
+from ..game.wins import hand_win
 from ..melds import MeldKind
 from ..rules import RuleSet
 from ..tiles import NUM_FACES, NUM_PLAYING, Tile, full_set
+from . import passing
 from .forward import _distances
 from .perception import tile_of
+from .progress import work
 from .shuffle import draw_told, shuffle
 from .tells import seat_weights
 
@@ -36,6 +40,7 @@ _KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
 DEAD_TILES = 15
 WEIGH_EPS = 0.25  # weighed deals: the weight of a seat's inefficient latest discard
 WEIGH_TRIES = 16  # ... and the deals tried at most
+PASSED_TRIES = 32  # passed deals: the deals tried at most for one consistent with the passed discards
 
 
 class InconsistentViewError(ValueError):
@@ -62,6 +67,11 @@ class Knowledge:
     unseen: tuple[int, ...]  # NUM_FACES counts of the tiles this seat has not seen anywhere
     window: tuple[str, int, Tile] | None  # an open claim window: (kind, source seat, tile)
     last: tuple[Tile | None, ...] = (None, None, None, None)  # each seat's latest discard (claimed or not)
+    # each seat's tiles barred until its next turn, and those it let pass (passing.py; none when the
+    # order of the discards cannot be rebuilt from the view)
+    barred: tuple[frozenset[int], ...] = (frozenset(),) * 4
+    passed: tuple[frozenset[int], ...] = (frozenset(),) * 4
+    made: tuple[int, ...] = (0, 0, 0, 0)  # the discards each seat has made (its pile and those claimed)
 
 
 def knowledge(view: dict[str, Any]) -> Knowledge:
@@ -73,6 +83,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     bonus: list[tuple[Tile, ...]] = [(), (), (), ()]
     discards: list[tuple[Tile, ...]] = [(), (), (), ()]
     last: list[Tile | None] = [None, None, None, None]
+    made = [0, 0, 0, 0]
     hidden = [0, 0, 0, 0]
     own: list[Tile] = []
     drawn: Tile | None = None
@@ -92,8 +103,8 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         bonus[i] = tuple(tile_of(x) for x in s.get("bonus") or ())
         discards[i] = tuple(tile_of(x) for x in s.get("discards") or ())
         taken = s.get("taken") or ()
-        made = len(discards[i]) + len(taken)
-        last[i] = next((tile_of(x[1]) for x in taken if int(x[0]) == made - 1),
+        made[i] = len(discards[i]) + len(taken)
+        last[i] = next((tile_of(x[1]) for x in taken if int(x[0]) == made[i] - 1),
                        discards[i][-1] if discards[i] else None)
         for t in (*bonus[i], *discards[i]):
             seen[t] += 1
@@ -111,13 +122,23 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         raise InconsistentViewError("the view shows more copies of a tile than the set holds")
     window = view.get("window")
     win = (str(window["kind"]), int(window["seat"]), tile_of(window["tile"])) if window else None
+    phase = str(view.get("phase"))
+    dealer = int(view.get("dealer") or 0)
+    order = passing.view_order(view)
+    bars: tuple[frozenset[int], ...] = (frozenset(),) * 4
+    let_pass = bars
+    if order is not None:
+        bars = passing.barred(order, on_turn=int(view.get("turn") or 0) if phase == "turn" else None,
+                      window_open=phase == "claim" and win is not None and win[0] == "discard")
+        let_pass = passing.passed(order, bars)
     return Knowledge(
-        seat=me, dealer=int(view.get("dealer") or 0), prevailing=int(view.get("prevailing") or 0),
-        phase=str(view.get("phase")), turn=int(view.get("turn") or 0),
+        seat=me, dealer=dealer, prevailing=int(view.get("prevailing") or 0), phase=phase,
+        turn=int(view.get("turn") or 0),
         wall_remaining=int(view.get("wall_remaining") or 0),
         ledger=tuple(int(x) for x in view.get("hand_ledger") or (0, 0, 0, 0)),
         own=tuple(sorted(own)), drawn=drawn, melds=tuple(melds), bonus=tuple(bonus),
-        discards=tuple(discards), hidden=tuple(hidden), unseen=unseen, window=win, last=tuple(last))
+        discards=tuple(discards), hidden=tuple(hidden), unseen=unseen, window=win, last=tuple(last),
+        barred=bars, passed=let_pass, made=tuple(made))
 
 
 def _liability(k: Knowledge, seat: int, rules: RuleSet) -> tuple[int | None, str | None]:
@@ -149,12 +170,19 @@ class Table:
     kong_made: bool
     weigh: tuple[int, ...] = ()  # with weighed deals: each seat's latest discard to check (-1: none)
     tells: tuple[tuple[float, ...], ...] = ()  # with told deals: each seat's factor per face (tells.py)
+    barred: tuple[frozenset[int], ...] = ()  # with barred tiles: each seat's, as the engine holds them
+    passed: tuple[frozenset[int], ...] = ()  # with passed deals: what each other seat is not waiting on
+    progress: tuple[int, ...] = ()  # with worked deals: the turns each other seat's dealt hand is played
 
 
-def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = False) -> Table:
+def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = False, barred: bool = False,
+          passed: bool = False, progress: bool = False) -> Table:
     """The sample-independent parts of :func:`sample_state`; checks the counts add up. ``weigh``: deal
     the other hands weighed by their latest discards; ``tells``: by what all their discards tell (see
-    :func:`deal_hidden`)."""
+    :func:`deal_hidden`); ``barred``: every seat's barred tiles as the engine would hold them (its
+    latest discard and those it let pass since: :mod:`.passing`); ``passed``: no other seat dealt a
+    hand that wins on a discard it let pass; ``progress``: each other seat's dealt hand played forward
+    for the turns the seat has played (:mod:`.progress`)."""
     playing = tuple(Tile(t) for t in range(NUM_PLAYING) for _ in range(k.unseen[t]))
     bonus = tuple(Tile(t) for t in range(NUM_PLAYING, NUM_FACES) for _ in range(k.unseen[t]))
     need = sum(k.hidden)
@@ -181,7 +209,12 @@ def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = Fa
                  kong_made=any(m.kind is MeldKind.KONG for ms in k.melds for m in ms),
                  weigh=_weigh(k) if weigh else (),
                  tells=tuple(seat_weights(k.discards[s], k.unseen, (s - k.dealer) % 4, k.prevailing)
-                             for s in range(4)) if tells else ())
+                             for s in range(4)) if tells else (),
+                 barred=k.barred if barred else (),
+                 passed=tuple(frozenset() if s == k.seat or not k.hidden[s] else k.passed[s]
+                              for s in range(4)) if passed and any(k.passed) else (),
+                 progress=tuple(0 if s == k.seat or not k.hidden[s] else k.made[s]
+                                for s in range(4)) if progress else ())
 
 
 def _weigh(k: Knowledge) -> tuple[int, ...]:
@@ -205,9 +238,23 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     was not an efficient one from the seat's dealt tiles (:func:`consistent`) is kept with probability
     ``WEIGH_EPS`` (per such seat), else dealt again, at most ``WEIGH_TRIES`` times. With ``tb.tells``
     each seat's tiles are drawn from those left in turn, a copy of face ``t`` with weight
-    ``tb.tells[seat][t]`` (:mod:`.tells`), the rest making the wall."""
-    if tb.tells:
-        return _deal_told(tb, rng)
+    ``tb.tells[seat][t]`` (:mod:`.tells`), the rest making the wall. With ``tb.progress`` each other
+    seat's hand is then played forward from the wall for the turns that seat has played
+    (:func:`.progress.work`). With ``tb.passed`` a deal that
+    gives another seat a hand winning on a discard it let pass is dealt again, at most
+    ``PASSED_TRIES`` times (a seat that always wins would have won on it)."""
+    for _ in range(PASSED_TRIES if tb.passed else 1):
+        hands, wall = _deal_told(tb, rng) if tb.tells else _deal_uniform(tb, rng)
+        for s, turns in enumerate(tb.progress):
+            if turns:
+                hands[s] = work(hands[s], len(tb.k.melds[s]), wall, turns, rng)
+        if not tb.passed or _lets_pass(tb, hands):
+            break
+    return hands, wall
+
+
+def _deal_uniform(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """:func:`deal_hidden` with every arrangement alike (or weighed by the latest discards)."""
     k = tb.k
     pool = list(tb.playing)
     for _ in range(WEIGH_TRIES if tb.weigh else 1):
@@ -233,6 +280,28 @@ def _deal_told(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Ti
     wall = rest + list(tb.bonus)
     shuffle(wall, rng)
     return hands, wall
+
+
+def _lets_pass(tb: Table, hands: list[list[Tile]]) -> bool:
+    """Whether no other seat's dealt hand wins on a discard it let pass (``tb.passed``)."""
+    k = tb.k
+    for s, tiles in enumerate(tb.passed):
+        hand = hands[s]
+        if not tiles or len(hand) % 3 != 1:
+            continue
+        counts = [0] * NUM_PLAYING
+        for x in hand:
+            counts[x] += 1
+        hits = tiles.intersection(waits(counts))
+        if not hits:
+            continue
+        seat = SeatState(concealed=tuple(hand), melds=k.melds[s], bonus=k.bonus[s])
+        for t in hits:
+            win = hand_win(seat, Tile(t), self_drawn=False, seat_wind=(s - k.dealer) % 4,
+                           prevailing=k.prevailing, rules=tb.rules)
+            if win is not None and win.valid:
+                return False
+    return True
 
 
 def _weight(tb: Table, pool: list[Tile]) -> float:
@@ -276,6 +345,7 @@ def sample_state(tb: Table, rng: random.Random) -> HandState | None:
             concealed=conc, drawn=k.drawn if s == k.seat else None, melds=k.melds[s], bonus=k.bonus[s],
             discards=k.discards[s], has_drawn=bool(k.discards[s] or k.melds[s]) or s == k.turn,
             liable=liable, liable_reason=reason,
+            barred=frozenset(Tile(t) for t in tb.barred[s]) if tb.barred else frozenset(),
             waits=seat_waits(conc) if len(conc) % 3 == 1 else None))
     seen = tb.seen
     last_discard = None

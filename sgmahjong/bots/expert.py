@@ -106,7 +106,8 @@ class ExpertBot(Bot):
                  rollout: str | None = None, clock: Callable[[], float] = time.perf_counter,
                  lean: bool = True, read: bool = False, eliminate: bool = True,
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
-                 drop_z: float | None = None, tells: bool = False, confirm: int = 0) -> None:
+                 drop_z: float | None = None, tells: bool = False, confirm: int = 0,
+                 barred: bool = False, passed: bool = False, progress: bool = False) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -144,6 +145,12 @@ class ExpertBot(Bot):
         self.weigh = weigh
         # deal the other hands by what all their discards tell (tells.py): off by default
         self.tells = tells
+        # every seat's barred tiles in the deals, as the engine holds them (passing.py), and no other seat
+        # dealt a hand that wins on a discard it let pass: off by default
+        self.barred = barred
+        self.passed = passed
+        # each other seat's dealt hand played forward for the turns it has played (progress.py): off
+        self.progress = progress
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -212,7 +219,8 @@ class ExpertBot(Bot):
         if len(cands) < 2:
             return base
         try:
-            tb = table(knowledge(view), rules, weigh=self.weigh, tells=self.tells)
+            tb = table(knowledge(view), rules, weigh=self.weigh, tells=self.tells, barred=self.barred,
+                       passed=self.passed, progress=self.progress)
         except InconsistentViewError:
             return base
         deadline = math.inf if self.budget is None else start + self.budget

@@ -426,6 +426,8 @@ def sample_sim(tb: Table, rng: random.Random) -> Sim | None:
         ls.discards = [int(t) for t in k.discards[s]]
         ls.has_drawn = bool(k.discards[s] or k.melds[s]) or s == k.turn
         ls.liable, ls.liable_reason = tb.liable[s]
+        if tb.barred:
+            ls.barred = set(tb.barred[s])
     sim.turn = k.turn
     sim.ledger = list(k.ledger)
     sim.seen = list(tb.seen)

@@ -1,0 +1,92 @@
+"""What the order of the discards tells: the tiles each seat may not win on until its next turn.
+
+A player view shows each seat's pile in order and, for every discard another seat claimed, its place in
+the pile and who took it (``taken``). From these :func:`discard_order` rebuilds the order of every
+discard of the hand: the dealer discards first; after a discard the next seat discards, or the seat
+that claimed it (a kong changes nothing: the same seat discards after its replacement).
+
+A seat may not win on (or pong) its own latest discard until its next turn, nor on a discard it let
+pass since (the engine's missed discard, 过水): :func:`barred` gives each seat those tiles, as the
+engine holds them. A seat that always takes a win when one is offered (every bot does) let those
+discards pass because its hand does not win on them: :func:`passed` gives the tiles each seat is shown
+not to be waiting on, which the expert's deals can respect (:mod:`.determinise`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .perception import tile_of
+
+Order = list[tuple[int, int]]  # every discard of the hand in order: (seat, tile)
+
+
+def view_order(view: Mapping[str, Any]) -> Order | None:
+    """:func:`discard_order` of a player view's piles (``None`` when they do not fit together)."""
+    piles: list[list[int]] = [[], [], [], []]
+    takers: list[dict[int, int]] = [{}, {}, {}, {}]
+    for s in view["seats"]:
+        i = int(s["seat"])
+        pile = [int(tile_of(x)) for x in s.get("discards") or ()]
+        taken = s.get("taken") or ()
+        claimed = {int(x[0]): x for x in taken}
+        made = len(pile) + len(taken)
+        if len(claimed) != len(taken) or any(not 0 <= p < made for p in claimed):
+            return None
+        rest = iter(pile)  # the pile's tiles fill the places no claim took
+        for place in range(made):
+            x = claimed.get(place)
+            piles[i].append(next(rest) if x is None else int(tile_of(x[1])))
+            if x is not None:
+                takers[i][place] = int(x[2])
+    return discard_order(int(view.get("dealer") or 0), piles, takers)
+
+
+def discard_order(dealer: int, piles: Sequence[Sequence[int]],
+                  taken: Sequence[Mapping[int, int]]) -> Order | None:
+    """Every discard in the order it was made, from each seat's whole pile (claimed discards in their
+    places) and ``taken[seat]`` (place in the pile -> the seat that claimed it); ``None`` when the
+    piles cannot come from one hand's turns."""
+    at = [0, 0, 0, 0]
+    total = sum(len(p) for p in piles)
+    out: Order = []
+    seat = dealer
+    while len(out) < total:
+        i = at[seat]
+        if i >= len(piles[seat]):
+            return None
+        out.append((seat, piles[seat][i]))
+        at[seat] = i + 1
+        by = taken[seat].get(i)
+        seat = (seat + 1) % 4 if by is None else by
+    return out
+
+
+def barred(order: Order, *, on_turn: int | None, window_open: bool) -> tuple[frozenset[int], ...]:
+    """Each seat's barred tiles: its latest discard and the discards of the others since, which it let
+    pass (none for ``on_turn``, the seat whose turn it is: a draw or a claim clears them). With
+    ``window_open`` the last discard's claim window is still open: nobody has let it pass yet (it is
+    barred to its discarder all the same)."""
+    out: list[frozenset[int]] = []
+    for s in range(4):
+        if s == on_turn:
+            out.append(frozenset())
+            continue
+        tiles: set[int] = set()
+        done = order[:-1] if window_open and order and order[-1][0] != s else order
+        for seat, t in reversed(done):
+            tiles.add(t)
+            if seat == s:
+                break
+        out.append(frozenset(tiles))
+    return tuple(out)
+
+
+def passed(order: Order, bars: Sequence[frozenset[int]]) -> tuple[frozenset[int], ...]:
+    """Each seat's barred tiles less its own latest discard: the discards it let pass, so the tiles a
+    seat that always wins is not waiting on (its own latest discard tells nothing: it was barred)."""
+    latest: list[int | None] = [None, None, None, None]
+    for seat, t in order:
+        latest[seat] = t
+    return tuple(b - {latest[s]} if latest[s] is not None else b for s, b in enumerate(bars))
