@@ -8,17 +8,19 @@ minus that of ``strong``'s choice, paired:
 - the **real** value: from the true hand (the real hidden tiles), the undrawn wall reordered
   ``--real-deals`` times, every seat then played by ``strong`` (the real judge of ``bench_search_gain``):
   what the table pays;
-- each **model**'s value (``--models``, :data:`MODELS`): the expert's search on its own uniform deals of
-  the hidden tiles, every candidate on every deal, a fixed number of deals, its rollouts played by the
+- each **model**'s value (``--models``, :data:`MODELS`): the expert's search on its own deals of the
+  hidden tiles (uniform; told by the discards; or worked forward, with the barred and passed discards:
+  ``worked200``), every candidate on every deal, a fixed number of deals, its rollouts played by the
   quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for the seat's own
-  play or the opponents' only.
+  play or the opponents' only; or ``oracle200``, the quick rollouts from the true hands.
 
 Prints, per model: what its picks pay by the real value, a hand (the candidate its point estimate rates
 best, 0 if none is above ``strong``'s choice; and the one the expert's rule would play, ahead by two
 standard errors over at least 8 deals), with the paired difference to the first model over the hands;
 the regression slope of the real value on the model's (through 0: 1 is calibrated, below 1 the model
-exaggerates the differences) and their correlation; the playouts a decision. The models share the
-decisions and the real values, so the differences between them are paired.
+exaggerates the differences) and their correlation, over every candidate and over those the first model
+rates within ``CLOSE`` units of ``strong``'s choice (where decisions are made); the playouts a decision.
+The models share the decisions and the real values, so the differences between them are paired.
 
     python -m bench.bench_model_error --hands 40 --seed 9600 --real-deals 100 --workers 2 \\
         --models quick200,quick50,strong50,strong-own50,strong-opponents50
@@ -38,7 +40,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bench_search_gain import JUDGE_SEED, REAL_SEED, _StrongRollouts, real_values, searched_points
-from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
+from sgmahjong.bots.determinise import InconsistentViewError, Table, knowledge, table
 from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
@@ -49,6 +51,7 @@ SEED = 9600
 HANDS = 40
 DEALS = 200  # the expert's deals a decision in the played hands
 REAL_DEALS = 100
+CLOSE = 2.0  # a candidate is close to strong's choice when the first model rates it within this many units
 
 
 class _StrongOwn(_StrongRollouts):
@@ -64,10 +67,12 @@ class _StrongOpponents(_StrongRollouts):
 
 
 _FIXED: dict[str, Any] = {"eliminate": False, "extend": 1}
+TABLE_OPTIONS = ("tells", "barred", "passed", "progress")  # the expert's options that change its deals
 ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a search: oracle_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
     "told200": (ExpertBot, 200, {"tells": True}),
+    "worked200": (ExpertBot, 200, {"progress": True, "barred": True, "passed": True}),
     "strong50": (_StrongRollouts, 50, {}), "strong25": (_StrongRollouts, 25, {}),
     "strong-own50": (_StrongOwn, 50, {}), "strong-opponents50": (_StrongOpponents, 50, {}),
     "oracle200": (ORACLE, 200, {})}
@@ -111,7 +116,8 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
         judge = ExpertBot(JUDGE_SEED + key, rules, budget_ms=None, max_rounds=1)
         cands = judge.review_candidates(view, legal)
         try:
-            tables = {False: table(knowledge(view), rules)}  # by whether the deals are told
+            seen = knowledge(view)
+            tables: dict[tuple[bool, ...], Table] = {(False,) * 4: table(seen, rules)}  # by TABLE_OPTIONS
         except InconsistentViewError:
             continue
         diffs = real_values(true_state, seat, cands, real_deals, REAL_SEED + key, rules)
@@ -126,9 +132,10 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
                 rounds, playouts = deals, deals * len(cands)
             else:
                 bot = cls(key, rules, budget_ms=None, max_rounds=deals, **_FIXED, **options)
-                if bot.tells not in tables:
-                    tables[bot.tells] = table(knowledge(view), rules, tells=bot.tells)
-                ev = bot.search(tables[bot.tells], cands, eliminate=False)
+                dealing = tuple(bool(getattr(bot, x)) for x in TABLE_OPTIONS)
+                if dealing not in tables:
+                    tables[dealing] = table(seen, rules, **dict(zip(TABLE_OPTIONS, dealing, strict=True)))
+                ev = bot.search(tables[dealing], cands, eliminate=False)
                 est = [ev.paired(i, 0)[:2] if i else (0.0, 0.0) for i in range(len(cands))]
                 rounds, playouts = ev.rounds, ev.playouts
             row[name] = {"mean": [m for m, _ in est], "se": [se for _, se in est], "rounds": rounds,
@@ -164,12 +171,15 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
         mm = sum(m * m for m, _ in pairs)
         slope = sum(m * x for m, x in pairs) / mm if mm else math.nan
         corr = _corr(pairs)
+        close = _corr([(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))
+                       if abs(r[models[0]]["mean"][i]) < CLOSE])
         over = sum(1 for r in rows if picks(r, name)[1])
         playouts = sum(r[name]["playouts"] for r in rows) / max(1, len(rows))
         bm, bse, _ = _estimate(best)
         zm, zse, _ = _estimate(rule)
         line = (f"   {name:18s} picks pay {bm:+.2f} ± {bse:.2f} a hand; at the rule "
-                f"{zm:+.2f} ± {zse:.2f} ({over} overrules); slope {slope:.2f}, correlation {corr:.2f}; "
+                f"{zm:+.2f} ± {zse:.2f} ({over} overrules); slope {slope:.2f}, correlation {corr:.2f} "
+                f"({close:.2f} where close); "
                 f"playouts a decision {playouts:5.0f}")
         if name != models[0]:
             fb, fz = per[models[0]]
