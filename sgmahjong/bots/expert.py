@@ -6,7 +6,10 @@ At each decision with a real choice the bot
    most ``candidates`` discards, every kong; in a claim window every legal answer);
 2. repeatedly deals the tiles it cannot see at random, consistently with its view
    (:mod:`.determinise`; with ``weigh``, off by default, weighed by each other seat's latest discard;
-   with ``tells``, off by default, each seat's tiles drawn by what all its discards tell, :mod:`.tells`),
+   with ``tells``, off by default, each seat's tiles drawn by what all its discards tell, :mod:`.tells`;
+   with ``progress``, off by default, each other seat's hand played forward for the turns it has played,
+   :mod:`.progress`; with ``barred`` and ``passed``, off by default, every seat's barred tiles as the
+   engine holds them and no seat dealt a hand that wins on a discard it let pass, :mod:`.passing`),
    and plays the imagined hand to its end once per candidate with fast
    policies (:mod:`.forward`; ``rollout``: ``quick`` (default) = :func:`~.forward.quick_policy` for all
    four seats, a cheap policy that wins about as often as ``greedy`` and folds to tiles a shown threat
