@@ -9,8 +9,8 @@ minus that of ``strong``'s choice, paired:
   ``--real-deals`` times, every seat then played by ``strong`` (the real judge of ``bench_search_gain``):
   what the table pays;
 - each **model**'s value (``--models``, :data:`MODELS`): the expert's search on its own deals of the
-  hidden tiles (uniform; told by the discards; or worked forward, with the barred and passed discards:
-  ``worked200``), every candidate on every deal, a fixed number of deals, its rollouts played by the
+  hidden tiles (uniform; told by the discards; worked forward, with the barred and passed discards:
+  ``worked200``; or both), every candidate on every deal, a fixed number of deals, its rollouts played by the
   quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for the seat's own
   play or the opponents' only; or ``oracle200``, the quick rollouts from the true hands.
 
@@ -30,16 +30,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import random
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.bench_search_gain import JUDGE_SEED, REAL_SEED, _StrongRollouts, real_values, searched_points
+from bench.bench_search_gain import (
+    JUDGE_SEED,
+    REAL_SEED,
+    _StrongRollouts,
+    real_values,
+    run_hands,
+    searched_points,
+)
 from sgmahjong.bots.determinise import InconsistentViewError, Table, knowledge, table
 from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate
 from sgmahjong.bots.lean import lean_playout, sim_of
@@ -73,6 +78,7 @@ MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
     "told200": (ExpertBot, 200, {"tells": True}),
     "worked200": (ExpertBot, 200, {"progress": True, "barred": True, "passed": True}),
+    "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),
     "strong50": (_StrongRollouts, 50, {}), "strong25": (_StrongRollouts, 25, {}),
     "strong-own50": (_StrongOwn, 50, {}), "strong-opponents50": (_StrongOpponents, 50, {}),
     "oracle200": (ORACLE, 200, {})}
@@ -221,20 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"model error: {args.hands} hands from seed {args.seed}, real values on {args.real_deals} "
           f"reorderings", flush=True)
     start = time.perf_counter()
-    rows: list[dict[str, Any]] = []
-    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
-    with ProcessPoolExecutor(max(1, args.workers)) as pool:
-        futures = [pool.submit(one_hand, h, args.seed, args.real_deals, models) for h in range(args.hands)]
-        for n, fut in enumerate(futures, start=1):
-            done = fut.result()
-            rows.extend(done)
-            if out is not None:
-                out.writelines(json.dumps(r) + "\n" for r in done)
-                out.flush()
-            print(f"\r   {n}/{args.hands} hands", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    if out is not None:
-        out.close()
+    rows = run_hands(one_hand, [(h, args.seed, args.real_deals, models) for h in range(args.hands)],
+                     args.workers, args.out)
     report(rows, args.hands, models)
     print(f"   ({time.perf_counter() - start:.0f} s)")
 

@@ -58,7 +58,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -308,6 +308,29 @@ def _per_hand(rows: list[dict[str, Any]], hands: int, name: str) -> list[float]:
     return list(per.values())
 
 
+def run_hands(one: Callable[..., list[dict[str, Any]]], tasks: Sequence[tuple[Any, ...]], workers: int,
+              out_path: str | None) -> list[dict[str, Any]]:
+    """``one(*task)`` for every hand's task on ``workers`` processes, with progress on stderr: the rows
+    of every hand, in order, also written to ``out_path`` (JSON lines) as each hand ends if given."""
+    rows: list[dict[str, Any]] = []
+    out = open(out_path, "w", encoding="utf-8") if out_path else None  # noqa: SIM115 (closed below)
+    try:
+        with ProcessPoolExecutor(max(1, workers)) as pool:
+            futures = [pool.submit(one, *task) for task in tasks]
+            for n, fut in enumerate(futures, start=1):
+                done = fut.result()
+                rows.extend(done)
+                if out is not None:
+                    out.writelines(json.dumps(r) + "\n" for r in done)
+                    out.flush()
+                print(f"\r   {n}/{len(tasks)} hands", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    finally:
+        if out is not None:
+            out.close()
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.bench_search_gain", description=__doc__.split("\n")[0])
     p.add_argument("--hands", type=int, default=HANDS)
@@ -329,21 +352,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"search gain: the expert ({args.deals} deals) against 3 strong, {args.hands} hands from seed "
           f"{args.seed}, judged on {args.judge_deals} deals", flush=True)
     start = time.perf_counter()
-    rows: list[dict[str, Any]] = []
-    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (closed below)
-    with ProcessPoolExecutor(max(1, args.workers)) as pool:
-        futures = [pool.submit(one_hand, h, args.seed, args.deals, args.judge_deals, args.real_deals, players)
-                   for h in range(args.hands)]
-        for n, fut in enumerate(futures, start=1):
-            done = fut.result()
-            rows.extend(done)
-            if out is not None:
-                out.writelines(json.dumps(r) + "\n" for r in done)
-                out.flush()
-            print(f"\r   {n}/{args.hands} hands", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    if out is not None:
-        out.close()
+    rows = run_hands(one_hand, [(h, args.seed, args.deals, args.judge_deals, args.real_deals, players)
+                                for h in range(args.hands)], args.workers, args.out)
     report(rows, args.hands, players)
     print(f"   ({time.perf_counter() - start:.0f} s)")
 
