@@ -128,8 +128,9 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     bars: tuple[frozenset[int], ...] = (frozenset(),) * 4
     let_pass = bars
     if order is not None:
-        bars = passing.barred(order, on_turn=int(view.get("turn") or 0) if phase == "turn" else None,
-                      window_open=phase == "claim" and win is not None and win[0] == "discard")
+        on_turn = int(view.get("turn") or 0) if phase == "turn" else None
+        window_open = phase == "claim" and win is not None and win[0] == "discard"
+        bars = passing.barred(order, on_turn=on_turn, window_open=window_open)
         let_pass = passing.passed(order, bars)
     return Knowledge(
         seat=me, dealer=dealer, prevailing=int(view.get("prevailing") or 0), phase=phase,
@@ -240,9 +241,9 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     each seat's tiles are drawn from those left in turn, a copy of face ``t`` with weight
     ``tb.tells[seat][t]`` (:mod:`.tells`), the rest making the wall. With ``tb.progress`` each other
     seat's hand is then played forward from the wall for the turns that seat has played
-    (:func:`.progress.work`). With ``tb.passed`` a deal that
-    gives another seat a hand winning on a discard it let pass is dealt again, at most
-    ``PASSED_TRIES`` times (a seat that always wins would have won on it)."""
+    (:func:`.progress.work`). With ``tb.passed`` a deal that gives another seat a hand winning on a
+    discard it let pass is dealt again, at most ``PASSED_TRIES`` times (a seat that always wins would
+    have won on it)."""
     for _ in range(PASSED_TRIES if tb.passed else 1):
         hands, wall = _deal_told(tb, rng) if tb.tells else _deal_uniform(tb, rng)
         for s, turns in enumerate(tb.progress):
