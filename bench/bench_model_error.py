@@ -29,9 +29,7 @@ The models share the decisions and the real values, so the differences between t
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
-import random
 import sys
 import time
 from collections.abc import Sequence
@@ -42,6 +40,7 @@ from bench.bench_search_gain import (
     REAL_SEED,
     _StrongRollouts,
     real_values,
+    reordered,
     run_hands,
     searched_points,
 )
@@ -89,16 +88,10 @@ def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: i
     """(mean, standard error) of each candidate's result minus ``cands[0]``'s for ``seat``, the search's
     quick rollouts played from the *true* hands (the undrawn wall reordered ``deals`` times): the
     model with nothing left to infer about the hidden hands."""
-    lo, hi = state.front, len(state.wall) - state.back
     diffs: list[list[float]] = [[] for _ in cands]
     policies = [lean_quick_policy] * 4
     for r in range(deals):
-        rng = random.Random(seed * 100_003 + r)
-        wall = list(state.wall)
-        rest = wall[lo:hi]
-        rng.shuffle(rest)
-        wall[lo:hi] = rest
-        start = sim_of(dataclasses.replace(state, wall=tuple(wall)))
+        start = sim_of(reordered(state, seed, r)[0])
         mine = {(a.kind, a.tile): a for a in start.options(seat)}
         nets = []
         for a in cands:

@@ -175,20 +175,26 @@ def _strong_policy(bot: StrongBot, rules: RuleSet) -> Policy:
     return policy
 
 
+def reordered(state: HandState, seed: int, r: int) -> tuple[HandState, random.Random]:
+    """``state`` with its undrawn wall (the tiles no seat has seen) in the ``r``-th order of ``seed``,
+    and the random numbers that ordered it (for the seeds of whatever then plays it)."""
+    rng = random.Random(seed * 100_003 + r)
+    lo, hi = state.front, len(state.wall) - state.back
+    wall = list(state.wall)
+    rest = wall[lo:hi]
+    rng.shuffle(rest)
+    wall[lo:hi] = rest
+    return dataclasses.replace(state, wall=tuple(wall)), rng
+
+
 def real_values(state: HandState, seat: int, cands: Sequence[Action], deals: int, seed: int,
                 rules: RuleSet) -> list[list[float]]:
     """Each candidate's result minus ``cands[0]``'s for ``seat`` from the true ``state``, on each of
     ``deals`` reorderings of the undrawn wall (the same for every candidate), every seat then played
     by ``strong``: one list of paired differences per candidate (all 0 for ``cands[0]``)."""
-    lo, hi = state.front, len(state.wall) - state.back
     diffs: list[list[float]] = [[] for _ in cands]
     for r in range(deals):
-        rng = random.Random(seed * 100_003 + r)
-        wall = list(state.wall)
-        rest = wall[lo:hi]
-        rng.shuffle(rest)
-        wall[lo:hi] = rest
-        dealt = dataclasses.replace(state, wall=tuple(wall))
+        dealt, rng = reordered(state, seed, r)
         bot_seed = rng.getrandbits(32)
         nets = []
         for a in cands:
