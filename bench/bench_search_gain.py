@@ -39,7 +39,7 @@ them) and ``passed`` (that, and no other seat dealt a hand that wins on a discar
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
 ``worked-passed`` (all three);
 ``quick50`` and ``strong50`` (every candidate on every one of 50 deals,
-the rollouts by the quick policy, or by ``strong`` itself for every seat: ``bench_model_error``).
+the rollouts by the quick policy, or by ``strong`` itself for every seat: ``bench/model_error.py``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind

@@ -10,9 +10,10 @@ minus that of ``strong``'s choice, paired:
   what the table pays;
 - each **model**'s value (``--models``, :data:`MODELS`): the expert's search on its own deals of the
   hidden tiles (uniform; told by the discards; worked forward, with the barred and passed discards:
-  ``worked200``; or both), every candidate on every deal, a fixed number of deals, its rollouts played by the
-  quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for the seat's own
-  play or the opponents' only; or ``oracle200``, the quick rollouts from the true hands.
+  ``worked200``; or both), every candidate on every deal, a fixed number of deals, its rollouts
+  played by the quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for
+  the seat's own play or the opponents' only; or ``oracle200``, the quick rollouts from the true
+  hands.
 
 Prints, per model: what its picks pay by the real value, a hand (the candidate its point estimate rates
 best, 0 if none is above ``strong``'s choice; and the one the expert's rule would play, ahead by two
@@ -22,8 +23,10 @@ exaggerates the differences) and their correlation, over every candidate and ove
 rates within ``CLOSE`` units of ``strong``'s choice (where decisions are made); the playouts a decision.
 The models share the decisions and the real values, so the differences between them are paired.
 
-    python -m bench.bench_model_error --hands 40 --seed 9600 --real-deals 100 --workers 2 \\
+    python -m bench.model_error --hands 40 --seed 9600 --real-deals 100 --workers 2 \\
         --models quick200,quick50,strong50,strong-own50,strong-opponents50
+
+Not part of ``make bench``: forty hands take about a quarter of an hour on two workers.
 """
 
 from __future__ import annotations
@@ -202,7 +205,7 @@ def _corr(pairs: Sequence[tuple[float, float]]) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m bench.bench_model_error", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m bench.model_error", description=__doc__.split("\n")[0])
     p.add_argument("--hands", type=int, default=HANDS)
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--real-deals", type=int, default=REAL_DEALS,

@@ -1,4 +1,4 @@
-"""The model-error bench's arithmetic (bench/bench_model_error.py) and the wall reorderings of its judge."""
+"""The model-error bench's arithmetic (bench/model_error.py) and the wall reorderings of its judge."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import io
 from collections import Counter
 from typing import Any
 
-from bench.bench_model_error import picks, report
 from bench.bench_search_gain import reordered
+from bench.model_error import picks, report
 from sgmahjong.game import new_hand
 from sgmahjong.rules import RuleSet
 
