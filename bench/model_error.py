@@ -47,7 +47,7 @@ from bench.bench_search_gain import (
     run_hands,
     searched_points,
 )
-from sgmahjong.bots.determinise import InconsistentViewError, Table, knowledge, table
+from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
 from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
@@ -74,7 +74,6 @@ class _StrongOpponents(_StrongRollouts):
 
 
 _FIXED: dict[str, Any] = {"eliminate": False, "extend": 1}
-TABLE_OPTIONS = ("tells", "barred", "passed", "progress")  # the expert's options that change its deals
 ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a search: oracle_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
@@ -119,9 +118,10 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
         cands = judge.review_candidates(view, legal)
         try:
             seen = knowledge(view)
-            tables: dict[tuple[bool, ...], Table] = {(False,) * 4: table(seen, rules)}  # by TABLE_OPTIONS
+            plain = table(seen, rules)
         except InconsistentViewError:
             continue
+        tables = {tuple(judge.dealing().values()): plain}  # by the searches' dealing options
         diffs = real_values(true_state, seat, cands, real_deals, REAL_SEED + key, rules)
         real = [_estimate(d)[:2] for d in diffs]
         turn = any(a.kind == "discard" for a in legal)
@@ -134,10 +134,11 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
                 rounds, playouts = deals, deals * len(cands)
             else:
                 bot = cls(key, rules, budget_ms=None, max_rounds=deals, **_FIXED, **options)
-                dealing = tuple(bool(getattr(bot, x)) for x in TABLE_OPTIONS)
-                if dealing not in tables:
-                    tables[dealing] = table(seen, rules, **dict(zip(TABLE_OPTIONS, dealing, strict=True)))
-                ev = bot.search(tables[dealing], cands, eliminate=False)
+                dealing = bot.dealing()
+                how = tuple(dealing.values())
+                if how not in tables:
+                    tables[how] = table(seen, rules, **dealing)
+                ev = bot.search(tables[how], cands, eliminate=False)
                 est = [ev.paired(i, 0)[:2] if i else (0.0, 0.0) for i in range(len(cands))]
                 rounds, playouts = ev.rounds, ev.playouts
             row[name] = {"mean": [m for m, _ in est], "se": [se for _, se in est], "rounds": rounds,

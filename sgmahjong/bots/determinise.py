@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import bao
 from ..analysis.waits import waits
@@ -84,6 +84,9 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     discards: list[tuple[Tile, ...]] = [(), (), (), ()]
     last: list[Tile | None] = [None, None, None, None]
     made = [0, 0, 0, 0]
+    piles: list[list[int]] = [[], [], [], []]  # every discard each seat has made, in order
+    takers: list[dict[int, int]] = [{}, {}, {}, {}]  # ... and the places another seat claimed
+    fits = True  # whether the places of the claimed discards fit the piles
     hidden = [0, 0, 0, 0]
     own: list[Tile] = []
     drawn: Tile | None = None
@@ -103,9 +106,15 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         bonus[i] = tuple(tile_of(x) for x in s.get("bonus") or ())
         discards[i] = tuple(tile_of(x) for x in s.get("discards") or ())
         taken = s.get("taken") or ()
-        made[i] = len(discards[i]) + len(taken)
-        last[i] = next((tile_of(x[1]) for x in taken if int(x[0]) == made[i] - 1),
-                       discards[i][-1] if discards[i] else None)
+        whole = passing.whole_pile(discards[i], taken)
+        if whole is None:
+            fits = False
+            made[i] = len(discards[i]) + len(taken)
+            last[i] = discards[i][-1] if discards[i] else None
+        else:
+            piles[i], takers[i] = whole
+            made[i] = len(piles[i])
+            last[i] = Tile(piles[i][-1]) if piles[i] else None
         for t in (*bonus[i], *discards[i]):
             seen[t] += 1
         if i == me:
@@ -124,7 +133,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     win = (str(window["kind"]), int(window["seat"]), tile_of(window["tile"])) if window else None
     phase = str(view.get("phase"))
     dealer = int(view.get("dealer") or 0)
-    order = passing.view_order(view)
+    order = passing.discard_order(dealer, piles, takers) if fits else None
     bars: tuple[frozenset[int], ...] = (frozenset(),) * 4
     let_pass = bars
     if order is not None:
@@ -174,6 +183,16 @@ class Table:
     barred: tuple[frozenset[int], ...] = ()  # with barred tiles: each seat's, as the engine holds them
     passed: tuple[frozenset[int], ...] = ()  # with passed deals: what each other seat is not waiting on
     progress: tuple[int, ...] = ()  # with worked deals: the turns each other seat's dealt hand is played
+
+
+class DealOptions(TypedDict):
+    """The options of :func:`table` that change how the hidden tiles are dealt."""
+
+    weigh: bool
+    tells: bool
+    barred: bool
+    passed: bool
+    progress: bool
 
 
 def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = False, barred: bool = False,

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
 from .base import A, Bot, View
-from .determinise import InconsistentViewError, Table, knowledge, sample_state, table
+from .determinise import DealOptions, InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
 from .lean import LeanPolicy, Sim, lean_playout, sample_sim
@@ -222,8 +222,7 @@ class ExpertBot(Bot):
         if len(cands) < 2:
             return base
         try:
-            tb = table(knowledge(view), rules, weigh=self.weigh, tells=self.tells, barred=self.barred,
-                       passed=self.passed, progress=self.progress)
+            tb = table(knowledge(view), rules, **self.dealing())
         except InconsistentViewError:
             return base
         deadline = math.inf if self.budget is None else start + self.budget
@@ -260,6 +259,11 @@ class ExpertBot(Bot):
         stats.overruled = best != 0
         stats.advantage = best_mean
         return cands[best]
+
+    def dealing(self) -> DealOptions:
+        """The options of :func:`.determinise.table` the bot deals by (all off by default)."""
+        return {"weigh": self.weigh, "tells": self.tells, "barred": self.barred, "passed": self.passed,
+                "progress": self.progress}
 
     def _unsure(self, ev: Evaluation) -> bool:
         """Whether a search's choice is still open: no candidate ahead of ``strong``'s choice by ``z``

@@ -22,24 +22,38 @@ from .perception import tile_of
 Order = list[tuple[int, int]]  # every discard of the hand in order: (seat, tile)
 
 
+def whole_pile(pile: Sequence[int],
+               taken: Sequence[Sequence[Any]]) -> tuple[list[int], dict[int, int]] | None:
+    """A seat's whole pile, every discard it has made in order, from the tiles still in its pile and
+    its view's ``taken`` entries (``[place, tile, by]``), and place -> the seat that claimed it;
+    ``None`` when the places do not fit the pile."""
+    claimed = {int(x[0]): x for x in taken}
+    made = len(pile) + len(taken)
+    if len(claimed) != len(taken) or any(not 0 <= p < made for p in claimed):
+        return None
+    out: list[int] = []
+    takers: dict[int, int] = {}
+    rest = iter(pile)  # the pile's tiles fill the places no claim took
+    for place in range(made):
+        x = claimed.get(place)
+        if x is None:
+            out.append(int(next(rest)))
+        else:
+            out.append(int(tile_of(x[1])))
+            takers[place] = int(x[2])
+    return out, takers
+
+
 def view_order(view: Mapping[str, Any]) -> Order | None:
     """:func:`discard_order` of a player view's piles (``None`` when they do not fit together)."""
     piles: list[list[int]] = [[], [], [], []]
     takers: list[dict[int, int]] = [{}, {}, {}, {}]
     for s in view["seats"]:
-        i = int(s["seat"])
-        pile = [int(tile_of(x)) for x in s.get("discards") or ()]
-        taken = s.get("taken") or ()
-        claimed = {int(x[0]): x for x in taken}
-        made = len(pile) + len(taken)
-        if len(claimed) != len(taken) or any(not 0 <= p < made for p in claimed):
+        whole = whole_pile([int(tile_of(x)) for x in s.get("discards") or ()], s.get("taken") or ())
+        if whole is None:
             return None
-        rest = iter(pile)  # the pile's tiles fill the places no claim took
-        for place in range(made):
-            x = claimed.get(place)
-            piles[i].append(next(rest) if x is None else int(tile_of(x[1])))
-            if x is not None:
-                takers[i][place] = int(x[2])
+        i = int(s["seat"])
+        piles[i], takers[i] = whole
     return discard_order(int(view.get("dealer") or 0), piles, takers)
 
 
