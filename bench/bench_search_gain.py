@@ -37,9 +37,9 @@ it is ahead of ``strong``'s choice again on 200 or 800 fresh deals); ``z1.5`` an
 at 1.5 or 1 standard error); ``barred`` (every seat's barred tiles in the deals, as the engine holds
 them) and ``passed`` (that, and no other seat dealt a hand that wins on a discard it let pass);
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
-``worked-passed`` (all three);
-``quick50`` and ``strong50`` (every candidate on every one of 50 deals,
-the rollouts by the quick policy, or by ``strong`` itself for every seat: ``bench/model_error.py``).
+``worked-passed`` (all three); ``quick50`` and ``strong50`` (every candidate on every one of 50
+deals, the rollouts by the quick policy, or by ``strong`` itself for every seat:
+``bench/model_error.py``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind

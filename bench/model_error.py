@@ -48,7 +48,7 @@ from bench.bench_search_gain import (
     searched_points,
 )
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
-from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate
+from sgmahjong.bots.expert import ExpertBot, Z, _estimate, overrule
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.game import Action, HandState
@@ -149,13 +149,9 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
 
 def picks(row: dict[str, Any], name: str) -> tuple[int, int]:
     """(the candidate the model's point estimate rates best, the one the expert's rule would play)."""
-    m, se, rounds = row[name]["mean"], row[name]["se"], row[name]["rounds"]
+    m, se = row[name]["mean"], row[name]["se"]
     best = max(range(len(m)), key=lambda i: (m[i], -i))
-    rule, rule_mean = 0, 0.0
-    if rounds >= MIN_ROUNDS:
-        for i in range(1, len(m)):
-            if m[i] > rule_mean and m[i] > Z * se[i]:
-                rule, rule_mean = i, m[i]
+    rule, _ = overrule(((i, m[i], se[i]) for i in range(1, len(m))), row[name]["rounds"], Z)
     return (best if m[best] > 0 else 0), rule
 
 
@@ -165,10 +161,12 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
     per: dict[str, tuple[list[float], list[float]]] = {}
     for name in models:
         best, rule = [0.0] * hands, [0.0] * hands
+        over = 0
         for r in rows:
             b, z = picks(r, name)
             best[r["hand"]] += r["real"][b]
             rule[r["hand"]] += r["real"][z]
+            over += z != 0
         per[name] = best, rule
         pairs = [(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))]
         mm = sum(m * m for m, _ in pairs)
@@ -176,7 +174,6 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
         corr = _corr(pairs)
         close = _corr([(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))
                        if abs(r[models[0]]["mean"][i]) < CLOSE])
-        over = sum(1 for r in rows if picks(r, name)[1])
         playouts = sum(r[name]["playouts"] for r in rows) / max(1, len(rows))
         bm, bse, _ = _estimate(best)
         zm, zse, _ = _estimate(rule)

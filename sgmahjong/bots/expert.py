@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..game import Action, HandState, apply, legal_actions
@@ -243,11 +243,8 @@ class ExpertBot(Bot):
         stats.seconds = last[0] - start
         if rounds < max(2, MIN_ROUNDS):
             return base
-        best, best_mean = 0, 0.0
-        for i in ev.alive[1:]:
-            mean, se = _mean_se(ev.sums[i], ev.squares[i], rounds)
-            if mean > best_mean and mean > self.z * se:
-                best, best_mean = i, mean
+        best, best_mean = overrule(((i, *_mean_se(ev.sums[i], ev.squares[i], rounds)) for i in ev.alive[1:]),
+                                   rounds, self.z)
         if best and self.confirm:
             fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
                                 styles=styles, deals=self.confirm)
@@ -408,6 +405,20 @@ class Evaluation:
         a, b = self.results[i], self.results[j]
         n = min(len(a), len(b))
         return _estimate([a[k] - b[k] for k in range(n)])
+
+
+def overrule(leads: Iterable[tuple[int, float, float]], rounds: int, z: float) -> tuple[int, float]:
+    """The candidate the expert plays and its lead: of ``leads`` (candidate, mean paired difference to
+    ``strong``'s choice, its standard error, over ``rounds`` deals), the one with the largest mean that
+    is ahead by more than ``z`` standard errors, over at least ``MIN_ROUNDS`` deals; else ``strong``'s
+    choice, ``(0, 0.0)``."""
+    best, best_mean = 0, 0.0
+    if rounds < max(2, MIN_ROUNDS):
+        return best, best_mean
+    for i, mean, se in leads:
+        if mean > best_mean and mean > z * se:
+            best, best_mean = i, mean
+    return best, best_mean
 
 
 def _estimate(xs: Sequence[float]) -> tuple[float, float, int]:
