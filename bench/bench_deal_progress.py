@@ -18,11 +18,13 @@ import collections
 import random
 import sys
 import time
+from collections.abc import Sequence
 
 from sgmahjong.bots import efficiency as ef
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.determinise import deal_hidden, knowledge, table
-from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game import Action, HandState, player_view
+from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import Tile
 
@@ -42,33 +44,36 @@ def run(hands: int, seed: int, every: int) -> tuple[dict[tuple[str, str, int], i
     rules = RuleSet()
     counts: dict[tuple[str, str, int], int] = collections.Counter()
     cpu = dict.fromkeys(DEALS, 0.0)
-    sampled = 0
+    step = sampled = 0
+    rng = random.Random()
+
+    def visit(state: HandState, me: int, legal: Sequence[Action], choice: Action) -> Action:
+        nonlocal step, sampled
+        step += 1
+        if (step - 1) % every:
+            return choice
+        sampled += 1
+        stage = next(name for name, above in STAGES if state.wall_remaining > above)
+        k = knowledge(player_view(state, me))
+        dealt = {}
+        for kind, options in DEALS.items():
+            start = time.process_time()
+            dealt[kind] = deal_hidden(table(k, rules, **options), rng)[0]
+            cpu[kind] += time.process_time() - start
+        for s, st in enumerate(state.seats):
+            if s == me or len(st.concealed) % 3 != 1:
+                continue
+            n = len(st.melds)
+            counts["real", stage, _distance(st.concealed, n)] += 1
+            for kind, hs in dealt.items():
+                counts[kind, stage, _distance(hs[s], n)] += 1
+        return choice
+
     for h in range(hands):
-        state, _ = new_hand(rules, seed=seed + h, dealer=h % 4)
         bots = [make_bot("strong", (seed + h) * 4 + s, rules) for s in range(4)]
-        rng = random.Random(seed + h)
+        rng.seed(seed + h)
         step = 0
-        while not state.ended:
-            me = awaiting(state)[0]
-            view = player_view(state, me)
-            if step % every == 0:
-                sampled += 1
-                stage = next(name for name, above in STAGES if state.wall_remaining > above)
-                k = knowledge(view)
-                dealt = {}
-                for kind, options in DEALS.items():
-                    start = time.process_time()
-                    dealt[kind] = deal_hidden(table(k, rules, **options), rng)[0]
-                    cpu[kind] += time.process_time() - start
-                for s, st in enumerate(state.seats):
-                    if s == me or len(st.concealed) % 3 != 1:
-                        continue
-                    n = len(st.melds)
-                    counts["real", stage, _distance(st.concealed, n)] += 1
-                    for kind, hs in dealt.items():
-                        counts[kind, stage, _distance(hs[s], n)] += 1
-            state, _ = apply(state, bots[me].choose(view, legal_actions(state, me)))
-            step += 1
+        bot_hand_log(rules, bots, seed=seed + h, dealer=h % 4, tamper=visit)
     return counts, cpu, sampled
 
 

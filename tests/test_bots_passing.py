@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.determinise import _lets_pass, deal_hidden, knowledge, table
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.passing import barred, discard_order, passed, view_order
-from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
+from sgmahjong.game import Action, awaiting, legal_actions, player_view
 from sgmahjong.game.state import HandState
 from sgmahjong.game.wins import hand_win
+from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import Tile
 
@@ -20,17 +22,17 @@ RULES = RuleSet()
 
 def _play(seed: int, levels: tuple[str, ...]) -> list[tuple[HandState, list[tuple[int, int]]]]:
     """Every decision point of a hand of ``levels`` (the seats' bots), with the discards made before it."""
-    state, _ = new_hand(RULES, seed=seed, dealer=seed % 4)
     bots = [make_bot(level, seed * 4 + s, RULES) for s, level in enumerate(levels)]
     made: list[tuple[int, int]] = []
     out = []
-    while not state.ended:
+
+    def visit(state: HandState, seat: int, legal: Sequence[Action], choice: Action) -> Action:
         out.append((state, list(made)))
-        seat = awaiting(state)[0]
-        a = bots[seat].choose(player_view(state, seat), legal_actions(state, seat))
-        if a.kind == "discard" and a.tile is not None:
-            made.append((seat, int(a.tile)))
-        state, _ = apply(state, a)
+        if choice.kind == "discard" and choice.tile is not None:
+            made.append((seat, int(choice.tile)))
+        return choice
+
+    bot_hand_log(RULES, bots, seed=seed, dealer=seed % 4, tamper=visit)
     return out
 
 
