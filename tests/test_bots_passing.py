@@ -9,7 +9,8 @@ from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.determinise import _lets_pass, deal_hidden, knowledge, table
 from sgmahjong.bots.expert import ExpertBot
-from sgmahjong.bots.passing import barred, discard_order, passed, view_order
+from sgmahjong.bots.passing import barred, discard_order, passed, whole_pile
+from sgmahjong.bots.perception import tile_of
 from sgmahjong.game import Action, awaiting, legal_actions, player_view
 from sgmahjong.game.state import HandState
 from sgmahjong.game.wins import hand_win
@@ -44,7 +45,10 @@ def test_the_order_of_the_discards_is_rebuilt_from_the_view() -> None:
         for state, made in _play(seed, ("beginner", "greedy", "beginner", "strong")):
             view = player_view(state, points % 4)
             claimed += sum(len(s["taken"]) for s in view["seats"])
-            order = view_order(view)
+            seats = sorted(view["seats"], key=lambda s: int(s["seat"]))
+            wholes = [whole_pile([int(tile_of(x)) for x in s["discards"]], s["taken"]) for s in seats]
+            assert all(w is not None for w in wholes)
+            order = discard_order(view["dealer"], [w[0] for w in wholes if w], [w[1] for w in wholes if w])
             assert order == made
             points += 1
     assert points > 500 and claimed > 50

@@ -44,19 +44,6 @@ def whole_pile(pile: Sequence[int],
     return out, takers
 
 
-def view_order(view: Mapping[str, Any]) -> Order | None:
-    """:func:`discard_order` of a player view's piles (``None`` when they do not fit together)."""
-    piles: list[list[int]] = [[], [], [], []]
-    takers: list[dict[int, int]] = [{}, {}, {}, {}]
-    for s in view["seats"]:
-        whole = whole_pile([int(tile_of(x)) for x in s.get("discards") or ()], s.get("taken") or ())
-        if whole is None:
-            return None
-        i = int(s["seat"])
-        piles[i], takers[i] = whole
-    return discard_order(int(view.get("dealer") or 0), piles, takers)
-
-
 def discard_order(dealer: int, piles: Sequence[Sequence[int]],
                   taken: Sequence[Mapping[int, int]]) -> Order | None:
     """Every discard in the order it was made, from each seat's whole pile (claimed discards in their
