@@ -274,6 +274,29 @@ def test_reduced_motion_runs_no_animation(live_server: Any, open_page: Any, moti
         assert anims > 0  # the same play moves tiles when motion is welcome
 
 
+# The page's clock stands still until the test moves it; Element.animate is counted.
+STILL_CLOCK = """
+window.__flights = 0; window.__now = 0;
+performance.now = () => window.__now;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.__flights += 1; return animate.apply(this, args); };
+"""
+
+
+def test_no_tile_sets_off_while_another_is_in_the_air(live_server: Any, open_page: Any) -> None:
+    """A fast table (bots a moment apart) would have every tile measured and flown, the page laid out
+    twice a discard and left far behind the table: while one tile is in the air the next lands at once."""
+    page = open_page(DESKTOP, "en")
+    page.add_init_script(STILL_CLOCK)
+    code = live_server.create_table("Flights", seed=11)["code"]
+    sit_and_start(page, live_server.url, code)
+    play_a_few_turns(page, 2)  # eight discards or so
+    assert page.evaluate("window.__flights") == 1  # the first; the clock has not moved since
+    page.evaluate("window.__now = 1000")  # past its landing
+    play_a_few_turns(page, 1)
+    assert page.evaluate("window.__flights") == 2
+
+
 def test_sounds_play_and_the_mute_switch_is_remembered(live_server: Any, open_page: Any) -> None:
     for name in ("draw", "discard", "claim", "win", "pay"):
         r = live_server.get(f"/static/sounds/{name}.wav")

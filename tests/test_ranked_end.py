@@ -74,6 +74,16 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=f"{where}/{name}.png", full_page=True)
 
 
+def ranked_end_shown(page: Any) -> None:
+    """Wait for the page's rated match end; if it never shows, fail saying what the page shows."""
+    try:
+        page.wait_for_selector("#ranked-end[data-state=rated]")
+    except Exception as exc:  # a Playwright timeout: what the page shows instead
+        shown = page.evaluate("() => ({status: document.body.dataset.status, version: document.body.dataset.version,"
+                              " result: [...document.querySelectorAll('#result [id]')].map((e) => e.id)})")
+        raise AssertionError(f"no rated match end on {page.url}: the page shows {shown}") from exc
+
+
 def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, browser: Any) -> None:
     """Ann stays to the end; Bo, Cy and Di close their tabs (bots play on): they left, placed last.
     Ann's page (English, desktop) and a watcher's (中文, phone) say that leaving places you last while
@@ -121,8 +131,8 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, 
     assert seats[0]["after"]["rating"] == mine["rating"]
     assert seats[0]["rating_change"] == mine["rating"] - 1500
     assert all(s["rating_change"] < 0 for s in seats[1:])  # placed behind Ann
-    ann.wait_for_selector("#ranked-end[data-state=rated]")
-    watcher.wait_for_selector("#ranked-end[data-state=rated]")
+    for page in (ann, watcher):
+        ranked_end_shown(page)
     assert ann.locator("#ranked-note").count() == 0  # the match is over
     first = ann.locator("#ranked-end tr[data-seat='0'] td")
     assert first.nth(1).inner_text() == f"{seats[0]['after']['rating']} (+{seats[0]['rating_change']})"

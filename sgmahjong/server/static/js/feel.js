@@ -11,6 +11,11 @@ import { t } from "./i18n.js";
 import { signed } from "./dom.js";
 import { paymentAmounts, paymentReason } from "./events.js";
 
+// How long a tile's flight lasts. A tile that would set off while the one before is still in the air
+// cannot be followed: it lands at once, and where it came from is never measured (each measurement
+// makes the page lay itself out again, which left a busy page far behind a fast table).
+const FLIGHT_MS = 320;
+
 const CALLS = { chow: "table.callout.chow", pong: "table.callout.pong", kong: "table.callout.kong", win: "table.callout.win" };
 
 export function reducedMotion() {
@@ -24,6 +29,8 @@ function srMode() {
 
 export function createFeel(ctx) {
   let pending = [];
+  let lastFlight = -Infinity;
+  const moves = () => !reducedMotion() && performance.now() - lastFlight >= FLIGHT_MS;
 
   const pondEl = (seat) => ctx.felt.querySelector(`.pond[data-pond="${seat}"]`);
   const plateOf = (seat) => ctx.felt.querySelector(`.seat[data-seat="${seat}"] .plate`);
@@ -102,12 +109,12 @@ export function createFeel(ctx) {
       play("discard");
       const mine = e.seat === ctx.mySeat();
       const src = mine ? document.querySelector(`#hand .tile[data-tile="${e.tile}"]`) : plateOf(e.seat);
-      pending.push({ kind: "discard", seat: e.seat, tile: e.tile, from: rect(src) });
+      if (moves()) pending.push({ kind: "discard", seat: e.seat, tile: e.tile, from: rect(src) });
     }
     if (kind === "chow" || kind === "pong" || kind === "kong") {
       play("claim");
       const last = ctx.felt.querySelector(".discards .tile.last");
-      pending.push({ kind: "claim", seat: e.seat, from: kind === "kong" && e.kong_kind !== "exposed" ? null : rect(last) });
+      if (moves() && !(kind === "kong" && e.kong_kind !== "exposed")) pending.push({ kind: "claim", seat: e.seat, from: rect(last) });
       pending.push({ kind: "callout", seat: e.seat, key: CALLS[kind] });
     }
     if (kind === "win") {
@@ -132,7 +139,8 @@ export function createFeel(ctx) {
       dy = -dy;
     }
     el.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 7 }, { transform: "none", zIndex: 7 }],
-      { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
+      { duration: FLIGHT_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
+    lastFlight = performance.now();
   }
 
   function afterRender() {

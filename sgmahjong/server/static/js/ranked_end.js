@@ -5,12 +5,18 @@ import { t } from "./i18n.js";
 import { rankName } from "./ranks.js";
 import { signed } from "./dom.js";
 
-const RETRY_MS = 1000;
-const RETRIES = 15; // the rating is written with the last hand: a moment after the match ends
+// The rating is stored with the last hand, so it is there when the match end shows; a page that could
+// not ask (offline, the server restarting) asks again, less and less often, for a few minutes.
+const RETRY_FIRST_MS = 1000;
+const RETRY_MOST_MS = 15000;
+const RETRY_FOR_MS = 5 * 60 * 1000;
 
+/** The table's ranked outcome; `{ ranked: false }` for a table that is not there or not the asker's
+ * to see; null when the server could not answer (ask again). */
 export async function rankedOutcome(code) {
   const res = await fetch(`/api/tables/${encodeURIComponent(code)}/ranked`, { headers: { Accept: "application/json" } });
-  return res.ok ? res.json() : { ranked: false };
+  if (res.ok) return res.json();
+  return res.status === 403 || res.status === 404 ? { ranked: false } : null;
 }
 
 /** The "leaving places you last" line above the table (shown until the match is over). */
@@ -95,7 +101,8 @@ export function rankedEndElement(out, seatName) {
 /** Add the ranked part to the match end in `el` once the server has rated the match; `still()` says
  * whether `el` still shows that match end. */
 export async function appendRankedEnd(el, code, seatName, still) {
-  for (let i = 0; i < RETRIES; i += 1) {
+  const until = performance.now() + RETRY_FOR_MS;
+  for (let wait = RETRY_FIRST_MS; performance.now() < until; wait = Math.min(RETRY_MOST_MS, wait * 2)) {
     const out = await rankedOutcome(code).catch(() => null);
     if (!still()) return;
     if (out && !out.ranked) return;
@@ -108,6 +115,6 @@ export async function appendRankedEnd(el, code, seatName, still) {
       else el.append(node);
       return;
     }
-    await new Promise((r) => setTimeout(r, RETRY_MS));
+    await new Promise((r) => setTimeout(r, wait));
   }
 }
