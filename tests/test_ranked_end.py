@@ -79,7 +79,8 @@ def ranked_end_shown(page: Any) -> None:
     try:
         page.wait_for_selector("#ranked-end[data-state=rated]")
     except Exception as exc:  # a Playwright timeout: what the page shows instead
-        shown = page.evaluate("() => ({status: document.body.dataset.status, version: document.body.dataset.version,"
+        shown = page.evaluate("() => ({status: document.body.dataset.status,"
+                              " version: document.body.dataset.version,"
                               " result: [...document.querySelectorAll('#result [id]')].map((e) => e.id)})")
         raise AssertionError(f"no rated match end on {page.url}: the page shows {shown}") from exc
 
