@@ -88,7 +88,8 @@ def ranked_end_shown(page: Any) -> None:
 def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, browser: Any) -> None:
     """Ann stays to the end; Bo, Cy and Di close their tabs (bots play on): they left, placed last.
     Ann's page (English, desktop) and a watcher's (中文, phone) say that leaving places you last while
-    the match goes on, then show each seat's new rating and its change and the rank points."""
+    the match goes on, then show each seat's new rating and its change and the rank points (the
+    watcher's page after asking twice: the server could not answer its first ask)."""
     names = ["Ann", "Bo", "Cy", "Di"]
     devices = [device(server, f"198.51.100.{i + 1}") for i in range(4)]
     for client, name in zip(devices, names, strict=True):
@@ -113,6 +114,17 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, 
     ann.wait_for_function("(t) => document.getElementById('ranked-note')?.textContent === t", arg=note_en)
     watcher.wait_for_function("(t) => document.getElementById('ranked-note')?.textContent === t",
                               arg="中途离开段位赛会被排为最后一名，并扣段位分。")
+    refused: list[str] = []
+
+    def unavailable_once(route: Any) -> None:
+        """The watcher's first ask for the outcome finds the server unable to answer: it asks again."""
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        route.fulfill(status=503, json={"error": "the server is restarting"})
+
+    watcher.route("**/api/tables/*/ranked", unavailable_once)
     clients = {seat: server.ws(code, cookie_of(client)) for seat, client in enumerate(devices)}
     for ws in clients.values():
         ws.hello(None)
@@ -134,6 +146,7 @@ def test_the_end_of_a_ranked_match_serves_each_seats_change(server: LiveServer, 
     assert all(s["rating_change"] < 0 for s in seats[1:])  # placed behind Ann
     for page in (ann, watcher):
         ranked_end_shown(page)
+    assert refused == [f"{server.url}/api/tables/{code}/ranked"]
     assert ann.locator("#ranked-note").count() == 0  # the match is over
     first = ann.locator("#ranked-end tr[data-seat='0'] td")
     assert first.nth(1).inner_text() == f"{seats[0]['after']['rating']} (+{seats[0]['rating_change']})"

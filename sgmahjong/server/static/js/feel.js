@@ -13,7 +13,7 @@ import { paymentAmounts, paymentReason } from "./events.js";
 
 // How long a tile's flight lasts. A tile that would set off while the one before is still in the air
 // cannot be followed: it lands at once, and where it came from is never measured (each measurement
-// makes the page lay itself out again, which left a busy page far behind a fast table).
+// lays the page out again; at a fast table, twice a discard, the page fell behind the table).
 const FLIGHT_MS = 320;
 
 const CALLS = { chow: "table.callout.chow", pong: "table.callout.pong", kong: "table.callout.kong", win: "table.callout.win" };
