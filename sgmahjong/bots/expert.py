@@ -241,8 +241,6 @@ class ExpertBot(Bot):
         stats.rounds = rounds
         stats.playouts = ev.playouts
         stats.seconds = last[0] - start
-        if rounds < max(2, MIN_ROUNDS):
-            return base
         best, best_mean = overrule(((i, *_mean_se(ev.sums[i], ev.squares[i], rounds)) for i in ev.alive[1:]),
                                    rounds, self.z)
         if best and self.confirm:
