@@ -61,8 +61,9 @@ def start_table(server: LiveServer, seed: int) -> tuple[str, WsClient]:
 def watch(server: LiveServer, browser: Any, code: str, visitor: WsClient, seconds: float,
           slowdown: float, width: int) -> dict[str, Any]:
     """Watch the table for ``seconds``: the page's handler times and how far behind it ended."""
-    ctx = browser.new_context(viewport={"width": width, "height": 740 if width < 600 else 768},
-                              is_mobile=width < 600, has_touch=width < 600)
+    phone = width < 600
+    ctx = browser.new_context(viewport={"width": width, "height": 740 if phone else 768},
+                              is_mobile=phone, has_touch=phone)
     try:
         page = ctx.new_page()
         page.add_init_script(TIMED)

@@ -298,10 +298,10 @@ if (!state.code) {
 function rankedNote() {
   if (state.ranked === undefined) {
     state.ranked = null; // asking
-    rankedOutcome(state.code).then((o) => {
+    rankedOutcome(state.code).catch(() => null).then((o) => {
       state.ranked = o ? Boolean(o.ranked) : undefined; // not answered: asked again with the next table message
       if (o) rankedNote();
-    }).catch(() => { state.ranked = undefined; });
+    });
   }
   showLeaveNote(state.ranked === true && state.table.status !== "finished");
 }
