@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 
 from ..melds import Meld, MeldKind
 from ..rules import RuleSet
@@ -40,6 +40,28 @@ SAFETY = 0.05  # share of value traded for the safest of nearly equal discards
 KONG_DRAW = 0.3  # base units a kong's free replacement draw is worth
 
 
+@dataclass(frozen=True, slots=True)
+class StrongParams:
+    """The weights ``strong`` plays by (the constants above are the defaults). Against three ``strong``
+    no single change of one of them gained by two standard errors in a duplicate run
+    (``bench/bench_strong_tuning.py``, figures in docs/bots.md)."""
+
+    win_multiplier: float = WIN_MULTIPLIER
+    defence: float = DEFENCE
+    threat: float = THREAT
+    big_hand: float = BIG_HAND
+    far: float = FAR
+    late_wall: int = LATE_WALL
+    claim_margin: float = CLAIM_MARGIN
+    acceptance: float = ACCEPTANCE
+    safety: float = SAFETY
+    kong_draw: float = KONG_DRAW
+
+    @staticmethod
+    def names() -> list[str]:
+        return [f.name for f in fields(StrongParams)]
+
+
 def _with_meld(ctx: Context, kind: str, tile: int, concealed: bool = False) -> Context:
     extra = ctx.honour_value.get(tile, 0) if kind != "chow" else 0
     meld = Meld(MeldKind(kind), Tile(tile), concealed)
@@ -59,8 +81,10 @@ class StrongBot(Bot):
 
     level = "strong"
 
-    def __init__(self, seed: int = 0, rules: RuleSet | None = None) -> None:
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None,
+                 params: StrongParams | None = None) -> None:
         super().__init__(seed, rules)
+        self.params = StrongParams() if params is None else params
         self.last_scores: dict[int, float] = {}  # the last turn's discard scores (for the expert)
 
     def decide(self, view: View, legal: Sequence[A]) -> A:
@@ -83,6 +107,7 @@ class StrongBot(Bot):
 
     # -- own turn ----------------------------------------------------------------------------
     def _turn(self, p: Perception, ctx: Context, legal: Sequence[A], discards: Sequence[A]) -> A:
+        w = self.params
         counts = p.hand
         cands = sorted({int(a.tile) for a in discards if a.tile is not None})
         off = offence(counts, ctx, p.live, p.wall_remaining, cands)
@@ -101,14 +126,14 @@ class StrongBot(Bot):
             concealed = len(rem[0]) == 4
             kctx = _with_meld(ctx, "kong", t, concealed) if rem[1] else ctx
             after = hand_value(work, kctx, p.live, p.wall_remaining)
-            after += (kong_gain(ctx.rules, concealed) + KONG_DRAW) / WIN_MULTIPLIER
+            after += (kong_gain(ctx.rules, concealed) + w.kong_draw) / w.win_multiplier
             if after >= top:
                 return a
         threats = read_threats(p, ctx.rules)
         my_dist = min(o.dist for o in off.values())
         against = frozenset(th.seat for th in threats
-                            if th.tenpai >= THREAT and is_dangerous(p, th, LATE_WALL)
-                            and (th.units >= BIG_HAND or my_dist >= FAR))
+                            if th.tenpai >= w.threat and is_dangerous(p, th, w.late_wall)
+                            and (th.units >= w.big_hand or my_dist >= w.far))
         danger = bool(against)
         ranked: dict[int, float] = {}
         for t in cands:
@@ -118,23 +143,25 @@ class StrongBot(Bot):
                 counts[t] -= 1
                 acc = plan_acceptance(counts, o.plan, ctx.n_melds, p.live)
                 counts[t] += 1
-                v *= 1.0 + ACCEPTANCE * acc
+                v *= 1.0 + w.acceptance * acc
             ranked[t] = v
         top_rank = max(ranked.values()) or 1.0
         best_t = max(cands, key=lambda x: ranked[x])
         o = off[best_t]
         # offence in realistic payment units: the best option's value, the others in proportion
-        scale = WIN_MULTIPLIER * max(o.units, 0.05) * win_chance(o.dist, p.wall_remaining) if danger else 1.0
+        scale = (w.win_multiplier * max(o.units, 0.05) * win_chance(o.dist, p.wall_remaining)
+                 if danger else 1.0)
         scores: dict[int, float] = {}
         everyone = frozenset(th.seat for th in threats)
-        risk = {t: discard_cost(p, threats, t, ctx.rules, deal_in=everyone) for t in cands} if SAFETY else {}
+        risk = ({t: discard_cost(p, threats, t, ctx.rules, deal_in=everyone) for t in cands}
+                if w.safety else {})
         top_risk = max(risk.values(), default=0.0) or 1.0
         for t in cands:
-            cost = DEFENCE * discard_cost(p, threats, t, ctx.rules, deal_in=against)
+            cost = w.defence * discard_cost(p, threats, t, ctx.rules, deal_in=against)
             scores[t] = scale * ranked[t] / top_rank - cost
-            if SAFETY and not danger:
+            if w.safety and not danger:
                 # among nearly equal options, the safer one (a few percent of value at most)
-                scores[t] -= SAFETY * risk[t] / top_risk
+                scores[t] -= w.safety * risk[t] / top_risk
         self.last_scores = scores
         best = max(scores.values())
         ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
@@ -146,6 +173,7 @@ class StrongBot(Bot):
         tile = claimed_tile(p, legal)
         if tile is None:
             return passing
+        w = self.params
         counts = p.hand
         before = hand_value(counts, ctx, p.live, p.wall_remaining)
         choice = passing
@@ -157,7 +185,7 @@ class StrongBot(Bot):
                 if work[tile] < 0:
                     continue
                 after = hand_value(work, _with_meld(ctx, "kong", tile), p.live, p.wall_remaining)
-                after += (kong_gain(ctx.rules, False) + KONG_DRAW) / WIN_MULTIPLIER
+                after += (kong_gain(ctx.rules, False) + w.kong_draw) / w.win_multiplier
                 margin = 1.0
             elif a.kind in ("pong", "chow"):
                 rest = claim_rest(counts, a, tile)
@@ -168,7 +196,7 @@ class StrongBot(Bot):
                 cands = [t for t in range(34) if work[t]]
                 off = offence(work, cctx, p.live, p.wall_remaining, cands)
                 after = max(o.value for o in off.values()) if off else 0.0
-                margin = CLAIM_MARGIN
+                margin = w.claim_margin
             else:
                 continue
             gain = after / before if before > 0 else (margin + 1.0 if after > 0 else 0.0)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import Bot, make_bot
 from ..bots.arena import play_hand
 from ..rules import RuleSet
 
@@ -48,8 +48,12 @@ def wall_seeds(seed: int, walls: int) -> list[int]:
     return [rng.getrandbits(62) for _ in range(walls)]
 
 
-def play_wall(setup: Setup, index: int, wall_seed: int) -> dict[str, Any]:
-    """Play wall ``index`` once with each compared bot; the compared seat's figures."""
+BotMaker = Callable[..., Bot]  # make_bot's signature: a bot from its name, seed, rules and budget
+
+
+def play_wall(setup: Setup, index: int, wall_seed: int, make: BotMaker = make_bot) -> dict[str, Any]:
+    """Play wall ``index`` once with each compared bot; the compared seat's figures. ``make`` builds
+    each bot from its name (a bench may name bots ``make_bot`` does not know)."""
     seat = index % 4
     prevailing = (index // 4) % 4
     seeds = random.Random(wall_seed ^ setup.seed).sample(range(1 << 30), 4)
@@ -59,7 +63,7 @@ def play_wall(setup: Setup, index: int, wall_seed: int) -> dict[str, Any]:
         for s in range(4):
             name = level if s == seat else setup.others[(s - seat) % 4 - 1]
             name, _, salt = name.partition("@")  # expert@1: the expert with another seed (the control)
-            bots.append(make_bot(name, seeds[s] + int(salt or 0), setup.rules, budget_ms=setup.budget_ms,
+            bots.append(make(name, seeds[s] + int(salt or 0), setup.rules, budget_ms=setup.budget_ms,
                                  max_rounds=setup.rounds, budget_clock=setup.clock))
         rec = play_hand(setup.rules, bots, seed=wall_seed, dealer=0, prevailing=prevailing,
                         clock=time.perf_counter)
@@ -71,16 +75,17 @@ def play_wall(setup: Setup, index: int, wall_seed: int) -> dict[str, Any]:
 
 
 _SETUP: Setup | None = None
+_MAKE: BotMaker = make_bot
 
 
-def _init(setup: Setup) -> None:
-    global _SETUP
-    _SETUP = setup
+def _init(setup: Setup, make: BotMaker = make_bot) -> None:
+    global _SETUP, _MAKE
+    _SETUP, _MAKE = setup, make
 
 
 def _task(job: tuple[int, int]) -> dict[str, Any]:
     assert _SETUP is not None
-    return play_wall(_SETUP, job[0], job[1])
+    return play_wall(_SETUP, job[0], job[1], _MAKE)
 
 
 def header(setup: Setup, walls: int) -> dict[str, Any]:
@@ -152,10 +157,12 @@ class ResultsFile:
 def run_walls(setup: Setup, walls: int, workers: int,
               progress: Callable[[int], None] | None = None,
               done: dict[int, dict[str, Any]] | None = None,
-              sink: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+              sink: Callable[[dict[str, Any]], None] | None = None,
+              make: BotMaker = make_bot) -> list[dict[str, Any]]:
     """Every wall's figures, in wall order (one process or ``workers`` processes): the walls of
     ``done`` (a resumed run's) are not played again; each newly played wall goes to ``sink`` as it
-    finishes. Interrupted (Ctrl-C, or SIGTERM from ``simulate``) in one process, the walls so far."""
+    finishes. Interrupted (Ctrl-C, or SIGTERM from ``simulate``) in one process, the walls so far.
+    ``make`` (a module-level function, so that worker processes can load it) builds the bots."""
     done = dict(done or {})
     jobs = [(i, s) for i, s in enumerate(wall_seeds(setup.seed, walls)) if i not in done]
     results: list[dict[str, Any]] = list(done.values())
@@ -170,13 +177,13 @@ def run_walls(setup: Setup, walls: int, workers: int,
     if workers <= 1:
         try:
             for i, s in jobs:
-                take(play_wall(setup, i, s))
+                take(play_wall(setup, i, s, make))
         except KeyboardInterrupt:
             if len(results) == len(done):
                 raise
     else:
         ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers, initializer=_init, initargs=(setup,)) as pool:
+        with ctx.Pool(workers, initializer=_init, initargs=(setup, make)) as pool:
             for r in pool.imap(_task, jobs):
                 take(r)
     return sorted(results, key=lambda r: int(r["index"]))

@@ -1,0 +1,123 @@
+"""Whether ``strong``'s weights are worth changing: duplicate runs (as ``simulate --compare``) of
+``strong`` with one weight changed against ``strong`` itself, three ``strong`` at the table.
+
+The expert keeps ``strong``'s choice wherever its search is unsure, so a better ``strong`` would be a
+better expert at every such decision. ``strong`` plays no search, so a run of 8,000 walls takes a few
+minutes on two workers, and the bench can try many variants. A variant is named
+``strong+NAME=VALUE[+NAME=VALUE...]``, NAME a field of :class:`~sgmahjong.bots.strong.StrongParams`
+(``acceptance``, ``safety``, ``claim_margin``, ...) or ``keep`` (a lone live honour, one whose other
+copies are at most one in sight, scores ``keep`` less as a discard: it is kept for its pong; the
+expert's search most often overrules ``strong`` by keeping such an honour) with ``valued=1`` (only a
+dragon or a wind that scores for the seat).
+
+    python -m bench.bench_strong_tuning --seed 5003 --walls 8000 strong+safety=0.02 strong+acceptance=0.02
+
+Prints, for each variant, the paired difference variant − ``strong`` per hand with its 95% interval,
+the walls whose result differs, and the time. Not part of ``make bench`` (minutes a variant).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from sgmahjong.bots import Bot, make_bot
+from sgmahjong.bots.base import A
+from sgmahjong.bots.perception import Perception
+from sgmahjong.bots.strong import StrongBot, StrongParams
+from sgmahjong.bots.value import Context
+from sgmahjong.commands.duplicate import Setup, run_walls, summarise
+from sgmahjong.rules import RuleSet
+
+EXTRA = ("keep", "valued")
+
+
+class HonourKeeper(StrongBot):
+    """``strong``, discarding a lone live honour (a valued one only, with ``valued``) scored ``keep``
+    less than ``strong`` scores it (its scores are about 1 for the best discard)."""
+
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None, params: StrongParams | None = None,
+                 keep: float = 0.0, valued: bool = False) -> None:
+        super().__init__(seed, rules, params)
+        self.keep = keep
+        self.valued = valued
+
+    def _turn(self, p: Perception, ctx: Context, legal: Sequence[A], discards: Sequence[A]) -> A:
+        choice = super()._turn(p, ctx, legal, discards)
+        if choice.kind != "discard" or not self.keep:
+            return choice
+        scores = dict(self.last_scores)
+        own_wind = 27 + (p.seat - p.dealer) % 4
+        for t in scores:
+            if t >= 27 and p.hand[t] == 1 and p.visible[t] <= 1 \
+                    and not (self.valued and t < 31 and t not in (own_wind, 27 + p.prevailing)):
+                scores[t] -= self.keep
+        self.last_scores = scores
+        best = max(scores.values())
+        return next(a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12)
+
+
+def parse(name: str) -> dict[str, float]:
+    """The weights a variant's name sets (``strong+safety=0.02`` -> {"safety": 0.02})."""
+    level, *parts = name.split("+")
+    if level != "strong" or not parts:
+        raise ValueError(f"{name!r}: a variant is strong+NAME=VALUE")
+    out: dict[str, float] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or key not in (*StrongParams.names(), *EXTRA):
+            names = ", ".join((*StrongParams.names(), *EXTRA))
+            raise ValueError(f"{part!r}: NAME=VALUE, NAME one of {names}")
+        try:
+            out[key] = float(value)
+        except ValueError:
+            raise ValueError(f"{part!r}: {value!r} is not a number") from None
+    return out
+
+
+def make(name: str, seed: int = 0, rules: RuleSet | None = None, **budget: Any) -> Bot:
+    """A bot by name, as ``make_bot``, and the variants of ``strong`` this bench names."""
+    if not name.startswith("strong+"):
+        return make_bot(name, seed, rules, **budget)
+    weights = parse(name)
+    extra = {k: weights.pop(k) for k in EXTRA if k in weights}
+    params = replace(StrongParams(), **{k: int(v) if k == "late_wall" else v for k, v in weights.items()})
+    if extra:
+        return HonourKeeper(seed, rules, params, keep=extra.get("keep", 0.0),
+                            valued=bool(extra.get("valued")))
+    return StrongBot(seed, rules, params)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("variants", nargs="+", help="strong+NAME=VALUE[+NAME=VALUE...]")
+    ap.add_argument("--seed", type=int, default=5003)
+    ap.add_argument("--walls", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args(argv)
+    for v in args.variants:
+        try:
+            parse(v)
+        except ValueError as exc:
+            ap.error(str(exc))
+    if args.walls < 2:
+        ap.error("--walls must be at least 2")
+    print(f"strong's weights: each variant - strong in the same seat, three strong at the table; "
+          f"{args.walls} walls, seed {args.seed}")
+    for v in args.variants:
+        setup = Setup(pair=(v, "strong"), others=("strong", "strong", "strong"), seed=args.seed,
+                      rules=RuleSet(), budget_ms=None, rounds=None)
+        start = time.perf_counter()
+        results = run_walls(setup, args.walls, args.workers, make=make)
+        data = summarise(setup, results, time.perf_counter() - start)
+        lo, hi = data["difference_ci95"]
+        print(f"   {v:<40} {data['difference']:+.3f} [{lo:+.3f}, {hi:+.3f}]  "
+              f"{args.walls - data['same_result_walls']} walls differ  ({data['seconds']:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
