@@ -5,8 +5,8 @@ The expert keeps ``strong``'s choice wherever its search is unsure, so a better 
 better expert at every such decision. ``strong`` plays no search, so a run of 8,000 walls takes a few
 minutes on two workers, and the bench can try many variants. A variant is named
 ``strong+NAME=VALUE[+NAME=VALUE...]``, NAME a field of :class:`~sgmahjong.bots.strong.StrongParams`
-(``acceptance``, ``safety``, ``claim_margin``, ...) or ``keep`` (a lone live honour, one whose other
-copies are at most one in sight, scores ``keep`` less as a discard: it is kept for its pong; the
+(``acceptance``, ``safety``, ``claim_margin``, ...) or ``keep`` (a lone live honour, none of whose other
+copies is in sight, scores ``keep`` less as a discard: it is kept for its pong; the
 expert's search most often overrules ``strong`` by keeping such an honour) with ``valued=1`` (only a
 dragon or a wind that scores for the seat).
 
@@ -37,8 +37,9 @@ EXTRA = ("keep", "valued")
 
 
 class HonourKeeper(StrongBot):
-    """``strong``, discarding a lone live honour (a valued one only, with ``valued``) scored ``keep``
-    less than ``strong`` scores it (its scores are about 1 for the best discard)."""
+    """``strong``, discarding a lone honour with no other copy in sight (a valued one only, with
+    ``valued``) scored ``keep`` less than ``strong`` scores it (its scores are about 1 for the best
+    discard)."""
 
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, params: StrongParams | None = None,
                  keep: float = 0.0, valued: bool = False) -> None:
