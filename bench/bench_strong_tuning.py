@@ -28,7 +28,7 @@ from typing import Any
 from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import A
 from sgmahjong.bots.perception import Perception
-from sgmahjong.bots.strong import StrongBot, StrongParams
+from sgmahjong.bots.strong import StrongBot, StrongParams, best_discard
 from sgmahjong.bots.value import Context
 from sgmahjong.commands.duplicate import Setup, run_walls, summarise
 from sgmahjong.rules import RuleSet
@@ -58,8 +58,7 @@ class HonourKeeper(StrongBot):
                     and not (self.valued and t < 31 and t not in (own_wind, 27 + p.prevailing)):
                 scores[t] -= self.keep
         self.last_scores = scores
-        best = max(scores.values())
-        return next(a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12)
+        return best_discard(discards, scores)
 
 
 def parse(name: str) -> dict[str, float]:
@@ -86,7 +85,8 @@ def make(name: str, seed: int = 0, rules: RuleSet | None = None, **budget: Any) 
         return make_bot(name, seed, rules, **budget)
     weights = parse(name)
     extra = {k: weights.pop(k) for k in EXTRA if k in weights}
-    params = replace(StrongParams(), **{k: int(v) if k == "late_wall" else v for k, v in weights.items()})
+    default = StrongParams()  # each weight of the type of its default (late_wall counts tiles: an int)
+    params = replace(default, **{k: type(getattr(default, k))(v) for k, v in weights.items()})
     if extra:
         return HonourKeeper(seed, rules, params, keep=extra.get("keep", 0.0),
                             valued=bool(extra.get("valued")))

@@ -62,6 +62,12 @@ class StrongParams:
         return [f.name for f in fields(StrongParams)]
 
 
+def best_discard(discards: Sequence[A], scores: dict[int, float]) -> A:
+    """The first of ``discards`` (in legal order, which breaks exact ties) with the best score."""
+    best = max(scores.values())
+    return next(a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12)
+
+
 def _with_meld(ctx: Context, kind: str, tile: int, concealed: bool = False) -> Context:
     extra = ctx.honour_value.get(tile, 0) if kind != "chow" else 0
     meld = Meld(MeldKind(kind), Tile(tile), concealed)
@@ -163,9 +169,7 @@ class StrongBot(Bot):
                 # among nearly equal options, the safer one (a few percent of value at most)
                 scores[t] -= w.safety * risk[t] / top_risk
         self.last_scores = scores
-        best = max(scores.values())
-        ties = [a for a in discards if a.tile is not None and scores[int(a.tile)] >= best - 1e-12]
-        return ties[0]
+        return best_discard(discards, scores)
 
     # -- claims -------------------------------------------------------------------------------
     def _claim(self, p: Perception, ctx: Context, legal: Sequence[A]) -> A:
