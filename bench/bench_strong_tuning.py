@@ -8,7 +8,10 @@ minutes on two workers, and the bench can try many variants. A variant is named
 (``acceptance``, ``safety``, ``claim_margin``, ...) or ``keep`` (a lone live honour, none of whose other
 copies is in sight, scores ``keep`` less as a discard: it is kept for its pong; the
 expert's search most often overrules ``strong`` by keeping such an honour) with ``valued=1`` (only a
-dragon or a wind that scores for the seat).
+dragon or a wind that scores for the seat), ``read=1`` (the chance that an opponent can win on a tile
+from the learned reading of the discards, :mod:`sgmahjong.bots.danger`, in place of ``strong``'s own
+guess) or ``oracle=1`` (a bound, not a player: ``strong`` that sees the whole state and never throws a
+tile an opponent can win on while another discard is left).
 
     python -m bench.bench_strong_tuning --seed 5003 --walls 8000 strong+safety=0.02 strong+acceptance=0.02
 
@@ -25,15 +28,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from sgmahjong.bots import Bot, make_bot
-from sgmahjong.bots.base import A
+from sgmahjong.bots import Bot, danger, make_bot
+from sgmahjong.bots.base import A, View
+from sgmahjong.bots.defence import Chance
 from sgmahjong.bots.perception import Perception
 from sgmahjong.bots.strong import StrongBot, StrongParams, best_discard
 from sgmahjong.bots.value import Context
 from sgmahjong.commands.duplicate import Setup, run_walls, summarise
+from sgmahjong.game import HandState, apply, awaiting, legal_actions
 from sgmahjong.rules import RuleSet
 
-EXTRA = ("keep", "valued")
+EXTRA = ("keep", "valued", "read", "oracle")
 
 
 class HonourKeeper(StrongBot):
@@ -58,6 +63,45 @@ class HonourKeeper(StrongBot):
                     and not (self.valued and t < 31 and t not in (own_wind, 27 + p.prevailing)):
                 scores[t] -= self.keep
         self.last_scores = scores
+        return best_discard(discards, scores)
+
+
+class Reader(StrongBot):
+    """``strong`` with the learned chance that an opponent can win on a tile (:mod:`.danger`)."""
+
+    reading = danger.read({})  # the latest view's reading (each decision reads its own)
+
+    def decide(self, view: View, legal: Sequence[A]) -> A:
+        self.reading = danger.read(view)
+        return super().decide(view, legal)
+
+    def _chance(self, p: Perception) -> Chance:
+        r = self.reading
+        return lambda th, t: danger.chance(p, r, th.seat, t)
+
+
+class Oracle(StrongBot):
+    """A bound, not a player: ``strong`` that is shown the whole state (through the arena's watch hook)
+    and never throws a tile an opponent can win on while another discard is left."""
+
+    state: HandState | None = None  # the state the latest decision is asked in
+
+    def watch(self, state: HandState, seat: int, view: View, legal: Sequence[A]) -> None:
+        self.state = state
+
+    def _turn(self, p: Perception, ctx: Context, legal: Sequence[A], discards: Sequence[A]) -> A:
+        choice = super()._turn(p, ctx, legal, discards)
+        if choice.kind != "discard" or self.state is None:
+            return choice
+        state = self.state
+        wins = {}  # each discard: whether an opponent can win on it
+        for a in discards:
+            after, _ = apply(state, a)
+            wins[int(a.tile or 0)] = any(x.kind == "win" for seat in awaiting(after)
+                                         for x in legal_actions(after, seat))
+        if not wins[int(choice.tile or 0)] or all(wins.values()):
+            return choice
+        scores = {t: v - (1000.0 if wins[t] else 0.0) for t, v in self.last_scores.items()}
         return best_discard(discards, scores)
 
 
@@ -87,6 +131,10 @@ def make(name: str, seed: int = 0, rules: RuleSet | None = None, **budget: Any) 
     extra = {k: weights.pop(k) for k in EXTRA if k in weights}
     default = StrongParams()  # each weight of the type of its default (late_wall counts tiles: an int)
     params = replace(default, **{k: type(getattr(default, k))(v) for k, v in weights.items()})
+    if extra.get("oracle"):
+        return Oracle(seed, rules, params)
+    if extra.get("read"):
+        return Reader(seed, rules, params)
     if extra:
         return HonourKeeper(seed, rules, params, keep=extra.get("keep", 0.0),
                             valued=bool(extra.get("valued")))

@@ -5,6 +5,7 @@ discard pools, bonus tiles, tiles left) — with the 包 and fresh-tile (生牌)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..rules import RuleSet
@@ -137,21 +138,25 @@ def is_dangerous(p: Perception, th: Threat, late_wall: int) -> bool:
     return th.sets >= 2 and p.wall_remaining < late_wall
 
 
+Chance = Callable[[Threat, int], float]  # the chance that a threat can win on a tile
+
+
 def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet,
-                 deal_in: frozenset[int] | None = None) -> float:
+                 deal_in: frozenset[int] | None = None, chance: Chance | None = None) -> float:
     """Expected payment units lost by discarding ``t``: dealing in (into the seats of ``deal_in``;
-    all threats if None) and the 包 liabilities (third dragon, fourth wind, fresh tiles late)."""
+    all threats if None) and the 包 liabilities (third dragon, fourth wind, fresh tiles late).
+    ``chance`` gives the chance that a threat can win on the tile (:func:`guessed` if None)."""
     fresh_late = rules.bao_fresh and p.wall_remaining < rules.bao_fresh_tiles and p.in_pools[t] == 0
     cost = 0.0
     for th in threats:
-        d = tile_danger(p, th, t)
+        d = tile_danger(p, th, t) * th.tenpai if chance is None else chance(th, t)
         loss = (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units
         if fresh_late or (rules.bao_flush and th.flush_sets >= 3 and t < 27 and t // 9 == th.flush_suit):
             loss *= 2.0  # paying for all three
         if fresh_late:
             d *= 1.5
         if deal_in is None or th.seat in deal_in:
-            cost += th.tenpai * d * loss
+            cost += d * loss
         # 包: feeding the third dragon set or the fourth wind set
         limit_units = 2.0 ** (rules.limit - 1)
         if rules.bao_dragons and th.dragon_sets >= 2 and t in DRAGONS and p.visible[t] <= 2 \

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 
 from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
+from . import danger
 from .base import A, Bot, View
 from .determinise import DealOptions, InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
@@ -110,7 +111,8 @@ class ExpertBot(Bot):
                  lean: bool = True, read: bool = False, eliminate: bool = True,
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
-                 barred: bool = False, passed: bool = False, progress: bool = False) -> None:
+                 barred: bool = False, passed: bool = False, progress: bool = False,
+                 danger: bool = False) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -154,6 +156,9 @@ class ExpertBot(Bot):
         self.passed = passed
         # each other seat's dealt hand played forward for the turns it has played (progress.py): off
         self.progress = progress
+        # an overrule weighs each discard's risk of dealing in, as the learned reading of the discards
+        # prices it (danger.py): the deals seldom give another seat a waiting hand. Off by default
+        self.danger = danger
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -241,7 +246,9 @@ class ExpertBot(Bot):
         stats.rounds = rounds
         stats.playouts = ev.playouts
         stats.seconds = last[0] - start
-        best, best_mean = overrule(((i, *_mean_se(ev.sums[i], ev.squares[i], rounds)) for i in ev.alive[1:]),
+        shift = self._risk_over_base(view, cands) if self.danger else [0.0] * len(cands)
+        best, best_mean = overrule(((i, mean - shift[i], se) for i in ev.alive[1:]
+                                    for mean, se in (_mean_se(ev.sums[i], ev.squares[i], rounds),)),
                                    rounds, self.z)
         if best and self.confirm:
             fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
@@ -254,6 +261,15 @@ class ExpertBot(Bot):
         stats.overruled = best != 0
         stats.advantage = best_mean
         return cands[best]
+
+    def _risk_over_base(self, view: View, cands: Sequence[A]) -> list[float]:
+        """Each candidate's expected loss to dealing in less that of ``strong``'s choice (candidate 0),
+        by the learned reading (0 for a candidate that is not a discard)."""
+        p = perceive(view)
+        tiles = [int(a.tile) if a.kind == "discard" and a.tile is not None else -1 for a in cands]
+        cost = danger.deal_in_cost(p, danger.read(view), [t for t in tiles if t >= 0], self.table_rules(view))
+        base = cost.get(tiles[0], 0.0)
+        return [cost.get(t, base) - base if t >= 0 else 0.0 for t in tiles]
 
     def dealing(self) -> DealOptions:
         """The options of :func:`.determinise.table` the bot deals by (all off by default)."""

@@ -23,7 +23,7 @@ from ..melds import Meld, MeldKind
 from ..rules import RuleSet
 from ..tiles import Tile
 from .base import A, Bot, View
-from .defence import discard_cost, is_dangerous, read_threats
+from .defence import Chance, Threat, discard_cost, is_dangerous, read_threats
 from .greedy import claim_rest, claimed_tile, kong_removal
 from .perception import Perception, perceive
 from .value import Context, hand_value, offence, plan_acceptance, seat_context, win_chance
@@ -111,6 +111,17 @@ class StrongBot(Bot):
             return self._turn(p, ctx, legal, discards)
         return self._claim(p, ctx, legal)
 
+    def _against(self, p: Perception, threats: list[Threat], my_dist: float) -> frozenset[int]:
+        """The opponents to defend against with a full expected-loss trade-off (see the docstring)."""
+        w = self.params
+        return frozenset(th.seat for th in threats
+                         if th.tenpai >= w.threat and is_dangerous(p, th, w.late_wall)
+                         and (th.units >= w.big_hand or my_dist >= w.far))
+
+    def _chance(self, p: Perception) -> Chance | None:
+        """The chance that a threat can win on a tile (None: :mod:`.defence`'s own guess)."""
+        return None
+
     # -- own turn ----------------------------------------------------------------------------
     def _turn(self, p: Perception, ctx: Context, legal: Sequence[A], discards: Sequence[A]) -> A:
         w = self.params
@@ -137,9 +148,7 @@ class StrongBot(Bot):
                 return a
         threats = read_threats(p, ctx.rules)
         my_dist = min(o.dist for o in off.values())
-        against = frozenset(th.seat for th in threats
-                            if th.tenpai >= w.threat and is_dangerous(p, th, w.late_wall)
-                            and (th.units >= w.big_hand or my_dist >= w.far))
+        against = self._against(p, threats, my_dist)
         danger = bool(against)
         ranked: dict[int, float] = {}
         for t in cands:
@@ -159,11 +168,12 @@ class StrongBot(Bot):
                  if danger else 1.0)
         scores: dict[int, float] = {}
         everyone = frozenset(th.seat for th in threats)
-        risk = ({t: discard_cost(p, threats, t, ctx.rules, deal_in=everyone) for t in cands}
+        chance = self._chance(p)
+        risk = ({t: discard_cost(p, threats, t, ctx.rules, deal_in=everyone, chance=chance) for t in cands}
                 if w.safety else {})
         top_risk = max(risk.values(), default=0.0) or 1.0
         for t in cands:
-            cost = w.defence * discard_cost(p, threats, t, ctx.rules, deal_in=against)
+            cost = w.defence * discard_cost(p, threats, t, ctx.rules, deal_in=against, chance=chance)
             scores[t] = scale * ranked[t] / top_rank - cost
             if w.safety and not danger:
                 # among nearly equal options, the safer one (a few percent of value at most)

@@ -65,8 +65,10 @@ def play_wall(setup: Setup, index: int, wall_seed: int, make: BotMaker = make_bo
             name, _, salt = name.partition("@")  # expert@1: the expert with another seed (the control)
             bots.append(make(name, seeds[s] + int(salt or 0), setup.rules, budget_ms=setup.budget_ms,
                                  max_rounds=setup.rounds, budget_clock=setup.clock))
+        # a bench's bound (an oracle) may watch the whole state through the arena's hook (no game bot has one)
+        watch = getattr(bots[seat], "watch", None)
         rec = play_hand(setup.rules, bots, seed=wall_seed, dealer=0, prevailing=prevailing,
-                        clock=time.perf_counter)
+                        clock=time.perf_counter, watch=watch)
         won = rec.winner == seat
         out[side] = {"net": rec.net[seat], "won": won, "tai": rec.tai if won else 0,
                      "dealt_in": rec.shooter == seat and rec.winner is not None,

@@ -1,0 +1,103 @@
+"""The learned reading of the discards (bots/danger.py), its training (bench/train_danger.py) and the
+bench's variants that play by it or by the true hands (bench/bench_strong_tuning.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.bench_strong_tuning import Oracle, Reader, make
+from bench.train_danger import auc, collect, main
+from sgmahjong.bots import danger, make_bot
+from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.danger_weights import WEIGHTS
+from sgmahjong.bots.perception import perceive
+from sgmahjong.commands.duplicate import Setup, run_walls
+from sgmahjong.rules import RuleSet
+
+RULES = RuleSet()
+
+
+def _views(hands: int = 6) -> list[dict[str, Any]]:
+    """Every turn's view of a few hands of four ``strong``."""
+    out: list[dict[str, Any]] = []
+
+    def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        if any(a.kind == "discard" for a in legal):
+            out.append(view)
+
+    for h in range(hands):
+        play_hand(RULES, [make_bot("strong", h * 4 + s, RULES) for s in range(4)], seed=500 + h, watch=watch)
+    return out
+
+
+def test_the_reading_rebuilds_the_piles_and_the_barred_tiles() -> None:
+    views = _views()
+    claimed = [v for v in views if any(s.get("taken") for s in v["seats"])]
+    assert claimed, "no claimed discard in these hands"
+    for v in claimed:
+        r = danger.read(v)
+        for s in v["seats"]:
+            # a whole pile holds the discards still in it and the claimed ones in their places
+            assert len(r.piles[s["seat"]]) == len(s.get("discards") or ()) + len(s.get("taken") or ())
+        turn = int(v["turn"])
+        for opp in range(4):
+            if opp != turn and r.piles[opp]:
+                assert r.piles[opp][-1] in r.safe[opp]  # its own latest discard is barred to it
+        assert r.safe[turn] == frozenset()
+
+
+def test_the_chance_is_a_probability_and_nil_on_a_barred_tile() -> None:
+    assert len(WEIGHTS) == len(danger.NAMES)
+    for v in _views(2)[10:40]:
+        p = perceive(v)
+        r = danger.read(v)
+        for opp in range(4):
+            if opp == p.seat:
+                continue
+            assert len(danger.features(p, r, opp, 0)) == len(danger.NAMES)
+            for t in range(34):
+                q = danger.chance(p, r, opp, t)
+                assert 0.0 <= q < 1.0
+                if t in r.safe[opp]:
+                    assert q == 0.0
+
+
+def test_the_learned_chance_reads_the_discards_better_than_strongs_guess() -> None:
+    rows = collect(seed=77, hands=60, workers=1)  # hands no training run plays (seeds 1 and 1000001)
+    y = np.array([r[1] for r in rows], dtype=float)
+    assert 50 < y.sum() < len(y) / 10
+    learned = np.array([1 / (1 + np.exp(-sum(w * x for w, x in zip(WEIGHTS, r[0], strict=True))))
+                        for r in rows])
+    guess = np.array([r[2] for r in rows])
+    assert auc(learned, y) > 0.8
+    assert auc(learned, y) > auc(guess, y) + 0.05
+
+
+def test_training_writes_a_weights_module(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "weights.py"
+    main(["--hands", "20", "--seed", "5", "--workers", "1", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "learned" in printed and "strong's guess" in printed
+    spec = importlib.util.spec_from_file_location("weights", out)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert len(module.WEIGHTS) == len(danger.NAMES) and any(w != 0 for w in module.WEIGHTS)
+
+
+def test_the_oracle_bound_and_the_reader_in_duplicate_runs() -> None:
+    assert isinstance(make("strong+oracle=1", 1, RULES), Oracle)
+    assert isinstance(make("strong+read=1", 1, RULES), Reader)
+    setup = Setup(pair=("strong+oracle=1", "strong"), others=("strong", "strong", "strong"), seed=11,
+                  rules=RULES, budget_ms=None, rounds=None)
+    results = run_walls(setup, 40, 1, make=make)
+    dealt = [sum(r[side]["dealt_in"] for r in results) for side in "ab"]
+    # strong deals in on some of these walls; the oracle, shown the true hands, almost never does
+    assert dealt[1] >= 4 and dealt[0] <= dealt[1] // 4
+    read = run_walls(Setup(pair=("strong+read=1", "strong"), others=setup.others, seed=11, rules=RULES,
+                           budget_ms=None, rounds=None), 16, 1, make=make)
+    assert any(r["a"]["net"] != r["b"]["net"] for r in read)
