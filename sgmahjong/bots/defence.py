@@ -145,18 +145,20 @@ def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet,
                  deal_in: frozenset[int] | None = None, chance: Chance | None = None) -> float:
     """Expected payment units lost by discarding ``t``: dealing in (into the seats of ``deal_in``;
     all threats if None) and the 包 liabilities (third dragon, fourth wind, fresh tiles late).
-    ``chance`` gives the chance that a threat can win on the tile (:func:`guessed` if None)."""
+    ``chance`` gives the chance that a threat can win on the tile (None: its chance of waiting times
+    :func:`tile_danger`)."""
     fresh_late = rules.bao_fresh and p.wall_remaining < rules.bao_fresh_tiles and p.in_pools[t] == 0
     cost = 0.0
     for th in threats:
-        d = tile_danger(p, th, t) * th.tenpai if chance is None else chance(th, t)
+        d = tile_danger(p, th, t) if chance is None else chance(th, t)
+        waiting = th.tenpai if chance is None else 1.0  # a learned chance holds the chance of waiting
         loss = (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units
         if fresh_late or (rules.bao_flush and th.flush_sets >= 3 and t < 27 and t // 9 == th.flush_suit):
             loss *= 2.0  # paying for all three
         if fresh_late:
             d *= 1.5
         if deal_in is None or th.seat in deal_in:
-            cost += d * loss
+            cost += waiting * d * loss
         # 包: feeding the third dragon set or the fourth wind set
         limit_units = 2.0 ** (rules.limit - 1)
         if rules.bao_dragons and th.dragon_sets >= 2 and t in DRAGONS and p.visible[t] <= 2 \
