@@ -38,8 +38,8 @@ at 1.5 or 1 standard error); ``barred`` (every seat's barred tiles in the deals,
 them) and ``passed`` (that, and no other seat dealt a hand that wins on a discard it let pass);
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
 ``worked-passed`` (all three); ``danger`` (an overrule weighs each discard's risk of dealing in,
-priced by the learned reading of the discards: ``bots/danger.py``); ``quick50`` and ``strong50`` (every candidate on every one of 50
-deals, the rollouts by the quick policy, or by ``strong`` itself for every seat:
+priced by the learned reading of the discards: ``bots/danger.py``); ``quick50`` and ``strong50``
+(every candidate on every one of 50 deals, the rollouts by the quick policy, or by ``strong`` itself for every seat:
 ``bench/model_error.py``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with

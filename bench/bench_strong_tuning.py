@@ -16,7 +16,8 @@ tile an opponent can win on while another discard is left).
     python -m bench.bench_strong_tuning --seed 5003 --walls 8000 strong+safety=0.02 strong+acceptance=0.02
 
 Prints, for each variant, the paired difference variant − ``strong`` per hand with its 95% interval,
-the walls whose result differs, and the time. Not part of ``make bench`` (minutes a variant).
+the walls whose result differs, the share of hands each side dealt in, and the time. Not part of
+``make bench`` (minutes a variant).
 """
 
 from __future__ import annotations
@@ -165,7 +166,9 @@ def main(argv: list[str] | None = None) -> None:
         data = summarise(setup, results, time.perf_counter() - start)
         lo, hi = data["difference_ci95"]
         print(f"   {v:<40} {data['difference']:+.3f} [{lo:+.3f}, {hi:+.3f}]  "
-              f"{args.walls - data['same_result_walls']} walls differ  ({data['seconds']:.0f} s)", flush=True)
+              f"{args.walls - data['same_result_walls']} walls differ  "
+              f"dealt in {data['a']['deal_in_rate']:.1%} (strong {data['b']['deal_in_rate']:.1%})  "
+              f"({data['seconds']:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

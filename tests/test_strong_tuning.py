@@ -63,6 +63,7 @@ def test_the_bench_prints_each_variant(capsys: pytest.CaptureFixture[str]) -> No
     main(["--walls", "4", "--workers", "1", "--seed", "3", "strong+safety=0.05"])
     out = capsys.readouterr().out
     assert "4 walls, seed 3" in out and "strong+safety=0.05" in out and "+0.000 [+0.000, +0.000]" in out
+    assert "dealt in" in out and "(strong " in out
     with pytest.raises(SystemExit):
         main(["--walls", "4", "strong+nerve=1"])
     assert "NAME one of" in capsys.readouterr().err
