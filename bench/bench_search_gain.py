@@ -39,8 +39,8 @@ them) and ``passed`` (that, and no other seat dealt a hand that wins on a discar
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
 ``worked-passed`` (all three); ``danger`` (an overrule weighs each discard's risk of dealing in,
 priced by the learned reading of the discards: ``bots/danger.py``); ``quick50`` and ``strong50``
-(every candidate on every one of 50 deals, the rollouts by the quick policy, or by ``strong`` itself for every seat:
-``bench/model_error.py``).
+(every candidate on every one of 50 deals, the rollouts by the quick policy, or by ``strong`` itself
+for every seat: ``bench/model_error.py``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
