@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from bench.bench_strong_tuning import Oracle, Reader, make
 from bench.train_danger import auc, collect, main
 from sgmahjong.bots import danger, make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger_weights import WEIGHTS
+from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.perception import perceive
 from sgmahjong.commands.duplicate import Setup, run_walls
 from sgmahjong.rules import RuleSet
@@ -21,17 +23,21 @@ from sgmahjong.rules import RuleSet
 RULES = RuleSet()
 
 
-def _views(hands: int = 6) -> list[dict[str, Any]]:
-    """Every turn's view of a few hands of four ``strong``."""
-    out: list[dict[str, Any]] = []
+def _turns(hands: int = 6) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Every turn's view and legal actions in a few hands of four ``strong``."""
+    out: list[tuple[dict[str, Any], list[Any]]] = []
 
     def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
         if any(a.kind == "discard" for a in legal):
-            out.append(view)
+            out.append((view, legal))
 
     for h in range(hands):
         play_hand(RULES, [make_bot("strong", h * 4 + s, RULES) for s in range(4)], seed=500 + h, watch=watch)
     return out
+
+
+def _views(hands: int = 6) -> list[dict[str, Any]]:
+    return [view for view, _ in _turns(hands)]
 
 
 def test_the_reading_rebuilds_the_piles_and_the_barred_tiles() -> None:
@@ -101,3 +107,21 @@ def test_the_oracle_bound_and_the_reader_in_duplicate_runs() -> None:
     read = run_walls(Setup(pair=("strong+read=1", "strong"), others=setup.others, seed=11, rules=RULES,
                            budget_ms=None, rounds=None), 16, 1, make=make)
     assert any(r["a"]["net"] != r["b"]["net"] for r in read)
+
+
+def test_the_expert_weighs_an_overrules_risk_of_dealing_in() -> None:
+    expert = ExpertBot(1, RULES, budget_ms=None, max_rounds=8, danger=True)
+    shifted = 0
+    for view, legal in _turns(3)[::3]:
+        cands = expert.review_candidates(view, legal)
+        shift = expert._risk_over_base(view, cands)
+        assert len(shift) == len(cands) and shift[0] == 0.0
+        tiles = [int(a.tile) for a in cands if a.kind == "discard"]
+        cost = danger.deal_in_cost(perceive(view), danger.read(view), tiles, RULES)
+        base = cost[int(cands[0].tile)] if cands[0].kind == "discard" else 0.0
+        for a, d in zip(cands, shift, strict=True):
+            if a.kind == "discard":  # the candidate's expected loss over that of strong's choice
+                assert d == pytest.approx(cost[int(a.tile)] - base)
+        shifted += any(abs(d) > 0.01 for d in shift)
+        assert expert.choose(view, legal) in legal
+    assert shifted >= 3
