@@ -76,7 +76,7 @@ def _before(order: Sequence[tuple[int, int]]) -> tuple[frozenset[int], ...]:
     return tuple(out)
 
 
-NAMES = (
+NAMES = (  # "safe" is 0 in every sample: a tile the opponent may not win on gets 0 before the model
     "bias", "sets1", "sets2", "sets3", "sets4", "turns", "turns2", "wall", "late",
     "flush_in", "flush_out", "flush_honour", "all_pongs", "dragon_shown", "wind_shown",
     "honour", "terminal", "two_eight", "three_seven", "seen1", "seen2", "seen3",

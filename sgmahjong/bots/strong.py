@@ -23,7 +23,7 @@ from ..melds import Meld, MeldKind
 from ..rules import RuleSet
 from ..tiles import Tile
 from .base import A, Bot, View
-from .defence import Chance, Threat, discard_cost, is_dangerous, read_threats
+from .defence import Chance, discard_cost, is_dangerous, read_threats
 from .greedy import claim_rest, claimed_tile, kong_removal
 from .perception import Perception, perceive
 from .value import Context, hand_value, offence, plan_acceptance, seat_context, win_chance
@@ -111,13 +111,6 @@ class StrongBot(Bot):
             return self._turn(p, ctx, legal, discards)
         return self._claim(p, ctx, legal)
 
-    def _against(self, p: Perception, threats: list[Threat], my_dist: float) -> frozenset[int]:
-        """The opponents to defend against with a full expected-loss trade-off (see the docstring)."""
-        w = self.params
-        return frozenset(th.seat for th in threats
-                         if th.tenpai >= w.threat and is_dangerous(p, th, w.late_wall)
-                         and (th.units >= w.big_hand or my_dist >= w.far))
-
     def _chance(self, p: Perception) -> Chance | None:
         """The chance that a threat can win on a tile (None: :mod:`.defence`'s own guess)."""
         return None
@@ -148,7 +141,9 @@ class StrongBot(Bot):
                 return a
         threats = read_threats(p, ctx.rules)
         my_dist = min(o.dist for o in off.values())
-        against = self._against(p, threats, my_dist)
+        against = frozenset(th.seat for th in threats
+                            if th.tenpai >= w.threat and is_dangerous(p, th, w.late_wall)
+                            and (th.units >= w.big_hand or my_dist >= w.far))
         danger = bool(against)
         ranked: dict[int, float] = {}
         for t in cands:
