@@ -38,9 +38,10 @@ at 1.5 or 1 standard error); ``barred`` (every seat's barred tiles in the deals,
 them) and ``passed`` (that, and no other seat dealt a hand that wins on a discard it let pass);
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
 ``worked-passed`` (all three); ``danger`` (an overrule weighs each discard's risk of dealing in,
-priced by the learned reading of the discards: ``bots/danger.py``); ``quick50`` and ``strong50``
-(every candidate on every one of 50 deals, the rollouts by the quick policy, or by ``strong`` itself
-for every seat: ``bench/model_error.py``).
+priced by the learned reading of the discards: ``bots/danger.py``); ``wary`` (the search starts
+from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``quick50``
+and ``strong50`` (every candidate on every one of 50 deals, the rollouts by the quick policy, or by
+``strong`` itself for every seat: ``bench/model_error.py``).
 
 Prints, for each player: the decisions where it overruled ``strong``, its judged gain per hand with
 the judge's standard error (and the real judge's), and its playouts per decision; and the gain by kind
@@ -158,6 +159,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0}),
     "barred": (ExpertBot, {"barred": True}), "passed": (ExpertBot, {"barred": True, "passed": True}),
     "worked": (ExpertBot, {"progress": True}), "danger": (ExpertBot, {"danger": True}),
+    "wary": (ExpertBot, {"base": "wary"}),
     "worked-passed": (ExpertBot, {"progress": True, "barred": True, "passed": True}),
     "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
     "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}

@@ -31,7 +31,6 @@ from typing import Any
 
 from sgmahjong.bots import Bot, danger, make_bot
 from sgmahjong.bots.base import A, View
-from sgmahjong.bots.defence import Chance
 from sgmahjong.bots.perception import Perception
 from sgmahjong.bots.strong import StrongBot, StrongParams, best_discard
 from sgmahjong.bots.value import Context
@@ -65,20 +64,6 @@ class HonourKeeper(StrongBot):
                 scores[t] -= self.keep
         self.last_scores = scores
         return best_discard(discards, scores)
-
-
-class Reader(StrongBot):
-    """``strong`` with the learned chance that an opponent can win on a tile (:mod:`.danger`)."""
-
-    reading = danger.read({})  # the latest view's reading (each decision reads its own)
-
-    def decide(self, view: View, legal: Sequence[A]) -> A:
-        self.reading = danger.read(view)
-        return super().decide(view, legal)
-
-    def _chance(self, p: Perception) -> Chance:
-        r = self.reading
-        return lambda th, t: danger.chance(p, r, th.seat, t)
 
 
 class Oracle(StrongBot):
@@ -135,7 +120,7 @@ def make(name: str, seed: int = 0, rules: RuleSet | None = None, **budget: Any) 
     if extra.get("oracle"):
         return Oracle(seed, rules, params)
     if extra.get("read"):
-        return Reader(seed, rules, params)
+        return danger.StrongReader(seed, rules, params)
     if extra:
         return HonourKeeper(seed, rules, params, keep=extra.get("keep", 0.0),
                             valued=bool(extra.get("valued")))

@@ -46,6 +46,7 @@ def test_an_expert_variant_is_the_expert_with_its_option_on() -> None:
     assert told.tells and not plain.tells
     assert told.level == "expert"
     assert EXPERT_VARIANTS["told"] == {"tells": True}
+    assert EXPERT_VARIANTS["wary"] == {"base": "wary"} and known_level("expert+wary")
     assert known_level("expert+told") and known_level("defensive") and known_level("strong")
 
 

@@ -10,13 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.bench_strong_tuning import Oracle, Reader, make
+from bench.bench_strong_tuning import Oracle, make
 from bench.train_danger import auc, collect, main
 from sgmahjong.bots import danger, make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger_weights import WEIGHTS
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.perception import perceive
+from sgmahjong.bots.strong import StrongBot
 from sgmahjong.commands.duplicate import Setup, run_walls
 from sgmahjong.rules import RuleSet
 
@@ -97,7 +98,7 @@ def test_training_writes_a_weights_module(tmp_path: Path, capsys: Any) -> None:
 
 def test_the_oracle_bound_and_the_reader_in_duplicate_runs() -> None:
     assert isinstance(make("strong+oracle=1", 1, RULES), Oracle)
-    assert isinstance(make("strong+read=1", 1, RULES), Reader)
+    assert isinstance(make("strong+read=1", 1, RULES), danger.StrongReader)
     setup = Setup(pair=("strong+oracle=1", "strong"), others=("strong", "strong", "strong"), seed=11,
                   rules=RULES, budget_ms=None, rounds=None)
     results = run_walls(setup, 40, 1, make=make)
@@ -125,3 +126,19 @@ def test_the_expert_weighs_an_overrules_risk_of_dealing_in() -> None:
         shifted += any(abs(d) > 0.01 for d in shift)
         assert expert.choose(view, legal) in legal
     assert shifted >= 3
+
+
+def test_the_expert_may_start_from_strong_reading_the_discards() -> None:
+    wary = make_bot("expert+wary", 3, RULES, budget_ms=None, max_rounds=8)
+    assert isinstance(wary, ExpertBot) and isinstance(wary.strong, danger.StrongReader)
+    assert wary.strong.params.safety == 0.02
+    assert type(ExpertBot(3, RULES, budget_ms=None, max_rounds=8).strong) is StrongBot
+    with pytest.raises(ValueError, match="unknown base"):
+        ExpertBot(3, RULES, budget_ms=None, max_rounds=8, base="bold")
+    # the base reads each view before it chooses: its choices follow the learned chance
+    turns = _turns(2)
+    plain = ExpertBot(3, RULES, budget_ms=None, max_rounds=8)
+    picks = [(wary.choose(v, legal), plain.choose(v, legal)) for v, legal in turns]
+    assert all(a in legal and b in legal for (a, b), (_, legal) in zip(picks, turns, strict=True))
+    assert wary.strong.reading.piles == danger.read(turns[-1][0]).piles
+    assert any(a != b for a, b in picks)

@@ -29,10 +29,11 @@ class ExpertOptions(TypedDict, total=False):
     """Options of :class:`ExpertBot` a variant turns on."""
 
     tells: bool
+    base: str
 
 
 # expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
-EXPERT_VARIANTS: dict[str, ExpertOptions] = {"told": {"tells": True}}
+EXPERT_VARIANTS: dict[str, ExpertOptions] = {"told": {"tells": True}, "wary": {"base": "wary"}}
 
 
 def known_level(name: str) -> bool:

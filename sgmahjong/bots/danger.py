@@ -21,9 +21,11 @@ from typing import Any
 
 from ..rules import RuleSet
 from . import passing
+from .base import A, View
 from .danger_weights import WEIGHTS
-from .defence import read_threats
+from .defence import Chance, read_threats
 from .perception import Perception, tile_of
+from .strong import StrongBot
 
 DRAGONS = frozenset((31, 32, 33))
 
@@ -159,3 +161,22 @@ def deal_in_cost(p: Perception, r: Reading, tiles: Sequence[int], rules: RuleSet
     loss = {th.seat: (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units * rules.base
             for th in read_threats(p, rules)}
     return {t: sum(chance(p, r, opp, t) * cost for opp, cost in loss.items()) for t in tiles}
+
+
+class StrongReader(StrongBot):
+    """``strong`` with the learned chance in place of its own guess: in the safety tie-break between
+    nearly equal discards and in the full trade-off against a large likely wait (the bench's
+    ``strong+read=1``). The expert may start from it (its ``base`` option)."""
+
+    reading = Reading(((),) * 4, (frozenset(),) * 4, (frozenset(),) * 4)  # the latest view's reading
+
+    def look(self, view: View) -> None:
+        self.reading = read(view)
+
+    def decide(self, view: View, legal: Sequence[A]) -> A:
+        self.look(view)
+        return super().decide(view, legal)
+
+    def _chance(self, p: Perception) -> Chance:
+        r = self.reading
+        return lambda th, t: chance(p, r, th.seat, t)

@@ -60,9 +60,14 @@ from .lean import LeanPolicy, Sim, lean_playout, sample_sim
 from .lean_policy import lean_style_policy
 from .perception import perceive
 from .reading import QUICK, read_styles
-from .strong import StrongBot
+from .strong import StrongBot, StrongParams
 
 BUDGET_MS = 100.0  # default time budget per decision
+BASES: dict[str, Callable[[int, RuleSet | None], StrongBot]] = {
+    "strong": StrongBot,
+    # strong reading the discards by the learned model, and a narrower safety tie-break (docs/bots.md)
+    "wary": lambda seed, rules: danger.StrongReader(seed, rules, StrongParams(safety=0.02)),
+}
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
 Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5 tried in session 4: worse)
 MIN_ROUNDS = 8  # ... and at least this many complete deals
@@ -112,7 +117,7 @@ class ExpertBot(Bot):
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
-                 danger: bool = False) -> None:
+                 danger: bool = False, base: str = "strong") -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -121,7 +126,10 @@ class ExpertBot(Bot):
         self.candidates = CANDIDATES if candidates is None else candidates
         self.z = Z if z is None else z
         self.clock = clock
-        self.strong = StrongBot(seed, rules)
+        if base not in BASES:
+            raise ValueError(f"unknown base {base!r}; bases: {', '.join(BASES)}")
+        # the player whose choice the search checks and keeps where unsure (off the default: measuring)
+        self.strong: StrongBot = BASES[base](seed, rules)
         self._greedy = [GreedyBot(seed * 4 + s, rules) for s in range(4)]
         rollout = ROLLOUT if rollout is None else rollout
         if rollout not in ROLLOUTS:
@@ -204,6 +212,7 @@ class ExpertBot(Bot):
         out = [a for a in legal if a.kind == "win"]
         rest = [a for a in legal if a.kind != "win"]
         if rest:
+            self.strong.look(view)
             base = self.strong.decide_perceived(p, rest, rules)
             discards = [a for a in rest if a.kind == "discard"]
             if base.kind != "discard" and discards:  # a kong: rank the discards too
@@ -221,6 +230,7 @@ class ExpertBot(Bot):
             if a.kind == "win":
                 return a
         rules = self.table_rules(view)
+        self.strong.look(view)
         base = self.strong.decide_perceived(perceive(view), legal, rules)
         cands = self._candidates(base, legal)
         stats.candidates = len(cands)

@@ -111,6 +111,10 @@ class StrongBot(Bot):
             return self._turn(p, ctx, legal, discards)
         return self._claim(p, ctx, legal)
 
+    def look(self, view: View) -> None:
+        """Read what a decision from :meth:`decide_perceived` needs beyond the perception (nothing
+        here; a subclass that reads the discards reads them now)."""
+
     def _chance(self, p: Perception) -> Chance | None:
         """The chance that a threat can win on a tile (None: :mod:`.defence`'s own guess)."""
         return None
