@@ -1,5 +1,6 @@
-"""The learned reading of the discards (bots/danger.py), its training (bench/train_danger.py) and the
-bench's variants that play by it or by the true hands (bench/bench_strong_tuning.py)."""
+"""The learned reading of the discards (bots/danger.py), its training (bench/train_danger.py), the
+bench's variants that play by it or by the true hands (bench/bench_strong_tuning.py) and the expert's
+options that use it (``danger``, ``base="wary"``)."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def test_the_chance_is_a_probability_and_nil_on_a_barred_tile() -> None:
 
 
 def test_the_learned_chance_reads_the_discards_better_than_strongs_guess() -> None:
-    rows = collect(seed=77, hands=60, workers=1)  # hands no training run plays (seeds 1 and 1000001)
+    rows = collect(seed=77, hands=60, workers=1)  # hands make train-danger does not play (its seed is 1)
     y = np.array([r[1] for r in rows], dtype=float)
     assert 50 < y.sum() < len(y) / 10
     learned = np.array([1 / (1 + np.exp(-sum(w * x for w, x in zip(WEIGHTS, r[0], strict=True))))
