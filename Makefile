@@ -106,7 +106,7 @@ bench: $(DEVSTAMP) $(NATIVE) $(PYODIDE) static $(LIGHTHOUSE)
 	$(BIN)/python -m bench
 
 # the learned reading of the discards (sgmahjong/bots/danger.py): its weights from 3,000 seeded hands of
-# four strong (about two minutes on two cores; the same weights on every machine)
+# four strong (about two minutes on two cores; the same data on every machine, the weights up to rounding)
 train-danger: $(DEVSTAMP)
 	$(BIN)/python -m bench.train_danger --hands 3000 --seed 1 --out sgmahjong/bots/danger_weights.py
 
