@@ -1,10 +1,10 @@
 """Train the discard-danger model of :mod:`sgmahjong.bots.danger` (``make train-danger``).
 
-Plays hands of four ``strong`` (seeded, so the data are the same on every machine and with any number of workers,
-and the weights the same up to rounding). At every turn, for
-every tile the seat may throw and every opponent not barred from winning on it, it records the model's features
-from the seat's view and whether that opponent could have won on the tile (the engine says: the discard
-is applied and the opponent's legal actions read). A logistic model is fitted by Newton's method (numpy,
+Plays hands of four ``strong`` (seeded: the same data on every machine and with any number of
+workers, the weights the same up to rounding). At every turn, for every tile the seat may throw and
+every opponent not barred from winning on it, it records the model's features from the seat's view
+and whether that opponent could have won on the tile (the engine says: the discard is applied and the
+opponent's legal actions read). A logistic model is fitted by Newton's method (numpy,
 a little L2), and the weights written as a Python module. It prints the held-out log loss and the area
 under the ROC curve of the learned chance and of ``strong``'s own guess (its chance of waiting times
 the tile's danger).
