@@ -3,7 +3,8 @@
 At each decision with a real choice the bot
 
 1. asks ``strong`` for its choice and, on its turn, for the next best discards (the candidates: at
-   most ``candidates`` discards, every kong; in a claim window every legal answer);
+   most ``candidates`` discards, every kong; in a claim window every legal answer); with ``base``
+   ``"wary"``, off by default, ``strong`` reading the discards by a learned model (:mod:`.danger`);
 2. repeatedly deals the tiles it cannot see at random, consistently with its view
    (:mod:`.determinise`; with ``weigh``, off by default, weighed by each other seat's latest discard;
    with ``tells``, off by default, each seat's tiles drawn by what all its discards tell, :mod:`.tells`;
@@ -38,6 +39,8 @@ The search stops when the time budget (``budget_ms``, checked with ``clock`` aft
 ``max_rounds`` deals (some candidate ahead of ``strong``'s choice on average, none by ``z`` standard
 errors) goes on, while it stays unsure and the budget lasts, up to ``extend`` (default ``EXTEND``, 4)
 times ``max_rounds`` deals; ``extend=1``: never.
+With ``danger`` (off by default) an overrule also weighs each discard's expected loss to dealing in, by
+the learned model, over that of ``strong``'s choice.
 With no budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
 """
 
