@@ -23,8 +23,8 @@ from ..rules import RuleSet
 from . import passing
 from .base import A, View
 from .danger_weights import WEIGHTS
-from .defence import Chance, read_threats
-from .perception import Perception, tile_of
+from .defence import Chance, deal_in_loss, read_threats
+from .perception import Perception
 from .strong import StrongBot
 
 DRAGONS = frozenset((31, 32, 33))
@@ -41,29 +41,9 @@ class Reading:
 
 def read(view: dict[str, Any]) -> Reading:
     """The discards' reading from a player view (piles as they lie when their order cannot be rebuilt)."""
-    piles: list[tuple[int, ...]] = [(), (), (), ()]
-    takers: list[dict[int, int]] = [{}, {}, {}, {}]
-    fits = True
-    for s in view.get("seats") or ():
-        i = int(s["seat"])
-        pile = [int(tile_of(x)) for x in s.get("discards") or ()]
-        whole = passing.whole_pile(pile, s.get("taken") or ())
-        if whole is None:
-            fits = False
-            piles[i] = tuple(pile)
-        else:
-            piles[i] = tuple(whole[0])
-            takers[i] = whole[1]
-    order = passing.discard_order(int(view.get("dealer") or 0), piles, takers) if fits else None
-    if order is None:
-        empty: tuple[frozenset[int], ...] = (frozenset(),) * 4
-        return Reading(tuple(piles), empty, empty)
-    phase = str(view.get("phase"))
-    window = view.get("window")
-    on_turn = int(view.get("turn") or 0) if phase == "turn" else None
-    window_open = phase == "claim" and isinstance(window, dict) and window.get("kind") == "discard"
-    safe = passing.barred(order, on_turn=on_turn, window_open=window_open)
-    return Reading(tuple(piles), safe, _before(order))
+    piles = passing.read_piles(view)
+    before = (frozenset(),) * 4 if piles.order is None else _before(piles.order)
+    return Reading(piles.piles, piles.barred, before)
 
 
 def _before(order: Sequence[tuple[int, int]]) -> tuple[frozenset[int], ...]:
@@ -78,11 +58,11 @@ def _before(order: Sequence[tuple[int, int]]) -> tuple[frozenset[int], ...]:
     return tuple(out)
 
 
-NAMES = (  # "safe" is 0 in every sample: a tile the opponent may not win on gets 0 before the model
+NAMES = (  # a tile the opponent may not win on now gets 0 before the model: no feature says so
     "bias", "sets1", "sets2", "sets3", "sets4", "turns", "turns2", "wall", "late",
     "flush_in", "flush_out", "flush_honour", "all_pongs", "dragon_shown", "wind_shown",
     "honour", "terminal", "two_eight", "three_seven", "seen1", "seen2", "seen3",
-    "honour_seen2", "honour_seen3", "safe", "passed_before", "in_pile", "suji_low", "suji_high",
+    "honour_seen2", "honour_seen3", "passed_before", "in_pile", "suji_low", "suji_high",
     "near1", "near2", "wall_near", "suit_share", "honour_share", "recent_suit", "valued",
     "sets_late", "in_pile_recent",
 )
@@ -133,7 +113,7 @@ def features(p: Perception, r: Reading, opp: int, t: int) -> list[float]:
         float(honour), float(rank in (0, 8)), float(rank in (1, 7)), float(rank in (2, 6)),
         float(vis == 1), float(vis == 2), float(vis >= 3),
         float(honour and vis == 2), float(honour and vis >= 3),
-        float(t in r.safe[opp]), float(t in r.before[opp]), float(in_pile), suji_lo, suji_hi,
+        float(t in r.before[opp]), float(in_pile), suji_lo, suji_hi,
         near1, near2, wall_near, same_suit, honours if honour else 0.0,
         float(sum(1 for x in recent if (x >= 27) == honour and (honour or x // 9 == suit))),
         float(valued), float(k >= 2 and wall < 30), float(t in recent),
@@ -158,8 +138,7 @@ def deal_in_cost(p: Perception, r: Reading, tiles: Sequence[int], rules: RuleSet
     """The expected payment lost to dealing in by discarding each of ``tiles``, in base units: each
     opponent's learned chance of winning on the tile times what its hand would cost the discarder
     (:func:`.defence.read_threats` estimates the hand's value from what it shows)."""
-    loss = {th.seat: (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units * rules.base
-            for th in read_threats(p, rules)}
+    loss = {th.seat: deal_in_loss(th, rules) * rules.base for th in read_threats(p, rules)}
     return {t: sum(chance(p, r, opp, t) * cost for opp, cost in loss.items()) for t in tiles}
 
 

@@ -141,6 +141,11 @@ def is_dangerous(p: Perception, th: Threat, late_wall: int) -> bool:
 Chance = Callable[[Threat, int], float]  # the chance that a threat can win on a tile
 
 
+def deal_in_loss(th: Threat, rules: RuleSet) -> float:
+    """What dealing into ``th``'s estimated hand costs the discarder, in per-loser units."""
+    return (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units
+
+
 def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet,
                  deal_in: frozenset[int] | None = None, chance: Chance | None = None) -> float:
     """Expected payment units lost by discarding ``t``: dealing in (into the seats of ``deal_in``;
@@ -150,14 +155,14 @@ def discard_cost(p: Perception, threats: list[Threat], t: int, rules: RuleSet,
     fresh_late = rules.bao_fresh and p.wall_remaining < rules.bao_fresh_tiles and p.in_pools[t] == 0
     cost = 0.0
     for th in threats:
-        d = tile_danger(p, th, t) if chance is None else chance(th, t)
-        waiting = th.tenpai if chance is None else 1.0  # a learned chance holds the chance of waiting
-        loss = (4.0 if rules.payout == "shooter_pays" else 2.0) * th.units
-        if fresh_late or (rules.bao_flush and th.flush_sets >= 3 and t < 27 and t // 9 == th.flush_suit):
-            loss *= 2.0  # paying for all three
-        if fresh_late:
-            d *= 1.5
         if deal_in is None or th.seat in deal_in:
+            d = tile_danger(p, th, t) if chance is None else chance(th, t)
+            waiting = th.tenpai if chance is None else 1.0  # a learned chance holds the chance of waiting
+            loss = deal_in_loss(th, rules)
+            if fresh_late or (rules.bao_flush and th.flush_sets >= 3 and t < 27 and t // 9 == th.flush_suit):
+                loss *= 2.0  # paying for all three
+            if fresh_late:
+                d *= 1.5
             cost += waiting * d * loss
         # 包: feeding the third dragon set or the fourth wind set
         limit_units = 2.0 ** (rules.limit - 1)

@@ -84,9 +84,7 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     discards: list[tuple[Tile, ...]] = [(), (), (), ()]
     last: list[Tile | None] = [None, None, None, None]
     made = [0, 0, 0, 0]
-    piles: list[list[int]] = [[], [], [], []]  # every discard each seat has made, in order
-    takers: list[dict[int, int]] = [{}, {}, {}, {}]  # ... and the places another seat claimed
-    fits = True  # whether the places of the claimed discards fit the piles
+    piles = passing.read_piles(view)  # every discard each seat has made, in order
     hidden = [0, 0, 0, 0]
     own: list[Tile] = []
     drawn: Tile | None = None
@@ -105,16 +103,8 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         melds[i] = tuple(recs)
         bonus[i] = tuple(tile_of(x) for x in s.get("bonus") or ())
         discards[i] = tuple(tile_of(x) for x in s.get("discards") or ())
-        taken = s.get("taken") or ()
-        whole = passing.whole_pile(discards[i], taken)
-        if whole is None:
-            fits = False
-            made[i] = len(discards[i]) + len(taken)
-            last[i] = discards[i][-1] if discards[i] else None
-        else:
-            piles[i], takers[i] = whole
-            made[i] = len(piles[i])
-            last[i] = Tile(piles[i][-1]) if piles[i] else None
+        made[i] = len(discards[i]) + len(s.get("taken") or ())
+        last[i] = Tile(piles.piles[i][-1]) if piles.piles[i] else None
         for t in (*bonus[i], *discards[i]):
             seen[t] += 1
         if i == me:
@@ -133,14 +123,8 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     win = (str(window["kind"]), int(window["seat"]), tile_of(window["tile"])) if window else None
     phase = str(view.get("phase"))
     dealer = int(view.get("dealer") or 0)
-    order = passing.discard_order(dealer, piles, takers) if fits else None
-    bars: tuple[frozenset[int], ...] = (frozenset(),) * 4
-    let_pass = bars
-    if order is not None:
-        on_turn = int(view.get("turn") or 0) if phase == "turn" else None
-        window_open = phase == "claim" and win is not None and win[0] == "discard"
-        bars = passing.barred(order, on_turn=on_turn, window_open=window_open)
-        let_pass = passing.passed(order, bars)
+    bars = piles.barred
+    let_pass = bars if piles.order is None else passing.passed(piles.order, bars)
     return Knowledge(
         seat=me, dealer=dealer, prevailing=int(view.get("prevailing") or 0), phase=phase,
         turn=int(view.get("turn") or 0),

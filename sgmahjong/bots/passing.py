@@ -15,6 +15,7 @@ not to be waiting on, which the expert's deals can respect (:mod:`.determinise`)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .perception import tile_of
@@ -91,3 +92,38 @@ def passed(order: Order, bars: Sequence[frozenset[int]]) -> tuple[frozenset[int]
     for seat, t in order:
         latest[seat] = t
     return tuple(b - {latest[s]} if latest[s] is not None else b for s, b in enumerate(bars))
+
+
+@dataclass(frozen=True, slots=True)
+class Piles:
+    """Each seat's discards as a view shows them, put in order."""
+
+    piles: tuple[tuple[int, ...], ...]  # each seat's whole pile (its pile as it lies where the places
+    # of its claimed discards do not fit)
+    order: Order | None  # every discard of the hand in order; None when it cannot be rebuilt
+    barred: tuple[frozenset[int], ...]  # each seat's barred tiles (none without the order)
+
+
+def read_piles(view: Mapping[str, Any]) -> Piles:
+    """The :class:`Piles` of a player view: whole piles, their order and the barred tiles."""
+    piles: list[tuple[int, ...]] = [(), (), (), ()]
+    takers: list[dict[int, int]] = [{}, {}, {}, {}]
+    fits = True
+    for s in view.get("seats") or ():
+        i = int(s["seat"])
+        pile = [int(tile_of(x)) for x in s.get("discards") or ()]
+        whole = whole_pile(pile, s.get("taken") or ())
+        if whole is None:
+            fits = False
+            piles[i] = tuple(pile)
+        else:
+            piles[i] = tuple(whole[0])
+            takers[i] = whole[1]
+    order = discard_order(int(view.get("dealer") or 0), piles, takers) if fits else None
+    if order is None:
+        return Piles(tuple(piles), None, (frozenset(),) * 4)
+    phase = str(view.get("phase"))
+    window = view.get("window")
+    on_turn = int(view.get("turn") or 0) if phase == "turn" else None
+    window_open = phase == "claim" and isinstance(window, Mapping) and window.get("kind") == "discard"
+    return Piles(tuple(piles), order, barred(order, on_turn=on_turn, window_open=window_open))
