@@ -15,9 +15,10 @@ the tile's danger).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from sgmahjong.bots import make_bot
@@ -60,20 +61,21 @@ def hand_rows(args: tuple[int, int]) -> list[Row]:
 
 def collect(seed: int, hands: int, workers: int) -> list[Row]:
     jobs = [(seed, h) for h in range(hands)]
+    if workers <= 1:
+        return _gather(map(hand_rows, jobs), hands)
+    with ProcessPoolExecutor(workers) as pool:
+        return _gather(pool.map(hand_rows, jobs, chunksize=8), hands)
+
+
+def _gather(chunks: Iterator[list[Row]], hands: int) -> list[Row]:
+    """The hands' samples in hand order, with progress on stderr."""
     out: list[Row] = []
     start = time.perf_counter()
-    if workers <= 1:
-        chunks = map(hand_rows, jobs)
-    else:
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        chunks = pool.imap(hand_rows, jobs, chunksize=8)
     for i, rows in enumerate(chunks, 1):
         out.extend(rows)
         if i % 200 == 0 or i == hands:
             print(f"  {i}/{hands} hands, {len(out):,} samples, {time.perf_counter() - start:.0f} s",
                   file=sys.stderr, flush=True)
-    if workers > 1:
-        pool.close()
     return out
 
 
