@@ -10,8 +10,9 @@ copies is in sight, scores ``keep`` less as a discard: it is kept for its pong; 
 expert's search most often overrules ``strong`` by keeping such an honour) with ``valued=1`` (only a
 dragon or a wind that scores for the seat), ``read=1`` (the chance that an opponent can win on a tile
 from the learned reading of the discards, :mod:`sgmahjong.bots.danger`, in place of ``strong``'s own
-guess) or ``oracle=1`` (a bound, not a player: ``strong`` that sees the whole state and never throws a
-tile an opponent can win on while another discard is left).
+guess), ``oracle=1`` (a bound, not a player: ``strong`` that sees the whole state and never throws a
+tile an opponent can win on while another discard is left) or ``seen=1`` (another bound: ``strong``'s own
+defence given the true chance, 1 or 0, that an opponent can win on a tile).
 
     python -m bench.bench_strong_tuning --seed 5003 --walls 8000 strong+safety=0.02 strong+acceptance=0.02
 
@@ -27,18 +28,19 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from sgmahjong.bots import Bot, danger, make_bot
 from sgmahjong.bots.base import A, View
+from sgmahjong.bots.defence import Chance
 from sgmahjong.bots.perception import Perception
 from sgmahjong.bots.strong import StrongBot, StrongParams, best_discard
 from sgmahjong.bots.value import Context
 from sgmahjong.commands.duplicate import Setup, run_walls, summarise
-from sgmahjong.game import HandState, apply, awaiting, legal_actions
+from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions
 from sgmahjong.rules import RuleSet
 
-EXTRA = ("keep", "valued", "read", "oracle")
+EXTRA = ("keep", "valued", "read", "oracle", "seen")
 
 
 class HonourKeeper(StrongBot):
@@ -66,6 +68,17 @@ class HonourKeeper(StrongBot):
         return best_discard(discards, scores)
 
 
+def winners(state: HandState, discards: Sequence[A]) -> dict[int, frozenset[int]]:
+    """For each discard, the seats that could win on it (the discard applied, their legal actions read;
+    the arena hands its bots the engine's own actions)."""
+    out = {}
+    for a in discards:
+        after, _ = apply(state, cast(Action, a))
+        out[int(a.tile or 0)] = frozenset(seat for seat in awaiting(after)
+                                          if any(x.kind == "win" for x in legal_actions(after, seat)))
+    return out
+
+
 class Oracle(StrongBot):
     """A bound, not a player: ``strong`` that is shown the whole state (through the arena's watch hook)
     and never throws a tile an opponent can win on while another discard is left."""
@@ -79,16 +92,29 @@ class Oracle(StrongBot):
         choice = super()._turn(p, ctx, legal, discards)
         if choice.kind != "discard" or self.state is None:
             return choice
-        state = self.state
-        wins = {}  # each discard: whether an opponent can win on it
-        for a in discards:
-            after, _ = apply(state, a)
-            wins[int(a.tile or 0)] = any(x.kind == "win" for seat in awaiting(after)
-                                         for x in legal_actions(after, seat))
+        wins = winners(self.state, discards)
         if not wins[int(choice.tile or 0)] or all(wins.values()):
             return choice
         scores = {t: v - (1000.0 if wins[t] else 0.0) for t, v in self.last_scores.items()}
         return best_discard(discards, scores)
+
+
+class Seer(StrongBot):
+    """Another bound: ``strong``'s own play with the true chance that an opponent can win on a tile (1 or
+    0, read from the whole state) in place of its guess: what its defence would make of a perfect
+    reading of the discards."""
+
+    def __init__(self, seed: int = 0, rules: RuleSet | None = None,
+                 params: StrongParams | None = None) -> None:
+        super().__init__(seed, rules, params)
+        self.wins: dict[int, frozenset[int]] = {}  # the latest decision's winners of each discard
+
+    def watch(self, state: HandState, seat: int, view: View, legal: Sequence[A]) -> None:
+        self.wins = winners(state, [a for a in legal if a.kind == "discard"])
+
+    def _chance(self, p: Perception) -> Chance:
+        wins = self.wins
+        return lambda th, t: 1.0 if th.seat in wins.get(t, ()) else 0.0
 
 
 def parse(name: str) -> dict[str, float]:
@@ -119,6 +145,8 @@ def make(name: str, seed: int = 0, rules: RuleSet | None = None, **budget: Any) 
     params = replace(default, **{k: type(getattr(default, k))(v) for k, v in weights.items()})
     if extra.get("oracle"):
         return Oracle(seed, rules, params)
+    if extra.get("seen"):
+        return Seer(seed, rules, params)
     if extra.get("read"):
         return danger.StrongReader(seed, rules, params)
     if extra:

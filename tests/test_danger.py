@@ -5,6 +5,7 @@ options that use it (``danger``, ``base="wary"``)."""
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,9 @@ def test_the_oracle_bound_and_the_reader_in_duplicate_runs() -> None:
     read = run_walls(Setup(pair=("strong+read=1", "strong"), others=setup.others, seed=11, rules=RULES,
                            budget_ms=None, rounds=None), 16, 1, make=make)
     assert any(r["a"]["net"] != r["b"]["net"] for r in read)
+    seen = run_walls(replace(setup, pair=("strong+seen=1+safety=1", "strong")), 40, 1, make=make)
+    # strong's own defence, given the true chance of each tile and a large safety weight, deals in less
+    assert sum(r["a"]["dealt_in"] for r in seen) < dealt[1]
 
 
 def test_the_expert_weighs_an_overrules_risk_of_dealing_in() -> None:
