@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bench.bench_strong_tuning import Oracle, make
-from bench.train_danger import auc, collect, main
+from bench.train_danger import WIDE_NAMES, auc, collect, main
 from sgmahjong.bots import danger, make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger_weights import WEIGHTS
@@ -96,6 +96,16 @@ def test_training_writes_a_weights_module(tmp_path: Path, capsys: Any) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert len(module.WEIGHTS) == len(danger.NAMES) and any(w != 0 for w in module.WEIGHTS)
+
+
+def test_the_wide_features_are_measured_and_never_written(tmp_path: Path, capsys: Any) -> None:
+    rows = collect(seed=78, hands=3, workers=1, wide=True)
+    assert rows and all(len(r[0]) == len(danger.NAMES) + len(WIDE_NAMES) for r in rows)
+    main(["--hands", "20", "--seed", "5", "--workers", "1", "--wide"])
+    assert "learned, wide" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--hands", "20", "--wide", "--out", str(tmp_path / "w.py")])
+    assert "writes no weights" in capsys.readouterr().err and not (tmp_path / "w.py").exists()
 
 
 def test_the_oracle_bound_and_the_reader_in_duplicate_runs() -> None:
