@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import socket
 import threading
 import time
@@ -332,6 +333,10 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]
+# how long a page's navigation may take (ms) before a test fails: a page that loads in a second on a quiet
+# machine can take tens of seconds on a busy 2-core one (CI installing packages, a long bench beside it),
+# and Playwright's own default is 30 s; SGMJ_TEST_NAVIGATION_MS sets it
+NAVIGATION_MS = int(os.environ.get("SGMJ_TEST_NAVIGATION_MS", "90000"))
 # for page.evaluate: resolves once the page has drawn two more frames, so whatever was laid out before
 # the call is painted (a state to wait for instead of a fixed time)
 NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -355,9 +360,30 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            yield b
+            yield PatientBrowser(b)
         finally:
             b.close()
+
+
+class PatientBrowser:
+    """The browser a test gets: Playwright's, whose every new context (and the page of ``new_page``)
+    waits up to :data:`NAVIGATION_MS` for a navigation."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_navigation_timeout(NAVIGATION_MS)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)
+        page.set_default_navigation_timeout(NAVIGATION_MS)
+        return page
 
 
 @pytest.fixture

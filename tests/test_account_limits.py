@@ -250,12 +250,12 @@ def test_me_on_a_public_host_without_passkeys_hides_their_buttons_and_keeps_the_
         plain: LiveServer) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+    from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PatientBrowser
 
     errors: list[str] = []
     with sync_playwright() as p:  # play.example is this server, under a name that is not local
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP play.example 127.0.0.1"])
+        resolve = "--host-resolver-rules=MAP play.example 127.0.0.1"
+        browser = PatientBrowser(p.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, resolve]))
         try:
             for lang, text in (("en", "Passkeys are not set up"), ("zh", "尚未启用通行密钥")):
                 page = browser.new_context(locale="en-GB" if lang == "en" else "zh-CN").new_page()

@@ -36,7 +36,7 @@ def installed(browser: Browser, url: str) -> tuple[Any, Page, list[str]]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
+    page.goto(url, wait_until="domcontentloaded")
     page.evaluate("""async () => {
       await navigator.serviceWorker.ready;
       while (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 50));
@@ -187,7 +187,9 @@ def reopened_until(page: Page, url: str, files: list[str]) -> None:
     each new request of the page: reopened every half second on a fast machine, the check would never
     run. So each round asks for it, as the browser does for a player who stays on the page."""
     for _ in range(120):
-        page.goto(url)
+        # the page's own ready state (its tiles drawn), not "load": with the scorer kept, "load" also
+        # waits for the scorer's files, which a busy machine can take most of a minute to read
+        page.goto(url, wait_until="domcontentloaded")
         page.locator("#picked .tile").first.wait_for()
         if page.evaluate(KEPT) == files and page.get_attribute("#offline-scorer", "data-kept") == "true":
             return
