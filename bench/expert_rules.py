@@ -1,4 +1,4 @@
-"""Tuning the expert's overrule rule offline (issue 15, session 4); not part of ``make bench``.
+"""Tuning the expert's overrule rule offline (issue 15); not part of ``make bench``.
 
 ``collect``: plays hands of four ``strong`` bots and, at every decision of one seat where the expert
 would search (two or more candidates), deals the hidden tiles ``--deals`` times and plays every

@@ -72,7 +72,7 @@ BASES: dict[str, Callable[[int, RuleSet | None], StrongBot]] = {
     "wary": lambda seed, rules: danger.StrongReader(seed, rules, StrongParams(safety=0.02)),
 }
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
-Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5 tried in session 4: worse)
+Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5: worse, docs/bots.md)
 MIN_ROUNDS = 8  # ... and at least this many complete deals
 ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
 ELIMINATE_Z = 2.0  # ... once its mean is not ahead of strong's by this many standard errors, on a deal
