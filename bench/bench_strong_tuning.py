@@ -12,7 +12,9 @@ dragon or a wind that scores for the seat), ``read=1`` (the chance that an oppon
 from the learned reading of the discards, :mod:`sgmahjong.bots.danger`, in place of ``strong``'s own
 guess), ``oracle=1`` (a bound, not a player: ``strong`` that sees the whole state and never throws a
 tile an opponent can win on while another discard is left) or ``seen=1`` (another bound: ``strong``'s own
-defence given the true chance, 1 or 0, that an opponent can win on a tile).
+defence given the true chance, 1 or 0, that an opponent can win on a tile) or ``learned=MARGIN``
+(at a turn, the discard the learned advantage of :mod:`sgmahjong.bots.advantage` puts more than
+MARGIN payment units ahead of ``strong``'s choice).
 
     python -m bench.bench_strong_tuning --seed 5003 --walls 8000 strong+safety=0.02 strong+acceptance=0.02
 
@@ -31,6 +33,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from sgmahjong.bots import Bot, danger, make_bot
+from sgmahjong.bots.advantage import AdvisedStrong
 from sgmahjong.bots.base import A, View
 from sgmahjong.bots.defence import Chance
 from sgmahjong.bots.perception import Perception
@@ -40,7 +43,7 @@ from sgmahjong.commands.duplicate import Setup, run_walls, summarise
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions
 from sgmahjong.rules import RuleSet
 
-EXTRA = ("keep", "valued", "read", "oracle", "seen")
+EXTRA = ("keep", "valued", "read", "oracle", "seen", "learned")
 
 
 class HonourKeeper(StrongBot):
@@ -149,6 +152,8 @@ def make(name: str, seed: int = 0, rules: RuleSet | None = None, **budget: Any) 
         return Seer(seed, rules, params)
     if extra.get("read"):
         return danger.StrongReader(seed, rules, params)
+    if "learned" in extra:
+        return AdvisedStrong(seed, rules, params, margin=extra["learned"])
     if extra:
         return HonourKeeper(seed, rules, params, keep=extra.get("keep", 0.0),
                             valued=bool(extra.get("valued")))
