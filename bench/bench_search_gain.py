@@ -159,7 +159,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0}),
     "barred": (ExpertBot, {"barred": True}), "passed": (ExpertBot, {"barred": True, "passed": True}),
     "worked": (ExpertBot, {"progress": True}), "danger": (ExpertBot, {"danger": True}),
-    "wary": (ExpertBot, {"base": "wary"}),
+    "wary": (ExpertBot, {"base": "wary"}), "advised": (ExpertBot, {"base": "advised"}),
     "worked-passed": (ExpertBot, {"progress": True, "barred": True, "passed": True}),
     "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
     "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}

@@ -11,10 +11,12 @@ import pytest
 
 from bench.bench_strong_tuning import make
 from bench.train_advantage import hand_rows, main, picks, true_values
-from sgmahjong.bots import make_bot
+from sgmahjong.bots import known_level, make_bot
 from sgmahjong.bots.advantage import NAMES, AdvisedStrong, advantage, features, read_turn
 from sgmahjong.bots.advantage_weights import WEIGHTS
 from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.expert import ExpertBot
+from sgmahjong.bots.perception import perceive
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import legal_actions
 from sgmahjong.rules import RuleSet
@@ -98,6 +100,33 @@ def test_advised_strong_plays_legal_moves_and_follows_strong_at_a_high_margin() 
         legal = legal_actions(state, view["seat"])
         assert shy.decide(view, legal) == plain.decide(view, legal)
     assert isinstance(make("strong+learned=0.5", 1, RULES), AdvisedStrong)
+
+
+def test_advice_follows_the_model_and_needs_a_look_at_the_view() -> None:
+    eager = AdvisedStrong(5, RULES, margin=-1e9)  # any candidate the model rates at all overrules
+    plain = StrongBot(5, RULES)
+    differ = 0
+    for _state, view, legal in _turns(2):
+        turn = read_turn(view, legal, RULES, StrongBot(5, RULES))
+        pick = eager.decide(view, legal)
+        if turn is None:
+            continue
+        best = max(turn.tiles[1:], key=lambda c: advantage(turn, c))
+        assert pick.kind == "discard" and int(pick.tile) == best  # type: ignore[arg-type]
+        differ += pick != plain.decide(view, legal)
+        # without a look at the view, decide_perceived is strong's own
+        assert eager.decide_perceived(perceive(view), legal, RULES) == plain.decide(view, legal)
+    assert differ > 10
+
+
+def test_the_expert_may_start_from_the_advised_strong() -> None:
+    advised = make_bot("expert+advised", 3, RULES, budget_ms=None, max_rounds=8)
+    assert isinstance(advised, ExpertBot) and isinstance(advised.strong, AdvisedStrong)
+    assert known_level("expert+advised")
+    plain = ExpertBot(3, RULES, budget_ms=None, max_rounds=8)
+    turns = [(v, legal) for _s, v, legal in _turns(1)]
+    picks = [(advised.choose(v, legal), plain.choose(v, legal)) for v, legal in turns]
+    assert all(a in legal and b in legal for (a, b), (_, legal) in zip(picks, turns, strict=True))
 
 
 def test_training_writes_a_module_of_weights(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -33,7 +33,9 @@ class ExpertOptions(TypedDict, total=False):
 
 
 # expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
-EXPERT_VARIANTS: dict[str, ExpertOptions] = {"told": {"tells": True}, "wary": {"base": "wary"}}
+EXPERT_VARIANTS: dict[str, ExpertOptions] = {
+    "told": {"tells": True}, "wary": {"base": "wary"}, "advised": {"base": "advised"},
+}
 
 
 def known_level(name: str) -> bool:

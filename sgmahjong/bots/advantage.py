@@ -29,6 +29,7 @@ from .value import Option, offence, seat_context
 
 CANDIDATES = 3  # strong's choice and its next best discards, as the expert searches
 THREAT = 0.35  # an opponent this likely to be waiting counts as a threat (strong's THREAT)
+MARGIN = 0.5  # the lead over strong's choice the model needs to overrule it (docs/bots.md)
 
 NAMES = (
     "bias", "score_gap", "value_ratio", "value_gap", "dist_gap", "dist_worse", "units_gap",
@@ -64,8 +65,13 @@ def read_turn(view: View, legal: Sequence[A], rules: RuleSet, strong: StrongBot,
     p = perceive(view)
     strong.look(view)
     base = strong.decide_perceived(p, discards, rules)
-    scores = dict(strong.last_scores)
-    if not scores or base.tile is None:
+    return turn_of(view, p, base, strong.last_scores, rules, width)
+
+
+def turn_of(view: View, p: Perception, base: A, scores: dict[int, float], rules: RuleSet,
+            width: int = CANDIDATES) -> Turn | None:
+    """The turn read from ``strong``'s choice ``base`` and its scores of the discards (None: no two)."""
+    if base.kind != "discard" or base.tile is None or int(base.tile) not in scores or len(scores) < 2:
         return None
     first = int(base.tile)
     rest = sorted((t for t in scores if t != first), key=lambda t: -scores[t])
@@ -73,7 +79,7 @@ def read_turn(view: View, legal: Sequence[A], rules: RuleSet, strong: StrongBot,
     off = offence(list(p.hand), seat_context(p, rules), p.live, p.wall_remaining, list(tiles))
     risk = danger.deal_in_cost(p, danger.read(view), tiles, rules)
     threats = sum(1 for th in read_threats(p, rules) if th.tenpai >= THREAT)
-    return Turn(tiles, scores, off, risk, threats, p)
+    return Turn(tiles, dict(scores), off, risk, threats, p)
 
 
 def features(turn: Turn, c: int) -> list[float]:
@@ -117,19 +123,34 @@ def advantage(turn: Turn, c: int, weights: Sequence[float] = WEIGHTS) -> float:
 
 class AdvisedStrong(StrongBot):
     """``strong`` that throws, at a turn, the candidate the learned advantage puts furthest ahead of its
-    own choice, if by more than ``margin`` payment units (the bench's ``strong+learned=MARGIN``)."""
+    own choice, if by more than ``margin`` payment units (the bench's ``strong+learned=MARGIN``; the
+    expert's base ``advised``). A decision from :meth:`decide_perceived` is advised only after
+    :meth:`look` at the same view (the expert's order); without it, it is ``strong``'s."""
 
     def __init__(self, seed: int = 0, rules: RuleSet | None = None, params: StrongParams | None = None,
-                 margin: float = 0.0, weights: Sequence[float] = WEIGHTS) -> None:
+                 margin: float = MARGIN, weights: Sequence[float] = WEIGHTS) -> None:
         super().__init__(seed, rules, params)
         self.margin = margin
         self.weights = tuple(weights)
+        self._view: View | None = None
+
+    def look(self, view: View) -> None:
+        super().look(view)
+        self._view = view
 
     def decide(self, view: View, legal: Sequence[A]) -> A:
-        base = super().decide(view, legal)
-        if base.kind != "discard":
+        for a in legal:
+            if a.kind == "win":
+                return a
+        self.look(view)
+        return self.decide_perceived(perceive(view), legal, self.table_rules(view))
+
+    def decide_perceived(self, p: Perception, legal: Sequence[A], rules: RuleSet) -> A:
+        base = super().decide_perceived(p, legal, rules)
+        view, self._view = self._view, None  # the view looked at serves one decision
+        if view is None or base.kind != "discard" or any(a.kind == "win" for a in legal):
             return base
-        turn = read_turn(view, legal, self.table_rules(view), self)
+        turn = turn_of(view, p, base, self.last_scores, rules)
         if turn is None:
             return base
         best, lead = turn.tiles[0], self.margin
@@ -137,4 +158,6 @@ class AdvisedStrong(StrongBot):
             gain = advantage(turn, c, self.weights)
             if gain > lead:
                 best, lead = c, gain
+        if best == turn.tiles[0]:
+            return base
         return next(a for a in legal if a.kind == "discard" and a.tile is not None and int(a.tile) == best)

@@ -4,7 +4,8 @@ At each decision with a real choice the bot
 
 1. asks ``strong`` for its choice and, on its turn, for the next best discards (the candidates: at
    most ``candidates`` discards, every kong; in a claim window every legal answer); with ``base``
-   ``"wary"``, off by default, ``strong`` reading the discards by a learned model (:mod:`.danger`);
+   ``"wary"``, off by default, ``strong`` reading the discards by a learned model (:mod:`.danger`),
+   with ``"advised"`` ``strong`` overruled by a learned advantage of a discard (:mod:`.advantage`);
 2. repeatedly deals the tiles it cannot see at random, consistently with its view
    (:mod:`.determinise`; with ``weigh``, off by default, weighed by each other seat's latest discard;
    with ``tells``, off by default, each seat's tiles drawn by what all its discards tell, :mod:`.tells`;
@@ -55,6 +56,7 @@ from dataclasses import dataclass
 from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
 from . import danger
+from .advantage import AdvisedStrong
 from .base import A, Bot, View
 from .determinise import DealOptions, InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
@@ -70,6 +72,8 @@ BASES: dict[str, Callable[[int, RuleSet | None], StrongBot]] = {
     "strong": StrongBot,
     # strong reading the discards by the learned model, and a narrower safety tie-break (docs/bots.md)
     "wary": lambda seed, rules: danger.StrongReader(seed, rules, StrongParams(safety=0.02)),
+    # strong overruled where the learned advantage of a discard puts another clearly ahead (docs/bots.md)
+    "advised": AdvisedStrong,
 }
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
 Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5: worse, docs/bots.md)
