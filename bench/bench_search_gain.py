@@ -39,7 +39,9 @@ them) and ``passed`` (that, and no other seat dealt a hand that wins on a discar
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
 ``worked-passed`` (all three); ``danger`` (an overrule weighs each discard's risk of dealing in,
 priced by the learned reading of the discards: ``bots/danger.py``); ``wary`` (the search starts
-from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``quick50``
+from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``advised``
+(the search starts from ``strong`` overruled by the learned advantage of a discard:
+``bots/advantage.py``); ``quick50``
 and ``strong50`` (every candidate on every one of 50 deals, the rollouts by the quick policy, or by
 ``strong`` itself for every seat: ``bench/model_error.py``).
 

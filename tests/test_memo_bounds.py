@@ -54,7 +54,7 @@ CONSTANTS = {
     "server.push.evening.WORDS",  # the notifications' words, per language
     "bots.tells.FACTORS",  # what the discards tell: measured factors (bench/tile_tells.py)
     "bots.EXPERT_VARIANTS",  # the expert's variants (expert+told)
-    "bots.expert.BASES",  # the players the expert's search may start from (strong, wary)
+    "bots.expert.BASES",  # the players the expert's search may start from (strong, wary, advised)
 }
 
 # memos over a small fixed domain: name -> most entries
