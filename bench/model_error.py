@@ -89,7 +89,8 @@ def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: i
                   seed: int) -> list[tuple[float, float]]:
     """(mean, standard error) of each candidate's result minus ``cands[0]``'s for ``seat``, the search's
     quick rollouts played from the *true* hands (the undrawn wall reordered ``deals`` times): the
-    model with nothing left to infer about the hidden hands."""
+    model with nothing left to infer about the hidden hands (ValueError: the lean model cannot play
+    this state)."""
     diffs: list[list[float]] = [[] for _ in cands]
     policies = [lean_quick_policy] * 4
     for r in range(deals):
@@ -100,7 +101,8 @@ def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: i
             sim = start.copy()
             sim.step(mine[(a.kind, a.tile)])
             end = lean_playout(sim, policies, max_steps=4000)
-            assert end is not None
+            if end is None:
+                raise ValueError("the lean model cannot play this hand to its end")
             nets.append(float(end.ledger[seat]))
         for i, net in enumerate(nets):
             diffs[i].append(net - nets[0])

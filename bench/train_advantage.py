@@ -25,12 +25,11 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.bench_search_gain import reordered
+from bench.model_error import oracle_values
+from bench.train_danger import write
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.advantage import NAMES, features, read_turn
 from sgmahjong.bots.arena import play_hand
-from sgmahjong.bots.lean import lean_playout, sim_of
-from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import Action, HandState
 from sgmahjong.rules import RuleSet
@@ -45,25 +44,10 @@ def true_values(state: HandState, seat: int, cands: list[Action], deals: int,
     """Each candidate's mean result minus ``cands[0]``'s for ``seat``, the quick policy playing every
     seat from the true ``state`` on ``deals`` reorderings of its undrawn wall (None: the lean model
     cannot play this state)."""
-    sums = [0.0] * len(cands)
-    policies = [lean_quick_policy] * 4
-    for r in range(deals):
-        try:
-            start = sim_of(reordered(state, seed, r)[0])
-        except ValueError:
-            return None
-        mine = {(a.kind, a.tile): a for a in start.options(seat)}
-        nets = []
-        for a in cands:
-            sim = start.copy()
-            sim.step(mine[(a.kind, a.tile)])
-            end = lean_playout(sim, policies, max_steps=4000)
-            if end is None:
-                return None
-            nets.append(float(end.ledger[seat]))
-        for i, net in enumerate(nets):
-            sums[i] += net - nets[0]
-    return [s / deals for s in sums]
+    try:
+        return [mean for mean, _ in oracle_values(state, seat, cands, deals, seed)]
+    except ValueError:
+        return None
 
 
 def hand_rows(args: tuple[int, int, int]) -> list[Row]:
@@ -133,15 +117,6 @@ def picks(pred: Any, y: Any, turns: Any, margin: float) -> tuple[float, int]:
     return sum(v for _, v in best.values()), len(best)
 
 
-def write(path: str, w: Any, note: str) -> None:
-    lines = ['"""The weights of :mod:`.advantage`\'s model, written by ``make train-advantage``',
-             f"({note}).", '"""', "", "WEIGHTS = ("]
-    lines += [f"    {float(v)!r},  # {name}" for name, v in zip(NAMES, w, strict=True)]
-    lines += [")", ""]
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-
-
 def main(argv: list[str] | None = None) -> None:
     import numpy as np
 
@@ -192,7 +167,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, v in zip(NAMES, w, strict=True):
         print(f"    {name:<18} {v:+.4f}")
     if args.out:
-        write(args.out, w, f"{train_hands} hands of four strong, seed {args.seed}, {args.deals} deals a turn")
+        write(args.out, w, f"{train_hands} hands of four strong, seed {args.seed}, {args.deals} deals a turn",
+              NAMES, "advantage")
         print(f"wrote {args.out}")
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -161,10 +161,11 @@ def auc(q: Any, y: Any) -> float:
     return float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
 
 
-def write(path: str, w: Any, note: str) -> None:
-    lines = ['"""The weights of :mod:`.danger`\'s model, written by ``make train-danger``',
+def write(path: str, w: Any, note: str, names: Sequence[str] = NAMES, model: str = "danger") -> None:
+    """Write the weights ``w`` (one per name) as the module of ``bots/<model>.py``'s model."""
+    lines = [f'"""The weights of :mod:`.{model}`\'s model, written by ``make train-{model}``',
              f"({note}).", '"""', "", "WEIGHTS = ("]
-    lines += [f"    {float(v)!r},  # {name}" for name, v in zip(NAMES, w, strict=True)]
+    lines += [f"    {float(v)!r},  # {name}" for name, v in zip(names, w, strict=True)]
     lines += [")", ""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
