@@ -41,7 +41,8 @@ them) and ``passed`` (that, and no other seat dealt a hand that wins on a discar
 priced by the learned reading of the discards: ``bots/danger.py``); ``wary`` (the search starts
 from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``advised``
 (the search starts from ``strong`` overruled by the learned advantage of a discard:
-``bots/advantage.py``); ``quick50``
+``bots/advantage.py``); ``vetoed0``, ``vetoed0.5`` and ``vetoed1`` (an overrule of ``strong``'s discard
+not played where that advantage puts it more than 0, 0.5 or 1 unit behind); ``quick50``
 and ``strong50`` (every candidate on every one of 50 deals, the rollouts by the quick policy, or by
 ``strong`` itself for every seat: ``bench/model_error.py``).
 
@@ -162,6 +163,8 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "barred": (ExpertBot, {"barred": True}), "passed": (ExpertBot, {"barred": True, "passed": True}),
     "worked": (ExpertBot, {"progress": True}), "danger": (ExpertBot, {"danger": True}),
     "wary": (ExpertBot, {"base": "wary"}), "advised": (ExpertBot, {"base": "advised"}),
+    "vetoed0": (ExpertBot, {"veto": 0.0}), "vetoed0.5": (ExpertBot, {"veto": 0.5}),
+    "vetoed1": (ExpertBot, {"veto": 1.0}),
     "worked-passed": (ExpertBot, {"progress": True, "barred": True, "passed": True}),
     "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
     "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}

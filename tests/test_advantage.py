@@ -144,3 +144,23 @@ def test_training_writes_a_module_of_weights(tmp_path: Path, capsys: pytest.Capt
     main(["--hands", "10", "--out", str(out), "--samples", str(samples)])  # refit from the kept samples
     spec.loader.exec_module(module)
     assert pytest.approx(first) == module.WEIGHTS
+
+
+def test_the_experts_veto_keeps_strongs_discard_where_the_model_puts_the_pick_behind() -> None:
+    with pytest.raises(ValueError, match="veto"):
+        ExpertBot(3, RULES, budget_ms=None, max_rounds=8, veto=float("nan"))
+    options: dict[str, Any] = {"budget_ms": None, "max_rounds": 24, "z": 0.5}  # z 0.5: overrules often
+    plain, lenient = ExpertBot(3, RULES, **options), ExpertBot(3, RULES, veto=1e9, **options)
+    strict = ExpertBot(3, RULES, veto=-1e9, **options)  # every overrule the model has a say on is vetoed
+    overruled = 0
+    for _state, view, legal in _turns(2):
+        turn = read_turn(view, legal, RULES, StrongBot(3, RULES))
+        pick, kept = plain.choose(view, legal), strict.choose(view, legal)
+        assert lenient.choose(view, legal) == pick
+        ours = turn is not None and pick.kind == "discard" and int(pick.tile) in turn.tiles  # type: ignore[arg-type]
+        if ours and turn is not None and int(pick.tile) != turn.tiles[0]:  # type: ignore[arg-type]
+            overruled += 1
+            assert kept.kind == "discard" and int(kept.tile) == turn.tiles[0]  # type: ignore[arg-type]
+        else:
+            assert kept == pick
+    assert overruled >= 10  # 24 on these hands

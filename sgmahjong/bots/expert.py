@@ -30,7 +30,10 @@ At each decision with a real choice the bot
    ledger: win payments, instant payments and 包) is ahead of it by more than ``z`` (default 2)
    standard errors of the paired difference, over at least ``MIN_ROUNDS`` deals: where the search
    is unsure the bot plays exactly as ``strong``;
-5. with ``confirm`` (off by default), before it overrules, plays the chosen candidate and ``strong``'s
+5. with ``veto`` (off by default), keeps ``strong``'s discard where the learned advantage of a discard
+   (:mod:`.advantage`, fitted to outcomes from the true hands) puts the search's pick more than
+   ``veto`` payment units behind it;
+6. with ``confirm`` (off by default), before it overrules, plays the chosen candidate and ``strong``'s
    choice on ``confirm`` fresh deals, and overrules only if the choice is ahead on them too: a
    candidate picked as the best of several carries its lucky deals with it, and fresh deals do not.
 
@@ -56,7 +59,7 @@ from dataclasses import dataclass
 from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
 from . import danger
-from .advantage import AdvisedStrong
+from .advantage import AdvisedStrong, advantage, turn_of
 from .base import A, Bot, View
 from .determinise import DealOptions, InconsistentViewError, Table, knowledge, sample_state, table
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
@@ -124,7 +127,7 @@ class ExpertBot(Bot):
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
-                 danger: bool = False, base: str = "strong") -> None:
+                 danger: bool = False, base: str = "strong", veto: float | None = None) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -174,6 +177,10 @@ class ExpertBot(Bot):
         # an overrule weighs each discard's risk of dealing in, as the learned reading of the discards
         # prices it (danger.py): the deals seldom give another seat a waiting hand. Off by default
         self.danger = danger
+        # an overrule the learned advantage puts this far behind strong's discard is not played: off
+        if veto is not None and not math.isfinite(veto):
+            raise ValueError(f"veto must be a finite number of payment units, got {veto}")
+        self.veto = veto
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -267,6 +274,8 @@ class ExpertBot(Bot):
         best, best_mean = overrule(((i, mean - shift[i], se) for i in ev.alive[1:]
                                     for mean, se in (_mean_se(ev.sums[i], ev.squares[i], rounds),)),
                                    rounds, self.z)
+        if best and self.veto is not None and self._vetoed(view, cands[0], cands[best], rules):
+            best, best_mean = 0, 0.0
         if best and self.confirm:
             fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
                                 styles=styles, deals=self.confirm)
@@ -278,6 +287,16 @@ class ExpertBot(Bot):
         stats.overruled = best != 0
         stats.advantage = best_mean
         return cands[best]
+
+    def _vetoed(self, view: View, base: A, pick: A, rules: RuleSet) -> bool:
+        """Whether the learned advantage puts discard ``pick`` over ``veto`` units behind ``base``."""
+        if base.kind != "discard" or pick.kind != "discard" or pick.tile is None:
+            return False
+        turn = turn_of(view, perceive(view), base, self.strong.last_scores, rules, self.candidates)
+        if turn is None or int(pick.tile) not in turn.tiles:
+            return False
+        assert self.veto is not None
+        return advantage(turn, int(pick.tile)) < -self.veto
 
     def _risk_over_base(self, view: View, cands: Sequence[A]) -> list[float]:
         """Each candidate's expected loss to dealing in less that of ``strong``'s choice (candidate 0),
