@@ -149,6 +149,8 @@ def test_training_writes_a_module_of_weights(tmp_path: Path, capsys: pytest.Capt
 def test_the_experts_veto_keeps_strongs_discard_where_the_model_puts_the_pick_behind() -> None:
     with pytest.raises(ValueError, match="veto"):
         ExpertBot(3, RULES, budget_ms=None, max_rounds=8, veto=float("nan"))
+    vetoed = make_bot("expert+vetoed", 3, RULES, budget_ms=None, max_rounds=8)
+    assert isinstance(vetoed, ExpertBot) and vetoed.veto == 1.0 and ExpertBot(3, RULES).veto is None
     options: dict[str, Any] = {"budget_ms": None, "max_rounds": 24, "z": 0.5}  # z 0.5: overrules often
     plain, lenient = ExpertBot(3, RULES, **options), ExpertBot(3, RULES, veto=1e9, **options)
     strict = ExpertBot(3, RULES, veto=-1e9, **options)  # every overrule the model has a say on is vetoed

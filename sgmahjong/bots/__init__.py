@@ -30,11 +30,13 @@ class ExpertOptions(TypedDict, total=False):
 
     tells: bool
     base: str
+    veto: float
 
 
 # expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
 EXPERT_VARIANTS: dict[str, ExpertOptions] = {
     "told": {"tells": True}, "wary": {"base": "wary"}, "advised": {"base": "advised"},
+    "vetoed": {"veto": 1.0},
 }
 
 
