@@ -260,6 +260,14 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
         judge = ExpertBot(JUDGE_SEED + (seed + h) * 1000 + k, rules, budget_ms=None,
                           max_rounds=max(1, judge_deals), candidates=width)
         cands = judge.review_candidates(view, legal)
+        chosen = {}
+        for name in players:
+            cls, options = PLAYERS[name]
+            player = cls((seed + h) * 1000 + k, rules, budget_ms=None, **{"max_rounds": deals, **options})
+            pick = player.choose(view, legal)
+            if pick not in cands:  # the search's candidates at a kong may differ from the review's
+                cands.append(pick)
+            chosen[name] = (cands.index(pick), player.stats.playouts)
         gains, errors = [0.0] * len(cands), [0.0] * len(cands)
         if judge_deals:
             ev = judge.search(table(knowledge(view), rules), cands, eliminate=False)
@@ -268,15 +276,12 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
         turn = any(a.kind == "discard" for a in legal)
         row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim"}
         real: dict[int, tuple[float, float]] = {0: (0.0, 0.0)}
-        for name in players:
-            cls, options = PLAYERS[name]
-            player = cls((seed + h) * 1000 + k, rules, budget_ms=None, **{"max_rounds": deals, **options})
-            i = cands.index(player.choose(view, legal))
+        for name, (i, playouts) in chosen.items():
             if real_deals and i not in real:
                 real[i] = real_gain(true_state, seat, cands[i], cands[0], real_deals,
                                     REAL_SEED + (seed + h) * 1000 + k, rules)
             mean, se = real.get(i, (0.0, 0.0))
-            row[name] = {"pick": i, "gain": gains[i], "se": errors[i], "playouts": player.stats.playouts,
+            row[name] = {"pick": i, "gain": gains[i], "se": errors[i], "playouts": playouts,
                          "real": mean, "real_se": se}
         rows.append(row)
     return rows
