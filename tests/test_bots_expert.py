@@ -577,7 +577,10 @@ def test_the_experts_choices_are_pinned() -> None:
     the digest covers all 183 decisions. Without reading the opponents (``read=False``, the default:
     every seat played by the quick policy), so this also shows that the expert that does not read
     (and, with ``extend=1``, does not search on when unsure, and with ``drop_z=1.0`` drops a candidate
-    one standard error behind) plays exactly as before the reading was added."""
+    one standard error behind) plays exactly as before the reading was added. Re-pinned when a turn
+    where ``strong`` would kong came to weigh ``strong``'s best discards against it (the kong at
+    decision 49 of seed 351): every choice the same, the search's deals there and, through its random
+    numbers, at two later decisions changed."""
     import hashlib
 
     from sgmahjong.game import format_action
@@ -610,7 +613,7 @@ def test_the_experts_choices_are_pinned() -> None:
     ]
     assert len(lines) == 183
     digest = hashlib.sha256("".join(x + "\n" for x in lines).encode()).hexdigest()
-    assert digest == "4ce441b1fd6ae41c0e436627b375f4c6c9658b186d21983241024adbd12531c2"
+    assert digest == "cde4d16684e8bcd0fde8f4b17425ff92ea7a47ca5f2170f4c861c06054974d2e"
 
 
 def test_a_tables_expert_searches_within_the_servers_limits() -> None:
@@ -627,3 +630,31 @@ def test_a_tables_expert_searches_within_the_servers_limits() -> None:
     assert ServerSettings(expert_deals=200, expert_time_ms=0).expert_deals == 200
     with pytest.raises(SettingsError, match="expert needs a limit"):
         ServerSettings(expert_deals=0, expert_time_ms=0)
+
+
+def test_at_a_turn_strong_would_kong_the_search_weighs_strongs_best_discards() -> None:
+    """Where ``strong`` chooses a kong, the other candidates are its best discards (asked again with the
+    discards alone, as the review asks), not the first legal ones: the search and the review weigh the
+    same options."""
+    from sgmahjong.bots.arena import play_hand
+    from sgmahjong.bots.strong import StrongBot
+
+    turns: list[tuple[dict[str, Any], list[Action]]] = []
+
+    def watch(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        if (any(a.kind == "discard" for a in legal) and not any(a.kind == "win" for a in legal)
+                and StrongBot(1, RULES).decide(view, legal).kind == "kong"):
+            turns.append((view, legal))
+
+    for h in (5, 7):
+        play_hand(RULES, [make_bot("strong", h * 4 + s, RULES) for s in range(4)], seed=3000 + h, watch=watch)
+    assert len(turns) >= 2
+    for view, legal in turns:
+        bot = ExpertBot(1, RULES, budget_ms=None, max_rounds=8)
+        cands = bot._candidates(bot._strong_choice(perceive(view), legal, RULES), legal)
+        assert cands == bot.review_candidates(view, legal)
+        plain = StrongBot(1, RULES)
+        discards = [a for a in legal if a.kind == "discard"]
+        plain.decide_perceived(perceive(view), discards, RULES)
+        best = sorted(discards, key=lambda a: -plain.last_scores[int(a.tile)])[:2]  # type: ignore[arg-type]
+        assert cands[0].kind == "kong" and [a for a in cands if a.kind == "discard"] == best

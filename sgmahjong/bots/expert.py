@@ -66,7 +66,7 @@ from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
 from .lean import LeanPolicy, Sim, lean_playout, sample_sim
 from .lean_policy import lean_style_policy
-from .perception import perceive
+from .perception import Perception, perceive
 from .reading import QUICK, read_styles
 from .strong import StrongBot, StrongParams
 
@@ -164,15 +164,9 @@ class ExpertBot(Bot):
         if drop_z < 0:
             raise ValueError(f"drop_z must be at least 0, got {drop_z}")
         self.drop_z = drop_z
-        # deal the other hands weighed by their latest discards (determinise.deal_hidden): off by default
-        self.weigh = weigh
-        # deal the other hands by what all their discards tell (tells.py): off by default
-        self.tells = tells
-        # every seat's barred tiles in the deals, as the engine holds them (passing.py), and no other seat
-        # dealt a hand that wins on a discard it let pass: off by default
-        self.barred = barred
-        self.passed = passed
-        # each other seat's dealt hand played forward for the turns it has played (progress.py): off
+        # how the other hands are dealt (all off by default; step 2 of the module docstring): weighed by
+        # their latest discards, by what all their discards tell, with the barred tiles, played forward
+        self.weigh, self.tells, self.barred, self.passed = weigh, tells, barred, passed
         self.progress = progress
         # an overrule weighs each discard's risk of dealing in, as the learned reading of the discards
         # prices it (danger.py): the deals seldom give another seat a waiting hand. Off by default
@@ -202,6 +196,14 @@ class ExpertBot(Bot):
             out[me] = greedy[me]
         return out
 
+    def _strong_choice(self, p: Perception, legal: Sequence[A], rules: RuleSet) -> A:
+        """``strong``'s choice, its scores of the discards kept to rank them (after a kong, asked again)."""
+        base = self.strong.decide_perceived(p, legal, rules)
+        discards = [a for a in legal if a.kind == "discard"]
+        if base.kind != "discard" and discards:
+            self.strong.decide_perceived(p, discards, rules)
+        return base
+
     def _candidates(self, base: A, legal: Sequence[A]) -> list[A]:
         if any(a.kind == "discard" for a in legal):
             scores = self.strong.last_scores
@@ -227,10 +229,7 @@ class ExpertBot(Bot):
         rest = [a for a in legal if a.kind != "win"]
         if rest:
             self.strong.look(view)
-            base = self.strong.decide_perceived(p, rest, rules)
-            discards = [a for a in rest if a.kind == "discard"]
-            if base.kind != "discard" and discards:  # a kong: rank the discards too
-                self.strong.decide_perceived(p, discards, rules)
+            base = self._strong_choice(p, rest, rules)
             out.extend(self._candidates(base, rest))
         if chosen is not None and chosen not in out:
             out.append(chosen)
@@ -245,7 +244,7 @@ class ExpertBot(Bot):
                 return a
         rules = self.table_rules(view)
         self.strong.look(view)
-        base = self.strong.decide_perceived(perceive(view), legal, rules)
+        base = self._strong_choice(perceive(view), legal, rules)
         cands = self._candidates(base, legal)
         stats.candidates = len(cands)
         if len(cands) < 2:
