@@ -265,7 +265,7 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
             cls, options = PLAYERS[name]
             player = cls((seed + h) * 1000 + k, rules, budget_ms=None, **{"max_rounds": deals, **options})
             pick = player.choose(view, legal)
-            if pick not in cands:  # the search's candidates at a kong may differ from the review's
+            if pick not in cands:  # a pick the review would not price (once, the expert's at a kong)
                 cands.append(pick)
             chosen[name] = (cands.index(pick), player.stats.playouts)
         gains, errors = [0.0] * len(cands), [0.0] * len(cands)

@@ -244,7 +244,8 @@ class ExpertBot(Bot):
                 return a
         rules = self.table_rules(view)
         self.strong.look(view)
-        base = self._strong_choice(perceive(view), legal, rules)
+        p = perceive(view)
+        base = self._strong_choice(p, legal, rules)
         cands = self._candidates(base, legal)
         stats.candidates = len(cands)
         if len(cands) < 2:
@@ -273,7 +274,7 @@ class ExpertBot(Bot):
         best, best_mean = overrule(((i, mean - shift[i], se) for i in ev.alive[1:]
                                     for mean, se in (_mean_se(ev.sums[i], ev.squares[i], rounds),)),
                                    rounds, self.z)
-        if best and self.veto is not None and self._vetoed(view, cands[0], cands[best], rules):
+        if best and self.veto is not None and self._vetoed(view, p, cands[0], cands[best], rules):
             best, best_mean = 0, 0.0
         if best and self.confirm:
             fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
@@ -287,11 +288,11 @@ class ExpertBot(Bot):
         stats.advantage = best_mean
         return cands[best]
 
-    def _vetoed(self, view: View, base: A, pick: A, rules: RuleSet) -> bool:
+    def _vetoed(self, view: View, p: Perception, base: A, pick: A, rules: RuleSet) -> bool:
         """Whether the learned advantage puts discard ``pick`` over ``veto`` units behind ``base``."""
         if base.kind != "discard" or pick.kind != "discard" or pick.tile is None:
             return False
-        turn = turn_of(view, perceive(view), base, self.strong.last_scores, rules, self.candidates)
+        turn = turn_of(view, p, base, self.strong.last_scores, rules, self.candidates)
         if turn is None or int(pick.tile) not in turn.tiles:
             return False
         assert self.veto is not None
