@@ -12,8 +12,9 @@ minus that of ``strong``'s choice, paired:
   hidden tiles (uniform; told by the discards; worked forward, with the barred and passed discards:
   ``worked200``; or both), every candidate on every deal, a fixed number of deals, its rollouts
   played by the quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for
-  the seat's own play or the opponents' only; or ``oracle200``, the quick rollouts from the true
-  hands.
+  the seat's own play or the opponents' only; ``oracle200``, the quick rollouts from the true
+  hands; or ``learned``, no search: the learned advantage of a discard (``bots/advantage.py``) of each
+  of ``strong``'s best three discards at a turn (0 for any other candidate; its rule never overrules).
 
 Prints, per model: what its picks pay by the real value, a hand (the candidate its point estimate rates
 best, 0 if none is above ``strong``'s choice; and the one the expert's rule would play, ahead by two
@@ -47,10 +48,13 @@ from bench.bench_search_gain import (
     run_hands,
     searched_points,
 )
+from sgmahjong.bots.advantage import advantage, read_turn
+from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
 from sgmahjong.bots.expert import ExpertBot, Z, _estimate, overrule
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
+from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import Action, HandState
 from sgmahjong.rules import RuleSet
 
@@ -75,6 +79,7 @@ class _StrongOpponents(_StrongRollouts):
 
 _FIXED: dict[str, Any] = {"eliminate": False, "extend": 1}
 ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a search: oracle_values)
+LEARNED = "learned"  # MODELS' class for the learned advantage of a discard (not a search: learned_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
     "told200": (ExpertBot, 200, {"tells": True}),
@@ -82,7 +87,7 @@ MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name
     "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),
     "strong50": (_StrongRollouts, 50, {}), "strong25": (_StrongRollouts, 25, {}),
     "strong-own50": (_StrongOwn, 50, {}), "strong-opponents50": (_StrongOpponents, 50, {}),
-    "oracle200": (ORACLE, 200, {})}
+    "oracle200": (ORACLE, 200, {}), "learned": (LEARNED, 0, {})}
 
 
 def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: int,
@@ -109,6 +114,17 @@ def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: i
     return [_estimate(d)[:2] for d in diffs]
 
 
+def learned_values(view: View, legal: Sequence[Action], cands: Sequence[Action], key: int,
+                   rules: RuleSet) -> list[float]:
+    """Each candidate's learned advantage of a discard over ``cands[0]`` (:mod:`sgmahjong.bots.advantage`;
+    0 where the model has no value: a claim, a kong, a discard outside ``strong``'s best three)."""
+    turn = read_turn(view, legal, rules, StrongBot(key, rules))
+    if turn is None or cands[0].kind != "discard" or cands[0].tile != turn.tiles[0]:
+        return [0.0] * len(cands)
+    return [advantage(turn, int(a.tile)) if a.kind == "discard" and a.tile is not None
+            and int(a.tile) in turn.tiles else 0.0 for a in cands]
+
+
 def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[dict[str, Any]]:
     """Hand ``h``'s searched decisions, each candidate valued from the true hand and by each model."""
     rules = RuleSet()
@@ -131,7 +147,10 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
                                "real": [m for m, _ in real], "real_se": [se for _, se in real]}
         for name in models:
             cls, deals, options = MODELS[name]
-            if isinstance(cls, str):
+            if cls == LEARNED:
+                est = [(v, 0.0) for v in learned_values(view, legal, cands, key, rules)]
+                rounds, playouts = 0, 0
+            elif isinstance(cls, str):
                 est = oracle_values(true_state, seat, cands, deals, JUDGE_SEED + key)
                 rounds, playouts = deals, deals * len(cands)
             else:

@@ -7,7 +7,12 @@ from collections import Counter
 from typing import Any
 
 from bench.bench_search_gain import reordered
-from bench.model_error import picks, report
+from bench.model_error import learned_values, picks, report
+from sgmahjong.bots import make_bot
+from sgmahjong.bots.advantage import advantage, read_turn
+from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.expert import ExpertBot
+from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import new_hand
 from sgmahjong.rules import RuleSet
 
@@ -45,3 +50,32 @@ def test_a_reordering_shuffles_only_the_undrawn_wall() -> None:
     assert a.wall[:lo] == state.wall[:lo] and a.wall[hi:] == state.wall[hi:]
     assert Counter(a.wall[lo:hi]) == Counter(state.wall[lo:hi])
     assert a.wall != b.wall and reordered(state, 7, 0)[0].wall == a.wall
+
+
+def test_the_learned_model_values_strongs_best_discards_and_nothing_else() -> None:
+    rules = RuleSet()
+    seen: list[tuple[dict[str, Any], list[Any]]] = []
+
+    def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        seen.append((view, legal))
+
+    play_hand(rules, [make_bot("strong", 40 + s, rules) for s in range(4)], seed=41, watch=watch)
+    turns = claims = 0
+    for k, (view, legal) in enumerate(seen):
+        cands = ExpertBot(k, rules, budget_ms=None, max_rounds=1).review_candidates(view, legal)
+        got = learned_values(view, legal, cands, k, rules)
+        assert len(got) == len(cands) and got[0] == 0.0
+        turn = read_turn(view, legal, rules, StrongBot(k, rules))
+        if turn is None or cands[0].kind != "discard" or int(cands[0].tile) != turn.tiles[0]:
+            # no turn to read, or strong's choice is not a discard (a kong): nothing to value against
+            claims += not any(a.kind == "discard" for a in legal)
+            assert got == [0.0] * len(cands)
+            continue
+        turns += 1
+        for a, v in zip(cands, got, strict=True):
+            if a.kind == "discard" and int(a.tile) in turn.tiles:
+                assert v == advantage(turn, int(a.tile))
+            else:
+                assert v == 0.0
+        assert any(v != 0.0 for v in got[1:])
+    assert turns > 10 and claims > 3
