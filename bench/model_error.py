@@ -27,12 +27,20 @@ The models share the decisions and the real values, so the differences between t
     python -m bench.model_error --hands 40 --seed 9600 --real-deals 100 --workers 2 \\
         --models quick200,quick50,strong50,strong-own50,strong-opponents50
 
+With ``learned`` and a search among the models, ``--blend W:Z,...`` also prices rules that blend the
+two (the search's mean plus ``W`` times the learned advantage, played where that is ahead of ``strong``'s
+choice by ``Z`` of the search's standard errors) against the expert's rule, on the same decisions;
+``--rows FILE`` reports the decisions an earlier ``--out FILE`` saved, in seconds:
+
+    python -m bench.model_error --rows FILE --models quick200,learned --blend 1:1.5,2:1
+
 Not part of ``make bench``: forty hands take about a quarter of an hour on two workers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -51,7 +59,7 @@ from bench.bench_search_gain import (
 from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
-from sgmahjong.bots.expert import ExpertBot, Z, _estimate, overrule
+from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate, overrule
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
@@ -176,7 +184,8 @@ def picks(row: dict[str, Any], name: str) -> tuple[int, int]:
     return (best if m[best] > 0 else 0), rule
 
 
-def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: Any = sys.stdout) -> None:
+def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: Any = None) -> None:
+    out = sys.stdout if out is None else out
     print(f"   {len(rows)} searched decisions over {hands} hands "
           f"({sum(1 for r in rows if r['kind'] == 'turn')} on the turn)", file=out)
     per: dict[str, tuple[list[float], list[float]]] = {}
@@ -211,6 +220,55 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
         print(line, file=out)
 
 
+def blend_pick(row: dict[str, Any], search: str, w: float, z: float) -> int:
+    """The candidate a blend's rule plays: the one whose ``search`` mean plus ``w`` times its learned
+    advantage is highest, if that is above ``z`` of the search's standard errors (over at least
+    ``MIN_ROUNDS`` deals); else ``strong``'s choice (0)."""
+    mean, se, adv = row[search]["mean"], row[search]["se"], row[LEARNED]["mean"]
+    if row[search]["rounds"] < MIN_ROUNDS:
+        return 0
+    best, top = 0, 0.0
+    for i in range(1, len(mean)):
+        value = mean[i] + w * adv[i]
+        if value > z * se[i] and value > top:
+            best, top = i, value
+    return best
+
+
+def blend_report(rows: list[dict[str, Any]], hands: int, search: str, blends: Sequence[tuple[float, float]],
+                 out: Any = None) -> None:
+    """How close the search, the learned advantage and their sum come to the real values (the turns'
+    candidates), and what each blend's rule (``w``, ``z``) pays a hand against the expert's rule."""
+    out = sys.stdout if out is None else out
+    turns = [(r[search]["mean"][i], r[LEARNED]["mean"][i], r["real"][i]) for r in rows if r["kind"] == "turn"
+             for i in range(1, len(r["real"]))]
+    close = [t for t in turns if abs(t[0]) < CLOSE]
+    print(f"   {len(turns)} discards weighed at the turns; correlation with the real value "
+          f"(every one / within {CLOSE:g} units of strong's choice by {search}):", file=out)
+    for name, (a, b) in ((search, (1.0, 0.0)), (LEARNED, (0.0, 1.0)), (f"{search} + {LEARNED}", (1.0, 1.0))):
+        print(f"   {name:28s} {_corr([(a * t[0] + b * t[1], t[2]) for t in turns]):.2f} / "
+              f"{_corr([(a * t[0] + b * t[1], t[2]) for t in close]):.2f}", file=out)
+    print(f"   {search} with {LEARNED}: {_corr([(t[0], t[1]) for t in turns]):.2f}", file=out)
+
+    def pays(w: float, z: float) -> tuple[list[float], int]:
+        per, n = [0.0] * hands, 0
+        for r in rows:
+            b = blend_pick(r, search, w, z)
+            per[r["hand"]] += r["real"][b]
+            n += b != 0
+        return per, n
+
+    base, n = pays(0.0, Z)
+    m, se, _ = _estimate(base)
+    print(f"   the expert's rule (w 0, z {Z:g}) pays {m:+.2f} ± {se:.2f} a hand ({n} overrules)", file=out)
+    for w, z in blends:
+        per, n = pays(w, z)
+        m, se, _ = _estimate(per)
+        d, dse, _ = _estimate([a - b for a, b in zip(per, base, strict=True)])
+        print(f"   blend w {w:g}, z {z:g}: pays {m:+.2f} ± {se:.2f} a hand ({n} overrules); "
+              f"- the expert's rule {d:+.2f} ± {dse:.2f}", file=out)
+
+
 def _corr(pairs: Sequence[tuple[float, float]]) -> float:
     n = len(pairs)
     if n < 2:
@@ -232,6 +290,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--models", default="quick200,quick50,strong50", help=f"of {', '.join(MODELS)}")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", metavar="FILE", help="write every valued decision to FILE (JSON lines)")
+    p.add_argument("--rows", metavar="FILE", help="report the decisions an --out FILE holds (none played)")
+    p.add_argument("--blend", metavar="W:Z,...", default="",
+                   help="also price rules blending the first search with 'learned' (both in --models)")
     args = p.parse_args([] if argv is None else argv)
     models = [x.strip() for x in args.models.split(",") if x.strip()]
     unknown = [x for x in models if x not in MODELS]
@@ -239,12 +300,33 @@ def main(argv: list[str] | None = None) -> None:
         p.error(f"--models: unknown {', '.join(unknown) or '(none)'}; models: {', '.join(MODELS)}")
     if args.hands < 2 or args.real_deals < 2:
         p.error("--hands and --real-deals: at least 2")
-    print(f"model error: {args.hands} hands from seed {args.seed}, real values on {args.real_deals} "
-          f"reorderings", flush=True)
+    try:
+        blends = [(float(w), float(z)) for w, z in (x.split(":") for x in args.blend.split(",") if x.strip())]
+    except ValueError:
+        p.error(f"--blend: pairs W:Z of numbers, got {args.blend!r}")
+    searches = [m for m in models if m != LEARNED]
+    if blends and (LEARNED not in models or not searches):
+        p.error(f"--blend: --models needs {LEARNED!r} and a search")
     start = time.perf_counter()
-    rows = run_hands(one_hand, [(h, args.seed, args.real_deals, models) for h in range(args.hands)],
-                     args.workers, args.out)
-    report(rows, args.hands, models)
+    if args.rows:
+        try:
+            with open(args.rows, encoding="utf-8") as f:
+                rows = [json.loads(line) for line in f if line.strip()]
+        except (OSError, ValueError) as e:
+            p.error(f"--rows: {e}")
+        missing = [m for m in models if any(m not in r for r in rows)]
+        if not rows or missing:
+            p.error(f"--rows: {args.rows} holds no decisions valued by {', '.join(missing or models)}")
+        hands = max(r["hand"] for r in rows) + 1
+    else:
+        print(f"model error: {args.hands} hands from seed {args.seed}, real values on {args.real_deals} "
+              f"reorderings", flush=True)
+        rows = run_hands(one_hand, [(h, args.seed, args.real_deals, models) for h in range(args.hands)],
+                         args.workers, args.out)
+        hands = args.hands
+    report(rows, hands, models)
+    if blends:
+        blend_report(rows, hands, searches[0], blends)
     print(f"   ({time.perf_counter() - start:.0f} s)")
 
 

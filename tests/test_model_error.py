@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import io
+import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.bench_search_gain import reordered
-from bench.model_error import learned_values, picks, report
+from bench.model_error import blend_pick, blend_report, learned_values, main, picks, report
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.arena import play_hand
@@ -40,6 +44,43 @@ def test_report_prints_what_the_picks_pay_per_hand() -> None:
     assert "2 searched decisions over 2 hands" in text
     # point estimates pick -1.0 and 4.0 (mean 1.5 a hand), the rule 2.0 and 4.0 (3.0 a hand)
     assert "picks pay +1.50" in text and "at the rule +3.00" in text and "(2 overrules)" in text
+
+
+def _blended(hand: int, real: list[float], mean: list[float], se: list[float], adv: list[float],
+             rounds: int = 200) -> dict[str, Any]:
+    row = _row(hand, real, mean, se, rounds)
+    row["learned"] = {"mean": adv, "se": [0.0] * len(adv), "rounds": 0, "playouts": 0}
+    return row
+
+
+def test_a_blends_rule_adds_the_learned_advantage_to_the_search_before_the_clear_lead() -> None:
+    row = _blended(0, [0.0, 1.0, -2.0], [0.0, 1.0, 1.5], [0.0, 0.8, 0.5], [0.0, 0.5, -1.0])
+    assert blend_pick(row, "m", 0.0, 2.0) == 2  # the expert's rule: 1.5 > 2 * 0.5
+    assert blend_pick(row, "m", 1.0, 1.5) == 1  # 1.0 + 0.5 > 1.5 * 0.8; 1.5 - 1.0 < 1.5 * 0.5
+    assert blend_pick(row, "m", 4.0, 1.0) == 1
+    assert blend_pick(row, "m", 1.0, 3.0) == 0  # neither clearly ahead: strong's choice
+    few = _blended(0, [0.0, 1.0], [0.0, 5.0], [0.0, 0.1], [0.0, 1.0], rounds=7)
+    assert blend_pick(few, "m", 1.0, 1.0) == 0  # too few deals
+
+
+def test_the_blend_report_prices_each_rule_against_the_experts(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [_blended(0, [0.0, 1.0, -2.0], [0.0, 1.0, 1.5], [0.0, 0.8, 0.5], [0.0, 0.5, -1.0]),
+            _blended(1, [0.0, 3.0], [0.0, 0.2], [0.0, 0.5], [0.0, 2.0])]
+    out = io.StringIO()
+    blend_report(rows, 2, "m", [(1.0, 1.5)], out=out)
+    text = out.getvalue()
+    # the expert's rule: -2.0 and 0 (-1.0 a hand); the blend: 1.0 and 3.0 (+2.0), +3.0 a hand better
+    assert "(w 0, z 2) pays -1.00" in text and "(1 overrules)" in text
+    assert "blend w 1, z 1.5: pays +2.00" in text and "(2 overrules); - the expert's rule +3.00" in text
+    assert "3 discards weighed at the turns" in text
+    saved = tmp_path / "rows.jsonl"
+    saved.write_text("".join(json.dumps({**r, "quick200": r["m"]}) + "\n" for r in rows), encoding="utf-8")
+    main(["--rows", str(saved), "--models", "quick200,learned", "--blend", "1:1.5"])
+    assert "blend w 1, z 1.5: pays +2.00" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--rows", str(saved), "--models", "quick200", "--blend", "1:1.5"])  # no learned model
+    assert "needs 'learned'" in capsys.readouterr().err
 
 
 def test_a_reordering_shuffles_only_the_undrawn_wall() -> None:
