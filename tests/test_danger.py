@@ -130,7 +130,7 @@ def test_the_expert_weighs_an_overrules_risk_of_dealing_in() -> None:
     shifted = 0
     for view, legal in _turns(3)[::3]:
         cands = expert.review_candidates(view, legal)
-        shift = expert._risk_over_base(view, cands)
+        shift = expert._risk_over_base(view, perceive(view), cands)
         assert len(shift) == len(cands) and shift[0] == 0.0
         tiles = [int(a.tile) for a in cands if a.kind == "discard"]
         cost = danger.deal_in_cost(perceive(view), danger.read(view), tiles, RULES)

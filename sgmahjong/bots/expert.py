@@ -270,7 +270,7 @@ class ExpertBot(Bot):
         stats.rounds = rounds
         stats.playouts = ev.playouts
         stats.seconds = last[0] - start
-        shift = self._risk_over_base(view, cands) if self.danger else [0.0] * len(cands)
+        shift = self._risk_over_base(view, p, cands) if self.danger else [0.0] * len(cands)
         best, best_mean = overrule(((i, mean - shift[i], se) for i in ev.alive[1:]
                                     for mean, se in (_mean_se(ev.sums[i], ev.squares[i], rounds),)),
                                    rounds, self.z)
@@ -298,10 +298,9 @@ class ExpertBot(Bot):
         assert self.veto is not None
         return advantage(turn, int(pick.tile)) < -self.veto
 
-    def _risk_over_base(self, view: View, cands: Sequence[A]) -> list[float]:
+    def _risk_over_base(self, view: View, p: Perception, cands: Sequence[A]) -> list[float]:
         """Each candidate's expected loss to dealing in less that of ``strong``'s choice (candidate 0),
-        by the learned reading (0 for a candidate that is not a discard)."""
-        p = perceive(view)
+        by the learned reading (0 for a candidate that is not a discard); ``p``: the view perceived."""
         tiles = [int(a.tile) if a.kind == "discard" and a.tile is not None else -1 for a in cands]
         cost = danger.deal_in_cost(p, danger.read(view), [t for t in tiles if t >= 0], self.table_rules(view))
         base = cost.get(tiles[0], 0.0)
