@@ -243,7 +243,7 @@ def blend_report(rows: list[dict[str, Any]], hands: int, search: str, blends: Se
     turns = [(r[search]["mean"][i], r[LEARNED]["mean"][i], r["real"][i]) for r in rows if r["kind"] == "turn"
              for i in range(1, len(r["real"]))]
     close = [t for t in turns if abs(t[0]) < CLOSE]
-    print(f"   {len(turns)} discards weighed at the turns; correlation with the real value "
+    print(f"   {len(turns)} candidates weighed at the turns; correlation with the real value "
           f"(every one / within {CLOSE:g} units of strong's choice by {search}):", file=out)
     for name, (a, b) in ((search, (1.0, 0.0)), (LEARNED, (0.0, 1.0)), (f"{search} + {LEARNED}", (1.0, 1.0))):
         print(f"   {name:28s} {_corr([(a * t[0] + b * t[1], t[2]) for t in turns]):.2f} / "

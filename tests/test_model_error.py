@@ -73,7 +73,7 @@ def test_the_blend_report_prices_each_rule_against_the_experts(tmp_path: Path,
     # the expert's rule: -2.0 and 0 (-1.0 a hand); the blend: 1.0 and 3.0 (+2.0), +3.0 a hand better
     assert "(w 0, z 2) pays -1.00" in text and "(1 overrules)" in text
     assert "blend w 1, z 1.5: pays +2.00" in text and "(2 overrules); - the expert's rule +3.00" in text
-    assert "3 discards weighed at the turns" in text
+    assert "3 candidates weighed at the turns" in text
     saved = tmp_path / "rows.jsonl"
     saved.write_text("".join(json.dumps({**r, "quick200": r["m"]}) + "\n" for r in rows), encoding="utf-8")
     main(["--rows", str(saved), "--models", "quick200,learned", "--blend", "1:1.5"])
