@@ -59,7 +59,7 @@ from bench.bench_search_gain import (
 from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
-from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot, Z, _estimate, overrule
+from sgmahjong.bots.expert import ExpertBot, Z, _estimate, overrule
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
@@ -225,14 +225,8 @@ def blend_pick(row: dict[str, Any], search: str, w: float, z: float) -> int:
     advantage is highest, if that is above ``z`` of the search's standard errors (over at least
     ``MIN_ROUNDS`` deals); else ``strong``'s choice (0)."""
     mean, se, adv = row[search]["mean"], row[search]["se"], row[LEARNED]["mean"]
-    if row[search]["rounds"] < MIN_ROUNDS:
-        return 0
-    best, top = 0, 0.0
-    for i in range(1, len(mean)):
-        value = mean[i] + w * adv[i]
-        if value > z * se[i] and value > top:
-            best, top = i, value
-    return best
+    blended = ((i, mean[i] + w * adv[i], se[i]) for i in range(1, len(mean)))
+    return overrule(blended, row[search]["rounds"], z)[0]
 
 
 def blend_report(rows: list[dict[str, Any]], hands: int, search: str, blends: Sequence[tuple[float, float]],
