@@ -42,7 +42,8 @@ priced by the learned reading of the discards: ``bots/danger.py``); ``wary`` (th
 from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``advised``
 (the search starts from ``strong`` overruled by the learned advantage of a discard:
 ``bots/advantage.py``); ``vetoed0``, ``vetoed0.5`` and ``vetoed1`` (an overrule of ``strong``'s discard
-not played where that advantage puts it more than 0, 0.5 or 1 unit behind); ``quick50``
+not played where that advantage puts it more than 0, 0.5 or 1 unit behind); ``blended`` (that
+advantage added to the search's means, overruling at 1.5 standard errors: ``expert+blended``); ``quick50``
 and ``strong50`` (every candidate on every one of 50 deals, the rollouts by the quick policy, or by
 ``strong`` itself for every seat: ``bench/model_error.py``).
 
@@ -71,7 +72,8 @@ from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
 from sgmahjong.bots import Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
-from sgmahjong.bots.expert import CANDIDATES, ExpertBot, _estimate
+from sgmahjong.bots.evaluation import estimate
+from sgmahjong.bots.expert import CANDIDATES, ExpertBot
 from sgmahjong.bots.forward import STYLE_EAGER, STYLE_HONOURS, Policy, playout, quick_policy
 from sgmahjong.bots.forward import perceive_state as perceive
 from sgmahjong.bots.reading import CAUTIOUS, QUICK
@@ -164,7 +166,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "worked": (ExpertBot, {"progress": True}), "danger": (ExpertBot, {"danger": True}),
     "wary": (ExpertBot, {"base": "wary"}), "advised": (ExpertBot, {"base": "advised"}),
     "vetoed0": (ExpertBot, {"veto": 0.0}), "vetoed0.5": (ExpertBot, {"veto": 0.5}),
-    "vetoed1": (ExpertBot, {"veto": 1.0}),
+    "vetoed1": (ExpertBot, {"veto": 1.0}), "blended": (ExpertBot, {"blend": 1.0, "z": 1.5}),
     "worked-passed": (ExpertBot, {"progress": True, "barred": True, "passed": True}),
     "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
     "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}
@@ -220,7 +222,7 @@ def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: in
     """(mean, standard error) of ``cand``'s result minus ``base``'s for ``seat`` from the true
     ``state``, paired over ``deals`` reorderings of the undrawn wall, every seat then played by
     ``strong`` (:func:`real_values`)."""
-    mean, se, _ = _estimate(real_values(state, seat, [base, cand], deals, seed, rules)[1])
+    mean, se, _ = estimate(real_values(state, seat, [base, cand], deals, seed, rules)[1])
     return mean, se
 
 
@@ -310,11 +312,11 @@ def report(rows: list[dict[str, Any]], hands: int, players: Sequence[str], out: 
         print(f"   {first} and {name} choose alike at {same} of {len(rows)} decisions", file=out)
     if any(r[name]["real_se"] for r in rows for name in players):  # the real judge ran: spread over the hands
         for name in players:
-            mean, se, _ = _estimate(_per_hand(rows, hands, name))
+            mean, se, _ = estimate(_per_hand(rows, hands, name))
             line = f"   {name:8s}  real {mean:+.2f} ± {se:.2f} a hand over the hands"
             if name != first:
                 ours, theirs = _per_hand(rows, hands, name), _per_hand(rows, hands, first)
-                diff, diff_se, _ = _estimate([a - b for a, b in zip(ours, theirs, strict=True)])
+                diff, diff_se, _ = estimate([a - b for a, b in zip(ours, theirs, strict=True)])
                 line += f"; - {first}: {diff:+.2f} ± {diff_se:.2f} (paired over the hands)"
             print(line, file=out)
 

@@ -26,7 +26,8 @@ import statistics
 from typing import Any
 
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
-from sgmahjong.bots.expert import ELIMINATE_AFTER, ELIMINATE_Z, MIN_ROUNDS, ExpertBot, Z, _mean_se
+from sgmahjong.bots.evaluation import MIN_ROUNDS, mean_se
+from sgmahjong.bots.expert import ELIMINATE_AFTER, ELIMINATE_Z, ExpertBot, Z
 from sgmahjong.bots.lean import lean_playout, sample_sim
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.perception import perceive
@@ -106,7 +107,7 @@ def search(res: list[list[int]], playouts: int, z: float = Z, min_rounds: int = 
         if eliminate_after and rounds >= eliminate_after:
             keep = [0]
             for i in alive[1:]:
-                mean, se = _mean_se(sums[i], squares[i], rounds)
+                mean, se = mean_se(sums[i], squares[i], rounds)
                 if mean + eliminate_z * se > 0:
                     keep.append(i)
             alive = keep
@@ -116,7 +117,7 @@ def search(res: list[list[int]], playouts: int, z: float = Z, min_rounds: int = 
         return 0
     best, best_mean = 0, 0.0
     for i in alive[1:]:
-        mean, se = _mean_se(sums[i], squares[i], rounds)
+        mean, se = mean_se(sums[i], squares[i], rounds)
         if mean > best_mean and mean > z * se:
             best, best_mean = i, mean
     return best

@@ -59,7 +59,8 @@ from bench.bench_search_gain import (
 from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
-from sgmahjong.bots.expert import ExpertBot, Z, _estimate, overrule
+from sgmahjong.bots.evaluation import estimate, overrule
+from sgmahjong.bots.expert import ExpertBot, Z
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
@@ -119,7 +120,7 @@ def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: i
             nets.append(float(end.ledger[seat]))
         for i, net in enumerate(nets):
             diffs[i].append(net - nets[0])
-    return [_estimate(d)[:2] for d in diffs]
+    return [estimate(d)[:2] for d in diffs]
 
 
 def learned_values(view: View, legal: Sequence[Action], cands: Sequence[Action], key: int,
@@ -149,7 +150,7 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
             continue
         tables = {tuple(judge.dealing().values()): plain}  # by the searches' dealing options
         diffs = real_values(true_state, seat, cands, real_deals, REAL_SEED + key, rules)
-        real = [_estimate(d)[:2] for d in diffs]
+        real = [estimate(d)[:2] for d in diffs]
         turn = any(a.kind == "discard" for a in legal)
         row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim",
                                "real": [m for m, _ in real], "real_se": [se for _, se in real]}
@@ -205,16 +206,16 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
         close = _corr([(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))
                        if abs(r[models[0]]["mean"][i]) < CLOSE])
         playouts = sum(r[name]["playouts"] for r in rows) / max(1, len(rows))
-        bm, bse, _ = _estimate(best)
-        zm, zse, _ = _estimate(rule)
+        bm, bse, _ = estimate(best)
+        zm, zse, _ = estimate(rule)
         line = (f"   {name:18s} picks pay {bm:+.2f} ± {bse:.2f} a hand; at the rule "
                 f"{zm:+.2f} ± {zse:.2f} ({over} overrules); slope {slope:.2f}, correlation {corr:.2f} "
                 f"({close:.2f} where close); "
                 f"playouts a decision {playouts:5.0f}")
         if name != models[0]:
             fb, fz = per[models[0]]
-            db = _estimate([a - b for a, b in zip(best, fb, strict=True)])
-            dz = _estimate([a - b for a, b in zip(rule, fz, strict=True)])
+            db = estimate([a - b for a, b in zip(best, fb, strict=True)])
+            dz = estimate([a - b for a, b in zip(rule, fz, strict=True)])
             line += (f"\n   {'':18s} - {models[0]}: picks {db[0]:+.2f} ± {db[1]:.2f}, "
                      f"at the rule {dz[0]:+.2f} ± {dz[1]:.2f}")
         print(line, file=out)
@@ -253,12 +254,12 @@ def blend_report(rows: list[dict[str, Any]], hands: int, search: str, blends: Se
         return per, n
 
     base, n = pays(0.0, Z)
-    m, se, _ = _estimate(base)
+    m, se, _ = estimate(base)
     print(f"   the expert's rule (w 0, z {Z:g}) pays {m:+.2f} ± {se:.2f} a hand ({n} overrules)", file=out)
     for w, z in blends:
         per, n = pays(w, z)
-        m, se, _ = _estimate(per)
-        d, dse, _ = _estimate([a - b for a, b in zip(per, base, strict=True)])
+        m, se, _ = estimate(per)
+        d, dse, _ = estimate([a - b for a, b in zip(per, base, strict=True)])
         print(f"   blend w {w:g}, z {z:g}: pays {m:+.2f} ± {se:.2f} a hand ({n} overrules); "
               f"- the expert's rule {d:+.2f} ± {dse:.2f}", file=out)
 

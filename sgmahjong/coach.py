@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots.determinise import InconsistentViewError, knowledge, table
-from .bots.expert import MIN_ROUNDS, Evaluation, ExpertBot
+from .bots.evaluation import MIN_ROUNDS, Evaluation
+from .bots.expert import ExpertBot
 from .errors import SgMahjongError
 from .game import Action, HandState, apply, format_action, legal_actions, player_view
 from .game.log import LogError, parse_log, start

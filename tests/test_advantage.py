@@ -165,3 +165,45 @@ def test_the_experts_veto_keeps_strongs_discard_where_the_model_puts_the_pick_be
         else:
             assert kept == pick
     assert overruled >= 10  # 24 on these hands
+
+
+def test_the_experts_blend_adds_the_learned_advantage_to_the_search() -> None:
+    """``blend``: the learned advantage of each of strong's best discards, times ``blend``, added to the
+    search's means, where candidates are dropped and where the rule overrules; at a huge weight the
+    expert plays the discard the model puts furthest ahead, or strong's where it puts none ahead."""
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="blend"):
+            ExpertBot(3, RULES, budget_ms=None, max_rounds=8, blend=bad)
+    blended = make_bot("expert+blended", 3, RULES, budget_ms=None, max_rounds=8)
+    assert isinstance(blended, ExpertBot) and (blended.blend, blended.z) == (1.0, 1.5)
+    assert ExpertBot(3, RULES).blend == 0.0 and known_level("expert+blended")
+    options: dict[str, Any] = {"budget_ms": None, "max_rounds": 24}
+    led = kept = 0
+    for _state, view, legal in _turns(2):
+        if any(a.kind == "kong" for a in legal):  # a kong candidate has no learned advantage
+            continue
+        pick = ExpertBot(3, RULES, blend=1e6, **options).choose(view, legal)
+        turn = read_turn(view, legal, RULES, StrongBot(3, RULES))
+        assert turn is not None
+        best = max(turn.tiles[1:], key=lambda t: advantage(turn, t))
+        ahead = advantage(turn, best) > 0
+        led += ahead
+        kept += not ahead
+        assert pick.kind == "discard" and pick.tile is not None
+        if ahead:  # the model's best (of equals, the search's)
+            assert advantage(turn, int(pick.tile)) == advantage(turn, best) != advantage(turn, turn.tiles[0])
+        else:
+            assert int(pick.tile) == turn.tiles[0]
+    assert led >= 5 and kept >= 5  # 22 and 44 on these hands
+    claims: list[tuple[dict[str, Any], list[Any]]] = []
+
+    def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        if len(legal) > 1 and not any(a.kind == "discard" for a in legal):
+            claims.append((view, legal))
+
+    for h in range(3):
+        play_hand(RULES, [make_bot("strong", h * 4 + s, RULES) for s in range(4)], seed=800 + h, watch=watch)
+    assert len(claims) >= 5
+    for view, legal in claims:  # nothing for the model to weigh: the search alone, as without the blend
+        assert (ExpertBot(3, RULES, blend=1e6, **options).choose(view, legal)
+                == ExpertBot(3, RULES, **options).choose(view, legal))

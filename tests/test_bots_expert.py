@@ -15,7 +15,8 @@ from sgmahjong.bots import forward as fw
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.beginner import BeginnerBot
 from sgmahjong.bots.determinise import knowledge, sample_state, table
-from sgmahjong.bots.expert import MIN_ROUNDS, ExpertBot
+from sgmahjong.bots.evaluation import MIN_ROUNDS
+from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.forward import fast_policy, perceive_state, playout, quick_policy
 from sgmahjong.bots.greedy import GreedyBot
 from sgmahjong.bots.perception import perceive
@@ -558,16 +559,16 @@ def test_weighed_deals_favour_hands_whose_latest_discard_was_efficient() -> None
 def test_the_overrule_statistics() -> None:
     """Mean and standard error of paired differences from their sums; a candidate stays in the search
     only while its mean plus z standard errors is above 0 (identical results drop it)."""
-    from sgmahjong.bots.expert import _ahead, _mean_se
+    from sgmahjong.bots.evaluation import ahead, mean_se
 
     xs = [3.0, -1.0, 2.0, 0.0]
-    mean, se = _mean_se(sum(xs), sum(x * x for x in xs), len(xs))
+    mean, se = mean_se(sum(xs), sum(x * x for x in xs), len(xs))
     assert mean == pytest.approx(1.0)
     assert se == pytest.approx((sum((x - 1.0) ** 2 for x in xs) / 3 / 4) ** 0.5)
-    assert _mean_se(2.0, 4.0, 1)[1] == float("inf")
-    assert not _ahead(0.0, 0.0, 8, 1.0)  # the same result on every deal
-    assert _ahead(sum(xs), sum(x * x for x in xs), 4, 1.0)
-    assert not _ahead(-8.0, 16.0, 4, 1.0)  # always 2 behind
+    assert mean_se(2.0, 4.0, 1)[1] == float("inf")
+    assert not ahead(0.0, 0.0, 8, 1.0)  # the same result on every deal
+    assert ahead(sum(xs), sum(x * x for x in xs), 4, 1.0)
+    assert not ahead(-8.0, 16.0, 4, 1.0)  # always 2 behind
 
 
 def test_the_experts_choices_are_pinned() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sgmahjong.bots import LEVELS, Bot, make_bot
-from sgmahjong.bots.expert import MIN_ROUNDS
+from sgmahjong.bots.evaluation import MIN_ROUNDS
 from sgmahjong.game import Action, HandState, apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.rules import RuleSet
 

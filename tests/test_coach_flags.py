@@ -15,7 +15,8 @@ import pytest
 
 from sgmahjong import coach
 from sgmahjong.bots import make_bot
-from sgmahjong.bots.expert import Evaluation, ExpertBot
+from sgmahjong.bots.evaluation import Evaluation
+from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.coach import COST_Z, FRESH, ExpertReview, analyse, review_by_expert
 from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet

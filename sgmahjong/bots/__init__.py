@@ -31,12 +31,14 @@ class ExpertOptions(TypedDict, total=False):
     tells: bool
     base: str
     veto: float
+    blend: float
+    z: float
 
 
 # expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
 EXPERT_VARIANTS: dict[str, ExpertOptions] = {
     "told": {"tells": True}, "wary": {"base": "wary"}, "advised": {"base": "advised"},
-    "vetoed": {"veto": 1.0},
+    "vetoed": {"veto": 1.0}, "blended": {"blend": 1.0, "z": 1.5},
 }
 
 

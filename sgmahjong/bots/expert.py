@@ -33,7 +33,10 @@ At each decision with a real choice the bot
 5. with ``veto`` (off by default), keeps ``strong``'s discard where the learned advantage of a discard
    (:mod:`.advantage`, fitted to outcomes from the true hands) puts the search's pick more than
    ``veto`` payment units behind it;
-6. with ``confirm`` (off by default), before it overrules, plays the chosen candidate and ``strong``'s
+6. with ``blend`` (off by default), adds ``blend`` times the learned advantage of each of ``strong``'s
+   best discards (:mod:`.advantage`) to the search's mean paired difference, both in step 3 (a
+   candidate the model favours is not dropped for it) and in step 4 (the rule then weighs the blend);
+7. with ``confirm`` (off by default), before it overrules, plays the chosen candidate and ``strong``'s
    choice on ``confirm`` fresh deals, and overrules only if the choice is ahead on them too: a
    candidate picked as the best of several carries its lucky deals with it, and fresh deals do not.
 
@@ -50,10 +53,11 @@ With no budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..game import Action, HandState, apply, legal_actions
@@ -62,6 +66,7 @@ from . import danger
 from .advantage import AdvisedStrong, advantage, turn_of
 from .base import A, Bot, View
 from .determinise import DealOptions, InconsistentViewError, Table, knowledge, sample_state, table
+from .evaluation import MIN_ROUNDS, Evaluation, ahead, mean_se, overrule
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
 from .lean import LeanPolicy, Sim, lean_playout, sample_sim
@@ -80,7 +85,6 @@ BASES: dict[str, Callable[[int, RuleSet | None], StrongBot]] = {
 }
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
 Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5: worse, docs/bots.md)
-MIN_ROUNDS = 8  # ... and at least this many complete deals
 ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
 ELIMINATE_Z = 2.0  # ... once its mean is not ahead of strong's by this many standard errors, on a deal
 # budget (1 before: with a look after every deal it dropped good candidates; 2 agreed with the review far
@@ -127,7 +131,8 @@ class ExpertBot(Bot):
                  extend: int | None = None, weigh: bool = False, evidence: int | None = None,
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
-                 danger: bool = False, base: str = "strong", veto: float | None = None) -> None:
+                 danger: bool = False, base: str = "strong", veto: float | None = None,
+                 blend: float = 0.0) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -175,6 +180,10 @@ class ExpertBot(Bot):
         if veto is not None and not math.isfinite(veto):
             raise ValueError(f"veto must be a finite number of payment units, got {veto}")
         self.veto = veto
+        # the learned advantage's weight beside the search's mean (0: the search alone, the default)
+        if not math.isfinite(blend) or blend < 0:
+            raise ValueError(f"blend must be a finite weight of at least 0, got {blend}")
+        self.blend = blend
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -263,16 +272,17 @@ class ExpertBot(Bot):
 
         extend_to = None if self.max_rounds is None else self.max_rounds * self.extend
         styles = self.styles(view)
+        lift = self._learned_lift(view, p, base, cands, rules)
         ev = self.search(tb, cands, spent=spent, eliminate=self.eliminate, styles=styles,
-                         extend_to=extend_to, unsure=self._unsure, evidence=self.evidence,
-                         drop_z=self.drop_z)
+                         extend_to=extend_to, unsure=functools.partial(self._unsure, lift=lift),
+                         evidence=self.evidence, drop_z=self.drop_z, lift=lift)
         rounds = ev.rounds
         stats.rounds = rounds
         stats.playouts = ev.playouts
         stats.seconds = last[0] - start
         shift = self._risk_over_base(view, p, cands) if self.danger else [0.0] * len(cands)
-        best, best_mean = overrule(((i, mean - shift[i], se) for i in ev.alive[1:]
-                                    for mean, se in (_mean_se(ev.sums[i], ev.squares[i], rounds),)),
+        best, best_mean = overrule(((i, mean + lift[i] - shift[i], se) for i in ev.alive[1:]
+                                    for mean, se in (mean_se(ev.sums[i], ev.squares[i], rounds),)),
                                    rounds, self.z)
         if best and self.veto is not None and self._vetoed(view, p, cands[0], cands[best], rules):
             best, best_mean = 0, 0.0
@@ -298,6 +308,16 @@ class ExpertBot(Bot):
         assert self.veto is not None
         return advantage(turn, int(pick.tile)) < -self.veto
 
+    def _learned_lift(self, view: View, p: Perception, base: A, cands: Sequence[A],
+                      rules: RuleSet) -> list[float]:
+        """``blend`` times each candidate's learned advantage over ``strong``'s choice ``base`` (0 for
+        one that is not among ``strong``'s best discards, and for every candidate without ``blend``)."""
+        turn = turn_of(view, p, base, self.strong.last_scores, rules, self.candidates) if self.blend else None
+        if turn is None:
+            return [0.0] * len(cands)
+        return [self.blend * advantage(turn, int(a.tile)) if a.kind == "discard" and a.tile is not None
+                and int(a.tile) in turn.tiles else 0.0 for a in cands]
+
     def _risk_over_base(self, view: View, p: Perception, cands: Sequence[A]) -> list[float]:
         """Each candidate's expected loss to dealing in less that of ``strong``'s choice (candidate 0),
         by the learned reading (0 for a candidate that is not a discard); ``p``: the view perceived."""
@@ -311,12 +331,13 @@ class ExpertBot(Bot):
         return {"weigh": self.weigh, "tells": self.tells, "barred": self.barred, "passed": self.passed,
                 "progress": self.progress}
 
-    def _unsure(self, ev: Evaluation) -> bool:
+    def _unsure(self, ev: Evaluation, lift: Sequence[float]) -> bool:
         """Whether a search's choice is still open: no candidate ahead of ``strong``'s choice by ``z``
-        standard errors, and some candidate ahead on average."""
+        standard errors, and some candidate ahead on average (each mean plus its ``lift``)."""
         unsure = False
         for i in ev.alive[1:]:
-            mean, se = _mean_se(ev.sums[i], ev.squares[i], ev.rounds)
+            mean, se = mean_se(ev.sums[i], ev.squares[i], ev.rounds)
+            mean += lift[i]
             if mean > self.z * se:
                 return False
             unsure = unsure or mean > 0
@@ -331,7 +352,8 @@ class ExpertBot(Bot):
                eliminate: bool = True, styles: Sequence[int] = (QUICK,) * 4,
                enough: Callable[[Evaluation], bool] | None = None, extend_to: int | None = None,
                unsure: Callable[[Evaluation], bool] | None = None, evidence: int = 0,
-               drop_z: float = ELIMINATE_Z, deals: int | None = None) -> Evaluation:
+               drop_z: float = ELIMINATE_Z, deals: int | None = None,
+               lift: Sequence[float] | None = None) -> Evaluation:
         """Play every candidate out on the same sampled deals (common random numbers: the same deal,
         the same policy seeds) from the seat's knowledge ``tb``, until ``max_rounds`` complete deals or
         ``spent()``; candidate 0 is the reference. With ``eliminate`` a candidate is dropped from
@@ -342,8 +364,10 @@ class ExpertBot(Bot):
         own too; :meth:`styles` gives it the quick policy). ``enough(ev)``, asked after every complete
         deal, ends the search early when it says so (the review's sequential stop). After ``max_rounds`` deals
         the search goes on up to ``extend_to`` deals while ``unsure(ev)`` says so. The deals come
-        from ``self.rng``. ``deals`` replaces ``max_rounds`` as the number of deals."""
+        from ``self.rng``. ``deals`` replaces ``max_rounds`` as the number of deals. ``lift``: what
+        is added to each candidate's mean before it is dropped (the ``blend``; none by default)."""
         me = tb.k.seat
+        lifts = [0.0] * len(cands) if lift is None else lift
         policies = self._policies(me)
         lean = self.lean
         lean_policies: list[LeanPolicy] = [lean_style_policy(styles[s]) for s in range(4)]
@@ -414,7 +438,7 @@ class ExpertBot(Bot):
                         moved[i] += 1
                 if eliminate and rounds >= ELIMINATE_AFTER:
                     alive[1:] = [i for i in alive[1:] if moved[i] < evidence
-                                 or _ahead(sums[i], squares[i], rounds, drop_z)]
+                                 or ahead(sums[i], squares[i], rounds, drop_z, lifts[i])]
                     if len(alive) == 1:
                         break
                 if enough is not None and enough(ev):
@@ -423,76 +447,3 @@ class ExpertBot(Bot):
             if cut:
                 break
         return ev
-
-
-@dataclass(slots=True)
-class Evaluation:
-    """What a search found: each candidate's result (the seat's net for the hand, in payment units) on
-    every complete deal it was played out on, in deal order (a dropped candidate's list stops early;
-    candidate 0 has one per deal), and the running paired differences to candidate 0."""
-
-    results: list[list[float]]
-    sums: list[float]  # sum of (result - candidate 0's result) over the deals, per candidate
-    squares: list[float]  # ... and of its square
-    alive: list[int]  # the candidates not dropped
-    moved: list[int]  # per candidate: the deals on which its result differed from candidate 0's
-    rounds: int = 0  # complete deals
-    playouts: int = 0  # playouts started
-
-    @staticmethod
-    def empty(n: int) -> Evaluation:
-        """The evaluation of ``n`` candidates before any deal."""
-        return Evaluation([[] for _ in range(n)], [0.0] * n, [0.0] * n, list(range(n)), [0] * n)
-
-    def estimate(self, i: int) -> tuple[float, float, int]:
-        """(mean, standard error, deals) of candidate ``i``'s result (se 0 under two deals)."""
-        return _estimate(self.results[i])
-
-    def paired(self, i: int, j: int) -> tuple[float, float, int]:
-        """(mean, standard error, deals) of the paired difference ``i - j`` over the deals both were
-        played out on (common random numbers: far tighter than either estimate alone)."""
-        a, b = self.results[i], self.results[j]
-        n = min(len(a), len(b))
-        return _estimate([a[k] - b[k] for k in range(n)])
-
-
-def overrule(leads: Iterable[tuple[int, float, float]], rounds: int, z: float) -> tuple[int, float]:
-    """The candidate the expert plays and its lead: of ``leads`` (candidate, mean paired difference to
-    ``strong``'s choice, its standard error, over ``rounds`` deals), the one with the largest mean that
-    is ahead by more than ``z`` standard errors, over at least ``MIN_ROUNDS`` deals; else ``strong``'s
-    choice, ``(0, 0.0)``."""
-    best, best_mean = 0, 0.0
-    if rounds < max(2, MIN_ROUNDS):
-        return best, best_mean
-    for i, mean, se in leads:
-        if mean > best_mean and mean > z * se:
-            best, best_mean = i, mean
-    return best, best_mean
-
-
-def _estimate(xs: Sequence[float]) -> tuple[float, float, int]:
-    n = len(xs)
-    if n == 0:
-        return 0.0, 0.0, 0
-    total = 0.0
-    squares = 0.0
-    for x in xs:
-        total += x
-        squares += x * x
-    mean, se = _mean_se(total, squares, n)
-    return mean, (se if n >= 2 else 0.0), n
-
-
-def _ahead(total: float, squares: float, n: int, z: float) -> bool:
-    """Whether a candidate may still be ahead: its mean difference plus ``z`` standard errors is > 0."""
-    mean, se = _mean_se(total, squares, n)
-    return mean + z * se > 0
-
-
-def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
-    """The mean of ``n`` paired differences and its standard error, from their sum and sum of squares."""
-    mean = total / n
-    if n < 2:
-        return mean, math.inf
-    var = max(0.0, squares / n - mean * mean) * n / (n - 1)
-    return mean, math.sqrt(var / n)
