@@ -56,7 +56,7 @@ from bench.bench_search_gain import (
     run_hands,
     searched_points,
 )
-from sgmahjong.bots.advantage import advantage, read_turn
+from sgmahjong.bots.advantage import advantages, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
 from sgmahjong.bots.evaluation import estimate, overrule
@@ -130,8 +130,7 @@ def learned_values(view: View, legal: Sequence[Action], cands: Sequence[Action],
     turn = read_turn(view, legal, rules, StrongBot(key, rules))
     if turn is None or cands[0].kind != "discard" or cands[0].tile != turn.tiles[0]:
         return [0.0] * len(cands)
-    return [advantage(turn, int(a.tile)) if a.kind == "discard" and a.tile is not None
-            and int(a.tile) in turn.tiles else 0.0 for a in cands]
+    return advantages(turn, cands)
 
 
 def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[dict[str, Any]]:

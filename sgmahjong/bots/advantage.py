@@ -121,6 +121,13 @@ def advantage(turn: Turn, c: int, weights: Sequence[float] = WEIGHTS) -> float:
     return sum(w * x for w, x in zip(weights, features(turn, c), strict=True))
 
 
+def advantages(turn: Turn, cands: Sequence[A]) -> list[float]:
+    """Each of ``cands``' learned advantage over ``strong``'s choice (0 for one that is not among the
+    turn's discards: a claim, a kong, a discard outside ``strong``'s best)."""
+    return [advantage(turn, int(a.tile)) if a.kind == "discard" and a.tile is not None
+            and int(a.tile) in turn.tiles else 0.0 for a in cands]
+
+
 class AdvisedStrong(StrongBot):
     """``strong`` that throws, at a turn, the candidate the learned advantage puts furthest ahead of its
     own choice, if by more than ``margin`` payment units (the bench's ``strong+learned=MARGIN``; the

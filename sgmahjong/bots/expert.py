@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from ..game import Action, HandState, apply, legal_actions
 from ..rules import RuleSet
 from . import danger
-from .advantage import AdvisedStrong, advantage, turn_of
+from .advantage import AdvisedStrong, advantage, advantages, turn_of
 from .base import A, Bot, View
 from .determinise import DealOptions, InconsistentViewError, Table, knowledge, sample_state, table
 from .evaluation import MIN_ROUNDS, Evaluation, ahead, mean_se, overrule
@@ -315,8 +315,7 @@ class ExpertBot(Bot):
         turn = turn_of(view, p, base, self.strong.last_scores, rules, self.candidates) if self.blend else None
         if turn is None:
             return [0.0] * len(cands)
-        return [self.blend * advantage(turn, int(a.tile)) if a.kind == "discard" and a.tile is not None
-                and int(a.tile) in turn.tiles else 0.0 for a in cands]
+        return [self.blend * x for x in advantages(turn, cands)]
 
     def _risk_over_base(self, view: View, p: Perception, cands: Sequence[A]) -> list[float]:
         """Each candidate's expected loss to dealing in less that of ``strong``'s choice (candidate 0),
