@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots.determinise import InconsistentViewError, knowledge, table
-from .bots.evaluation import MIN_ROUNDS, Evaluation
+from .bots.evaluation import Evaluation, overrule
 from .bots.expert import ExpertBot
 from .errors import SgMahjongError
 from .game import Action, HandState, apply, format_action, legal_actions, player_view
@@ -292,15 +292,9 @@ def _recheck(state: HandState, number: int, seat: int, pick: Action, chosen: Act
 def _pick(ev: Evaluation, z: float) -> int:
     """The expert's pick among the priced options (``strong``'s choice is option 0): option 0 unless
     another option's mean is ahead of it by more than ``z`` standard errors of their paired difference
-    over at least ``MIN_ROUNDS`` deals, then the one furthest ahead (as :meth:`ExpertBot.decide`)."""
-    best, best_mean = 0, 0.0
-    if ev.rounds < MIN_ROUNDS:
-        return best
-    for i in range(1, len(ev.results)):
-        mean, se, _ = ev.paired(i, 0)
-        if mean > best_mean and mean > z * se:
-            best, best_mean = i, mean
-    return best
+    over at least ``MIN_ROUNDS`` deals, then the one furthest ahead (the expert's own rule:
+    :func:`~.bots.evaluation.overrule`)."""
+    return overrule(((i, *ev.paired(i, 0)[:2]) for i in range(1, len(ev.results))), ev.rounds, z)[0]
 
 
 def _fold(text: str) -> tuple[list[tuple[HandState, Action]], HandState]:
