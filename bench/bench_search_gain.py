@@ -167,6 +167,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "wary": (ExpertBot, {"base": "wary"}), "advised": (ExpertBot, {"base": "advised"}),
     "vetoed0": (ExpertBot, {"veto": 0.0}), "vetoed0.5": (ExpertBot, {"veto": 0.5}),
     "vetoed1": (ExpertBot, {"veto": 1.0}), "blended": (ExpertBot, {"blend": 1.0, "z": 1.5}),
+    "unclaimed": (ExpertBot, {"claims": False}), "combined": (ExpertBot, {**EXPERT_VARIANTS["combined"]}),
     "worked-passed": (ExpertBot, {"progress": True, "barred": True, "passed": True}),
     "quick50": (ExpertBot, {"max_rounds": 50, "eliminate": False, "extend": 1}),
     "strong50": (_StrongRollouts, {"max_rounds": 50, "eliminate": False, "extend": 1})}

@@ -659,3 +659,38 @@ def test_at_a_turn_strong_would_kong_the_search_weighs_strongs_best_discards() -
         plain.decide_perceived(perceive(view), discards, RULES)
         best = sorted(discards, key=lambda a: -plain.last_scores[int(a.tile)])[:2]  # type: ignore[arg-type]
         assert cands[0].kind == "kong" and [a for a in cands if a.kind == "discard"] == best
+
+
+def test_without_claims_the_expert_answers_a_discard_as_strong_and_searches_turns_as_before() -> None:
+    """``claims=False`` (the ``combined`` variant): in a claim window with answers to weigh it plays
+    ``strong``'s answer without a playout, where the default expert searches; on its turn it searches
+    and chooses exactly as the default expert."""
+    from sgmahjong.bots.strong import StrongBot
+
+    claims: list[tuple[dict[str, Any], list[Action]]] = []
+    turns: list[tuple[dict[str, Any], list[Action]]] = []
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        if any(a.kind == "win" for a in legal) or len(legal) < 2:
+            return
+        (turns if any(a.kind == "discard" for a in legal) else claims).append((view, legal))
+
+    for seed in (330, 331, 332):
+        _play(seed, check)
+    assert len(claims) >= 3 and len(turns) >= 3
+    for view, legal in claims[:6]:
+        unclaimed = ExpertBot(2, RULES, budget_ms=None, max_rounds=8, claims=False)
+        assert unclaimed.choose(view, legal) == StrongBot(2, RULES).choose(view, legal)
+        assert unclaimed.stats.playouts == 0
+        searched = ExpertBot(2, RULES, budget_ms=None, max_rounds=8)
+        searched.choose(view, legal)
+        assert searched.stats.playouts > 0
+    for view, legal in turns[:4]:
+        picks = []
+        for bot in (ExpertBot(2, RULES, budget_ms=None, max_rounds=8, claims=False),
+                    ExpertBot(2, RULES, budget_ms=None, max_rounds=8)):
+            picks.append((bot.choose(view, legal), bot.stats.rounds, bot.stats.playouts))
+        assert picks[0] == picks[1] and picks[0][2] > 0
+    combined = make_bot("expert+combined", 2, RULES, budget_ms=None, max_rounds=8)
+    assert isinstance(combined, ExpertBot)
+    assert (combined.candidates, combined.veto, combined.claims) == (4, 1.0, False)

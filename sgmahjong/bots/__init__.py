@@ -33,12 +33,15 @@ class ExpertOptions(TypedDict, total=False):
     veto: float
     blend: float
     z: float
+    candidates: int
+    claims: bool
 
 
 # expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
 EXPERT_VARIANTS: dict[str, ExpertOptions] = {
     "told": {"tells": True}, "wary": {"base": "wary"}, "advised": {"base": "advised"},
     "vetoed": {"veto": 1.0}, "blended": {"blend": 1.0, "z": 1.5},
+    "combined": {"candidates": 4, "veto": 1.0, "claims": False},
 }
 
 

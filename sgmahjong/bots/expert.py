@@ -132,7 +132,7 @@ class ExpertBot(Bot):
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
                  danger: bool = False, base: str = "strong", veto: float | None = None,
-                 blend: float = 0.0) -> None:
+                 blend: float = 0.0, claims: bool = True) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -184,6 +184,8 @@ class ExpertBot(Bot):
         if not math.isfinite(blend) or blend < 0:
             raise ValueError(f"blend must be a finite weight of at least 0, got {blend}")
         self.blend = blend
+        # search the claim windows (False: answer a discard as strong does, and search only the turns)
+        self.claims = claims
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -257,7 +259,7 @@ class ExpertBot(Bot):
         base = self._strong_choice(p, legal, rules)
         cands = self._candidates(base, legal)
         stats.candidates = len(cands)
-        if len(cands) < 2:
+        if len(cands) < 2 or not (self.claims or any(a.kind == "discard" for a in legal)):
             return base
         try:
             tb = table(knowledge(view), rules, **self.dealing())
