@@ -69,7 +69,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
-from sgmahjong.bots import Bot, make_bot
+from sgmahjong.bots import EXPERT_VARIANTS, Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.evaluation import estimate
