@@ -53,6 +53,10 @@ of decision.
 
     python -m bench.bench_search_gain --hands 40 --workers 2
     python -m bench.bench_search_gain --hands 100 --judge-deals 0 --real-deals 200 --players expert,extended
+
+With ``--rows FILE`` nothing is played: the report is printed again from a file ``--out`` wrote, with,
+for each player after the first, where it chooses differently from the first and what that pays
+(:mod:`bench.search_gain_rows`).
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
+from bench.search_gain_rows import differences, hands_of, players_of, read_rows
 from sgmahjong.bots import EXPERT_VARIANTS, Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
@@ -353,6 +358,24 @@ def run_hands(one: Callable[..., list[dict[str, Any]]], tasks: Sequence[tuple[An
     return rows
 
 
+def _report_rows(p: argparse.ArgumentParser, path: str, names: str | None) -> None:
+    """``--rows``: the report of a results file, and where each player differs from the first."""
+    try:
+        rows = read_rows(path)
+    except (OSError, ValueError) as e:
+        p.error(f"--rows: {e}")
+    held = players_of(rows)
+    players = held if names is None else [x.strip() for x in names.split(",") if x.strip()]
+    missing = [x for x in players if x not in held]
+    if missing or not players:
+        p.error(f"--rows: {path} holds no decisions of {', '.join(missing) or 'any player'}; "
+                f"it holds {', '.join(held) or 'none'}")
+    hands = hands_of(rows)
+    report(rows, hands, players, sys.stdout)
+    for name in players[1:]:
+        differences(rows, hands, players[0], name, sys.stdout)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.bench_search_gain", description=__doc__.split("\n")[0])
     p.add_argument("--hands", type=int, default=HANDS)
@@ -366,7 +389,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", metavar="FILE",
                    help="write every judged decision to FILE (JSON lines, hand by hand)")
+    p.add_argument("--rows", metavar="FILE",
+                   help="play nothing: report again from FILE (as --out wrote it), with where the players "
+                        "choose differently; --players picks and orders them (default: all in the file)")
     args = p.parse_args([] if argv is None else argv)
+    if args.rows:
+        _report_rows(p, args.rows, args.players if "--players" in (argv or []) else None)
+        return
     players = [x.strip() for x in args.players.split(",") if x.strip()]
     unknown = [x for x in players if x not in PLAYERS]
     if unknown or not players:

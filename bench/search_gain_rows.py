@@ -1,0 +1,94 @@
+"""Where two players of ``bench.bench_search_gain`` choose differently, and what it pays: its rows (one
+per searched decision, as ``--out`` writes them) split by the kind of decision (a turn or a claim
+window) and by which of the two overrules ``strong``, and by the candidate the second one picks (0:
+``strong``'s choice, 1 and on: its next best discards, in the order the judge's candidates hold them).
+Each line is the second player's real-judge result minus the first one's there, per hand over the
+hands (a hand without such a decision counts 0), with its standard error paired over the hands; the
+lines of a split add up to the whole difference.
+
+    python -m bench.bench_search_gain --rows FILE --players expert,combined
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from sgmahjong.bots.evaluation import estimate
+
+Row = dict[str, Any]
+
+
+def read_rows(path: str) -> list[Row]:
+    """The rows of a results file (JSON lines, gzipped if its name ends in ``.gz``); a line that is not
+    a row is a clear error."""
+    rows = []
+    with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
+        for n, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}:{n}: not a row of JSON ({e.msg})") from None
+            if not isinstance(row, dict) or "hand" not in row or "kind" not in row:
+                raise ValueError(f"{path}:{n}: not a decision row (no hand or kind)")
+            rows.append(row)
+    return rows
+
+
+def players_of(rows: Sequence[Row]) -> list[str]:
+    """The players the rows hold, in their order in the first row."""
+    return [k for k in rows[0] if k not in ("hand", "kind")] if rows else []
+
+
+def hands_of(rows: Sequence[Row]) -> int:
+    """How many hands the rows span (hands are numbered from 0; one without a searched decision has
+    no row, so the count is the highest number plus one)."""
+    return 1 + max((int(r["hand"]) for r in rows), default=-1)
+
+
+def paired(rows: Sequence[Row], hands: int, first: str, second: str,
+           where: Callable[[Row], bool]) -> tuple[int, float, float]:
+    """The decisions matching ``where``, and ``second``'s real-judge result minus ``first``'s there, per
+    hand over ``hands`` hands, with its standard error over the hands."""
+    per = [0.0] * hands
+    n = 0
+    for r in rows:
+        if where(r):
+            n += 1
+            per[r["hand"]] += r[second]["real"] - r[first]["real"]
+    mean, se, _ = estimate(per)
+    return n, mean, se
+
+
+def differences(rows: Sequence[Row], hands: int, first: str, second: str, out: TextIO | None = None) -> None:
+    """Print (to ``out``, standard output if None) where ``second`` chooses differently from ``first``,
+    split two ways (module docstring)."""
+    out = sys.stdout if out is None else out
+    def differ(r: Row) -> bool:
+        return bool(r[first]["pick"] != r[second]["pick"])
+
+    def line(label: str, where: Callable[[Row], bool]) -> None:
+        n, mean, se = paired(rows, hands, first, second, where)
+        if n:
+            print(f"     {label:58s} {n:5d}  {mean:+.2f} ± {se:.2f} a hand", file=out)
+
+    n, mean, se = paired(rows, hands, first, second, differ)
+    print(f"   where {second} and {first} choose differently: {n} decisions, {second} - {first} "
+          f"{mean:+.2f} ± {se:.2f} a hand", file=out)
+    for kind in ("turn", "claim"):
+        at = "at a turn" if kind == "turn" else "in a claim window"
+        line(f"{at}: {second} overrules strong, {first} does not",
+             lambda r, k=kind: differ(r) and r["kind"] == k and not r[first]["pick"])
+        line(f"{at}: {first} overrules strong, {second} does not",
+             lambda r, k=kind: differ(r) and r["kind"] == k and not r[second]["pick"])
+        line(f"{at}: both overrule, to different choices",
+             lambda r, k=kind: differ(r) and r["kind"] == k and r[first]["pick"] and r[second]["pick"])
+    picks = sorted({int(r[second]["pick"]) for r in rows if differ(r)})
+    for i in picks:
+        line(f"{second} plays candidate {i}" + (" (strong's choice)" if i == 0 else ""),
+             lambda r, i=i: differ(r) and r[second]["pick"] == i)

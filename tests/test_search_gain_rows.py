@@ -1,0 +1,73 @@
+"""The real-judge bench's rows read back (bench/search_gain_rows.py, ``bench_search_gain --rows``): where
+two players choose differently, split by kind and by who overrules, each split adding up to the whole."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.bench_search_gain import main
+from bench.search_gain_rows import differences, hands_of, paired, players_of, read_rows
+
+
+def _row(hand: int, kind: str, a: tuple[int, float], b: tuple[int, float]) -> dict[str, Any]:
+    def player(pick: int, real: float) -> dict[str, Any]:
+        return {"pick": pick, "gain": 0.0, "se": 0.0, "playouts": 100, "real": real,
+                "real_se": 0.1 if pick else 0.0}
+
+    return {"hand": hand, "kind": kind, "a": player(*a), "b": player(*b)}
+
+
+ROWS = [
+    _row(0, "turn", (0, 0.0), (1, 2.0)),   # b overrules at a turn, a does not: +2
+    _row(0, "turn", (1, 1.0), (1, 1.0)),   # alike
+    _row(1, "claim", (1, -1.0), (0, 0.0)),  # a overrules in a claim window, b does not: +1
+    _row(2, "turn", (2, 3.0), (3, -1.0)),  # both overrule, differently: -4
+    _row(3, "turn", (0, 0.0), (0, 0.0)),   # alike (hand 3: no difference)
+]
+
+
+def test_the_splits_add_up_to_the_whole_difference() -> None:
+    assert players_of(ROWS) == ["a", "b"] and hands_of(ROWS) == 4
+    n, mean, _ = paired(ROWS, 4, "a", "b", lambda r: True)
+    assert n == 5 and mean == pytest.approx((2 + 1 - 4) / 4)
+    out = io.StringIO()
+    differences(ROWS, 4, "a", "b", out)
+    text = out.getvalue()
+    assert "3 decisions, b - a -0.25" in text
+    lines = {line.strip().rsplit(None, 6)[0]: line for line in text.splitlines()[1:]}
+    assert "+0.50" in lines["at a turn: b overrules strong, a does not"]
+    assert "+0.25" in lines["in a claim window: a overrules strong, b does not"]
+    assert "-1.00" in lines["at a turn: both overrule, to different choices"]
+    assert "at a turn: a overrules strong, b does not" not in lines  # none such: no line
+    by_pick = [float(line.split()[-5]) for key, line in lines.items() if key.startswith("b plays candidate")]
+    assert sum(by_pick) == pytest.approx(-0.25)
+
+
+def test_rows_from_a_file_report_again_and_bad_files_are_clear_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "rows.jsonl"
+    good.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    assert read_rows(str(good)) == ROWS
+    packed = tmp_path / "rows.jsonl.gz"
+    packed.write_bytes(gzip.compress(good.read_bytes()))
+    assert read_rows(str(packed)) == ROWS
+    main(["--rows", str(good)])
+    out = capsys.readouterr().out
+    assert "5 searched decisions over 4 hands" in out
+    assert "where b and a choose differently: 3 decisions" in out
+    main(["--rows", str(good), "--players", "b,a"])
+    assert "where a and b choose differently: 3 decisions, a - b +0.25" in capsys.readouterr().out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"hand": 0, "kind": "turn"}\nnot json\n', encoding="utf-8")
+    for args, said in ((["--rows", str(bad)], "bad.jsonl:2: not a row of JSON"),
+                       (["--rows", str(tmp_path / "none.jsonl")], "No such file"),
+                       (["--rows", str(good), "--players", "a,c"], "holds no decisions of c; it holds a, b")):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        assert e.value.code == 2 and said in capsys.readouterr().err
