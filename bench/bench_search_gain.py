@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="the model judge's deals per decision (0: no model judge)")
     p.add_argument("--real-deals", type=int, default=0,
                    help="the real judge's wall reorderings per overruled decision (0: no real judge)")
-    p.add_argument("--players", default="expert,thorough", help=f"of {', '.join(PLAYERS)}")
+    p.add_argument("--players", help=f"of {', '.join(PLAYERS)} (default: expert,thorough)")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", metavar="FILE",
                    help="write every judged decision to FILE (JSON lines, hand by hand)")
@@ -394,9 +394,9 @@ def main(argv: list[str] | None = None) -> None:
                         "choose differently; --players picks and orders them (default: all in the file)")
     args = p.parse_args([] if argv is None else argv)
     if args.rows:
-        _report_rows(p, args.rows, args.players if "--players" in (argv or []) else None)
+        _report_rows(p, args.rows, args.players)
         return
-    players = [x.strip() for x in args.players.split(",") if x.strip()]
+    players = [x.strip() for x in (args.players or "expert,thorough").split(",") if x.strip()]
     unknown = [x for x in players if x not in PLAYERS]
     if unknown or not players:
         p.error(f"--players: unknown {', '.join(unknown) or '(none)'}; players: {', '.join(PLAYERS)}")

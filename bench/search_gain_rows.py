@@ -25,18 +25,23 @@ Row = dict[str, Any]
 def read_rows(path: str) -> list[Row]:
     """The rows of a results file (JSON lines, gzipped if its name ends in ``.gz``); a line that is not
     a row is a clear error."""
+    if path.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as packed:
+            text = packed.read()
+    else:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     rows = []
-    with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
-        for n, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{n}: not a row of JSON ({e.msg})") from None
-            if not isinstance(row, dict) or "hand" not in row or "kind" not in row:
-                raise ValueError(f"{path}:{n}: not a decision row (no hand or kind)")
-            rows.append(row)
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}:{n}: not a row of JSON ({e.msg})") from None
+        if not isinstance(row, dict) or "hand" not in row or "kind" not in row:
+            raise ValueError(f"{path}:{n}: not a decision row (no hand or kind)")
+        rows.append(row)
     return rows
 
 

@@ -3,8 +3,8 @@
 At each decision with a real choice the bot
 
 1. asks ``strong`` for its choice and, on its turn, for the next best discards (the candidates: at
-   most ``candidates`` discards, every kong; in a claim window every legal answer, or with ``claims``
-   off, on by default, none: ``strong``'s answer is played unsearched); with ``base``
+   most ``candidates`` discards, every kong; in a claim window every legal answer, unless ``claims``
+   is off (it is on by default): then ``strong``'s answer is played unsearched); with ``base``
    ``"wary"``, off by default, ``strong`` reading the discards by a learned model (:mod:`.danger`),
    with ``"advised"`` ``strong`` overruled by a learned advantage of a discard (:mod:`.advantage`);
 2. repeatedly deals the tiles it cannot see at random, consistently with its view
