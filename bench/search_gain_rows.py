@@ -11,6 +11,7 @@ lines of a split add up to the whole difference.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import sys
@@ -70,30 +71,42 @@ def paired(rows: Sequence[Row], hands: int, first: str, second: str,
     return n, mean, se
 
 
+def _who(r: Row, first: str, second: str) -> str:
+    """Which of two players overrules ``strong`` at a decision where they choose differently: ``second``,
+    ``first`` or ``both``."""
+    if not r[first]["pick"]:
+        return "second"
+    return "first" if not r[second]["pick"] else "both"
+
+
 def differences(rows: Sequence[Row], hands: int, first: str, second: str, out: TextIO | None = None) -> None:
     """Print (to ``out``, standard output if None) where ``second`` chooses differently from ``first``,
     split two ways (module docstring)."""
     out = sys.stdout if out is None else out
-    def differ(r: Row) -> bool:
-        return bool(r[first]["pick"] != r[second]["pick"])
+    differ = [r for r in rows if r[first]["pick"] != r[second]["pick"]]
 
     def line(label: str, where: Callable[[Row], bool]) -> None:
-        n, mean, se = paired(rows, hands, first, second, where)
+        n, mean, se = paired(differ, hands, first, second, where)
         if n:
             print(f"     {label:58s} {n:5d}  {mean:+.2f} ± {se:.2f} a hand", file=out)
 
-    n, mean, se = paired(rows, hands, first, second, differ)
+    n, mean, se = paired(differ, hands, first, second, lambda r: True)
     print(f"   where {second} and {first} choose differently: {n} decisions, {second} - {first} "
           f"{mean:+.2f} ± {se:.2f} a hand", file=out)
-    for kind in ("turn", "claim"):
-        at = "at a turn" if kind == "turn" else "in a claim window"
-        line(f"{at}: {second} overrules strong, {first} does not",
-             lambda r, k=kind: differ(r) and r["kind"] == k and not r[first]["pick"])
-        line(f"{at}: {first} overrules strong, {second} does not",
-             lambda r, k=kind: differ(r) and r["kind"] == k and not r[second]["pick"])
-        line(f"{at}: both overrule, to different choices",
-             lambda r, k=kind: differ(r) and r["kind"] == k and r[first]["pick"] and r[second]["pick"])
-    picks = sorted({int(r[second]["pick"]) for r in rows if differ(r)})
-    for i in picks:
+    labels = {"second": f"{second} overrules strong, {first} does not",
+              "first": f"{first} overrules strong, {second} does not",
+              "both": "both overrule, to different choices"}
+    for kind, at in (("turn", "at a turn"), ("claim", "in a claim window")):
+        for who, label in labels.items():
+            line(f"{at}: {label}", functools.partial(_split, kind=kind, who=who, first=first, second=second))
+    for i in sorted({int(r[second]["pick"]) for r in differ}):
         line(f"{second} plays candidate {i}" + (" (strong's choice)" if i == 0 else ""),
-             lambda r, i=i: differ(r) and r[second]["pick"] == i)
+             functools.partial(_picks, player=second, pick=i))
+
+
+def _split(r: Row, *, kind: str, who: str, first: str, second: str) -> bool:
+    return bool(r["kind"] == kind and _who(r, first, second) == who)
+
+
+def _picks(r: Row, *, player: str, pick: int) -> bool:
+    return bool(r[player]["pick"] == pick)
