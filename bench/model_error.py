@@ -40,7 +40,6 @@ Not part of ``make bench``: forty hands take about a quarter of an hour on two w
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -56,6 +55,7 @@ from bench.bench_search_gain import (
     run_hands,
     searched_points,
 )
+from bench.search_gain_rows import read_rows
 from sgmahjong.bots.advantage import advantages, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
@@ -304,8 +304,7 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     if args.rows:
         try:
-            with open(args.rows, encoding="utf-8") as f:
-                rows = [json.loads(line) for line in f if line.strip()]
+            rows = read_rows(args.rows)
         except (OSError, ValueError) as e:
             p.error(f"--rows: {e}")
         missing = [m for m in models if any(m not in r for r in rows)]
