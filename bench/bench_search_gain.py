@@ -73,7 +73,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
-from bench.search_gain_rows import differences, hands_of, players_of, read_rows
+from bench.search_gain_rows import differences, hands_of, paired, players_of, read_rows
 from sgmahjong.bots import EXPERT_VARIANTS, Bot, make_bot
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
@@ -321,8 +321,7 @@ def report(rows: list[dict[str, Any]], hands: int, players: Sequence[str], out: 
             mean, se, _ = estimate(_per_hand(rows, hands, name))
             line = f"   {name:8s}  real {mean:+.2f} ± {se:.2f} a hand over the hands"
             if name != first:
-                ours, theirs = _per_hand(rows, hands, name), _per_hand(rows, hands, first)
-                diff, diff_se, _ = estimate([a - b for a, b in zip(ours, theirs, strict=True)])
+                _, diff, diff_se = paired(rows, hands, first, name, lambda r: True)
                 line += f"; - {first}: {diff:+.2f} ± {diff_se:.2f} (paired over the hands)"
             print(line, file=out)
 

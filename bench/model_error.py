@@ -55,7 +55,7 @@ from bench.bench_search_gain import (
     run_hands,
     searched_points,
 )
-from bench.search_gain_rows import read_rows
+from bench.search_gain_rows import hands_of, read_rows
 from sgmahjong.bots.advantage import advantages, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
@@ -310,7 +310,7 @@ def main(argv: list[str] | None = None) -> None:
         missing = [m for m in models if any(m not in r for r in rows)]
         if not rows or missing:
             p.error(f"--rows: {args.rows} holds no decisions valued by {', '.join(missing or models)}")
-        hands = max(r["hand"] for r in rows) + 1
+        hands = hands_of(rows)
     else:
         print(f"model error: {args.hands} hands from seed {args.seed}, real values on {args.real_deals} "
               f"reorderings", flush=True)
