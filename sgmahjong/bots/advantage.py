@@ -1,7 +1,7 @@
 """A learned advantage of a discard over ``strong``'s: what the table pays for throwing another tile.
 
 The expert's search values a candidate on hidden hands dealt at random, which are far from the table's
-(docs/bots.md, where the model is wrong). This module learns the same difference from the *true*
+(docs/expert-levers.md, where the model is wrong). This module learns the same difference from the *true*
 hands instead: in hands of four ``strong``, at every turn, ``strong``'s next best discards are played
 against its own choice from the true state (the undrawn wall reordered, every seat then played by the
 search's quick policy), and a model over what the seat sees (:func:`features`: how the two discards
@@ -29,7 +29,7 @@ from .value import Option, offence, seat_context
 
 CANDIDATES = 3  # strong's choice and its next best discards, as the expert searches
 THREAT = 0.35  # an opponent this likely to be waiting counts as a threat (strong's THREAT)
-MARGIN = 0.5  # the lead over strong's choice the model needs to overrule it (docs/bots.md)
+MARGIN = 0.5  # the lead over strong's choice the model needs to overrule it (docs/expert-levers.md)
 
 NAMES = (
     "bias", "score_gap", "value_ratio", "value_gap", "dist_gap", "dist_worse", "units_gap",

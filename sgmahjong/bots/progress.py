@@ -11,7 +11,7 @@ a discard that is rarely dangerous.
 a random playing tile from the rest of the deal and throws back the one that leaves the hand nearest
 to winning (ties at random). The hand keeps its size and its tiles stay among the unseen ones, so the
 deal stays consistent with the view; only how far along the hands are changes. Over the same hands the
-worked hands are one tile from winning about as often as the real ones (docs/bots.md).
+worked hands are one tile from winning about as often as the real ones (docs/expert-levers.md).
 """
 
 from __future__ import annotations

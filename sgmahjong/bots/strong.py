@@ -44,7 +44,7 @@ KONG_DRAW = 0.3  # base units a kong's free replacement draw is worth
 class StrongParams:
     """The weights ``strong`` plays by (the constants above are the defaults). Against three ``strong``
     no single change of one of them gained by two standard errors in a duplicate run
-    (``bench/bench_strong_tuning.py``, figures in docs/bots.md)."""
+    (``bench/bench_strong_tuning.py``, figures in docs/expert-levers.md)."""
 
     win_multiplier: float = WIN_MULTIPLIER
     defence: float = DEFENCE
