@@ -13,8 +13,10 @@ minus that of ``strong``'s choice, paired:
   ``worked200``; or both), every candidate on every deal, a fixed number of deals, its rollouts
   played by the quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for
   the seat's own play or the opponents' only; ``oracle200``, the quick rollouts from the true
-  hands; or ``learned``, no search: the learned advantage of a discard (``bots/advantage.py``) of each
-  of ``strong``'s best three discards at a turn (0 for any other candidate; its rule never overrules).
+  hands (``oracle-ready200``: only the hands one tile from winning true, the others dealt again;
+  ``oracle-unready200``: the other way round); or ``learned``, no search: the learned advantage of
+  a discard (``bots/advantage.py``) of each of ``strong``'s best three discards at a turn (0 for any
+  other candidate; its rule never overrules).
 
 Prints, per model: what its picks pay by the real value, a hand (the candidate its point estimate rates
 best, 0 if none is above ``strong``'s choice; and the one the expert's rule would play, ahead by two
@@ -40,6 +42,7 @@ Not part of ``make bench``: forty hands take about a quarter of an hour on two w
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import sys
 import time
@@ -56,6 +59,7 @@ from bench.bench_search_gain import (
     searched_points,
 )
 from bench.search_gain_rows import hands_of, read_rows
+from sgmahjong.analysis.waits import waits
 from sgmahjong.bots.advantage import advantages, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
@@ -66,6 +70,7 @@ from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import Action, HandState
 from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import NUM_PLAYING
 
 SEED = 9600
 HANDS = 40
@@ -96,19 +101,66 @@ MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name
     "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),
     "strong50": (_StrongRollouts, 50, {}), "strong25": (_StrongRollouts, 25, {}),
     "strong-own50": (_StrongOwn, 50, {}), "strong-opponents50": (_StrongOpponents, 50, {}),
-    "oracle200": (ORACLE, 200, {}), "learned": (LEARNED, 0, {})}
+    "oracle200": (ORACLE, 200, {}), "learned": (LEARNED, 0, {}),
+    "oracle-ready200": (ORACLE, 200, {"keep": "ready"}),
+    "oracle-unready200": (ORACLE, 200, {"keep": "unready"})}
+
+
+def ready_seats(state: HandState, seat: int) -> frozenset[int]:
+    """The other seats whose concealed tiles are one tile from winning by shape (13-tile hands)."""
+    out = set()
+    for s, st in enumerate(state.seats):
+        if s == seat or st.drawn is not None or len(st.concealed) % 3 != 1:
+            continue
+        counts = [0] * NUM_PLAYING
+        for x in st.concealed:
+            counts[x] += 1
+        if waits(counts):
+            out.add(s)
+    return frozenset(out)
+
+
+def redealt(state: HandState, seat: int, keep: str, seed: int, r: int) -> HandState:
+    """``state`` with its undrawn wall reordered (:func:`reordered`) and, unless ``keep`` is ``all``, the
+    concealed tiles of the other seats it does not keep (``ready``: the seats one tile from winning
+    keep theirs; ``unready``: the others do) dealt again, uniformly, from those tiles and the undrawn
+    wall together (bonus tiles stay in the wall): an oracle that knows some hands and not others."""
+    dealt, rng = reordered(state, seed, r)
+    if keep == "all":
+        return dealt
+    ready = ready_seats(state, seat)
+    again = [s for s, st in enumerate(state.seats) if s != seat and st.drawn is None and st.concealed
+             and (s in ready) == (keep == "unready")]
+    if not again:
+        return dealt
+    lo, hi = dealt.front, len(dealt.wall) - dealt.back
+    pool = [x for s in again for x in dealt.seats[s].concealed] + list(dealt.wall[lo:hi])
+    playing = [x for x in pool if x < NUM_PLAYING]
+    bonus = [x for x in pool if x >= NUM_PLAYING]
+    rng.shuffle(playing)
+    seats = list(dealt.seats)
+    at = 0
+    for s in again:
+        n = len(seats[s].concealed)
+        seats[s] = dataclasses.replace(seats[s], concealed=tuple(sorted(playing[at:at + n])), waits=None)
+        at += n
+    rest = playing[at:] + bonus
+    rng.shuffle(rest)
+    wall = list(dealt.wall)
+    wall[lo:hi] = rest
+    return dataclasses.replace(dealt, wall=tuple(wall), seats=tuple(seats))
 
 
 def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: int,
-                  seed: int) -> list[tuple[float, float]]:
+                  seed: int, keep: str = "all") -> list[tuple[float, float]]:
     """(mean, standard error) of each candidate's result minus ``cands[0]``'s for ``seat``, the search's
     quick rollouts played from the *true* hands (the undrawn wall reordered ``deals`` times): the
-    model with nothing left to infer about the hidden hands (ValueError: the lean model cannot play
-    this state)."""
+    model with nothing left to infer about the hidden hands; with ``keep`` (:func:`redealt`) only some
+    of them true (ValueError: the lean model cannot play this state)."""
     diffs: list[list[float]] = [[] for _ in cands]
     policies = [lean_quick_policy] * 4
     for r in range(deals):
-        start = sim_of(reordered(state, seed, r)[0])
+        start = sim_of(redealt(state, seat, keep, seed, r))
         mine = {(a.kind, a.tile): a for a in start.options(seat)}
         nets = []
         for a in cands:
@@ -159,7 +211,8 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
                 est = [(v, 0.0) for v in learned_values(view, legal, cands, key, rules)]
                 rounds, playouts = 0, 0
             elif isinstance(cls, str):
-                est = oracle_values(true_state, seat, cands, deals, JUDGE_SEED + key)
+                est = oracle_values(true_state, seat, cands, deals, JUDGE_SEED + key,
+                                    options.get("keep", "all"))
                 rounds, playouts = deals, deals * len(cands)
             else:
                 bot = cls(key, rules, budget_ms=None, max_rounds=deals, **_FIXED, **options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from collections import Counter
@@ -11,14 +12,24 @@ from typing import Any
 import pytest
 
 from bench.bench_search_gain import reordered
-from bench.model_error import blend_pick, blend_report, learned_values, main, picks, report
+from bench.model_error import (
+    blend_pick,
+    blend_report,
+    learned_values,
+    main,
+    picks,
+    ready_seats,
+    redealt,
+    report,
+)
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.strong import StrongBot
-from sgmahjong.game import new_hand
+from sgmahjong.game import HandState, new_hand
 from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import Tile
 
 
 def _row(hand: int, real: list[float], mean: list[float], se: list[float],
@@ -91,6 +102,31 @@ def test_a_reordering_shuffles_only_the_undrawn_wall() -> None:
     assert a.wall[:lo] == state.wall[:lo] and a.wall[hi:] == state.wall[hi:]
     assert Counter(a.wall[lo:hi]) == Counter(state.wall[lo:hi])
     assert a.wall != b.wall and reordered(state, 7, 0)[0].wall == a.wall
+
+
+def test_a_partial_oracle_deals_again_only_the_hands_it_does_not_keep() -> None:
+    state, _ = new_hand(RuleSet(), seed=4)
+    ready = tuple(sorted(Tile(t) for t in range(13)))  # three runs, a run and a lone tile: one from winning
+    seats = list(state.seats)
+    seats[2] = dataclasses.replace(seats[2], concealed=ready, drawn=None, waits=None)
+    state = dataclasses.replace(state, seats=tuple(seats))
+    me = next(s for s in range(4) if s != 2 and len(state.seats[s].concealed) == 13)
+    assert ready_seats(state, me) == {2}
+    lo, hi = state.front, len(state.wall) - state.back
+    every = redealt(state, me, "all", 7, 0)
+    assert every == reordered(state, 7, 0)[0]
+    for keep, kept in (("ready", {me, 2}), ("unready", {0, 1, 2, 3} - {2})):
+        a = redealt(state, me, keep, 7, 0)
+        assert a.wall[:lo] == state.wall[:lo] and a.wall[hi:] == state.wall[hi:]
+        again = [s for s in range(4) if s not in kept]
+        assert all(a.seats[s].concealed == state.seats[s].concealed for s in kept)
+        assert all(len(a.seats[s].concealed) == len(state.seats[s].concealed) for s in again)
+        assert any(a.seats[s].concealed != state.seats[s].concealed for s in again)
+        def pool(x: HandState) -> Counter[Tile]:
+            return Counter([t for s in again for t in x.seats[s].concealed] + list(x.wall[lo:hi]))
+        assert pool(a) == pool(state)  # the same tiles, dealt again
+        assert all(t < 34 for s in again for t in a.seats[s].concealed)  # bonus tiles stay in the wall
+        assert a == redealt(state, me, keep, 7, 0) and a != redealt(state, me, keep, 7, 1)
 
 
 def test_the_learned_model_values_strongs_best_discards_and_nothing_else() -> None:
