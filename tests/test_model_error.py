@@ -104,6 +104,12 @@ def test_a_reordering_shuffles_only_the_undrawn_wall() -> None:
     assert a.wall != b.wall and reordered(state, 7, 0)[0].wall == a.wall
 
 
+def _pool(state: HandState, seats: list[int]) -> Counter[Tile]:
+    """The concealed tiles of ``seats`` and the undrawn wall, together."""
+    lo, hi = state.front, len(state.wall) - state.back
+    return Counter([t for s in seats for t in state.seats[s].concealed] + list(state.wall[lo:hi]))
+
+
 def test_a_partial_oracle_deals_again_only_the_hands_it_does_not_keep() -> None:
     state, _ = new_hand(RuleSet(), seed=4)
     ready = tuple(sorted(Tile(t) for t in range(13)))  # three runs, a run and a lone tile: one from winning
@@ -122,9 +128,7 @@ def test_a_partial_oracle_deals_again_only_the_hands_it_does_not_keep() -> None:
         assert all(a.seats[s].concealed == state.seats[s].concealed for s in kept)
         assert all(len(a.seats[s].concealed) == len(state.seats[s].concealed) for s in again)
         assert any(a.seats[s].concealed != state.seats[s].concealed for s in again)
-        def pool(x: HandState) -> Counter[Tile]:
-            return Counter([t for s in again for t in x.seats[s].concealed] + list(x.wall[lo:hi]))
-        assert pool(a) == pool(state)  # the same tiles, dealt again
+        assert _pool(a, again) == _pool(state, again)  # the same tiles, dealt again
         assert all(t < 34 for s in again for t in a.seats[s].concealed)  # bonus tiles stay in the wall
         assert a == redealt(state, me, keep, 7, 0) and a != redealt(state, me, keep, 7, 1)
 

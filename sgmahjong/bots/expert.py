@@ -79,13 +79,15 @@ from .strong import StrongBot, StrongParams
 BUDGET_MS = 100.0  # default time budget per decision
 BASES: dict[str, Callable[[int, RuleSet | None], StrongBot]] = {
     "strong": StrongBot,
-    # strong reading the discards by the learned model, and a narrower safety tie-break (docs/expert-levers.md)
+    # strong reading the discards by the learned model, and a narrower safety tie-break
+    # (docs/expert-levers.md)
     "wary": lambda seed, rules: danger.StrongReader(seed, rules, StrongParams(safety=0.02)),
-    # strong overruled where the learned advantage of a discard puts another clearly ahead (docs/expert-levers.md)
+    # strong overruled where the learned advantage of a discard puts another clearly ahead
+    # (docs/expert-levers.md)
     "advised": AdvisedStrong,
 }
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
-Z = 2.0  # standard errors of the paired difference needed to overrule strong (1.5: worse, docs/expert-levers.md)
+Z = 2.0  # standard errors of the paired difference to overrule strong (1.5: worse; docs/expert-levers.md)
 ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
 ELIMINATE_Z = 2.0  # ... once its mean is not ahead of strong's by this many standard errors, on a deal
 # budget (1 before: with a look after every deal it dropped good candidates; 2 agreed with the review far
