@@ -68,7 +68,9 @@ from sgmahjong.bots.expert import ExpertBot, Z
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.bots.strong import StrongBot
-from sgmahjong.game import Action, HandState
+from sgmahjong.game import Action, HandState, claims
+from sgmahjong.game.builder import Builder, seat_waits
+from sgmahjong.game.state import TURN
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import NUM_PLAYING
 
@@ -124,10 +126,11 @@ def redealt(state: HandState, seat: int, keep: str, seed: int, r: int) -> HandSt
     """``state`` with its undrawn wall reordered (:func:`reordered`) and, unless ``keep`` is ``all``, the
     concealed tiles of the other seats it does not keep (``ready``: the seats one tile from winning
     keep theirs; ``unready``: the others do) dealt again, uniformly, from those tiles and the undrawn
-    wall together (bonus tiles stay in the wall): an oracle that knows some hands and not others."""
+    wall together (bonus tiles stay in the wall), and an open discard's claim window asked again of
+    them: an oracle that knows some hands and not others."""
     dealt, rng = reordered(state, seed, r)
-    if keep == "all":
-        return dealt
+    if keep == "all" or (dealt.window is not None and dealt.window.kind != "discard"):
+        return dealt  # (a kong-robbing or eighth-flower window: the true hands, as the full oracle)
     ready = ready_seats(state, seat)
     again = [s for s, st in enumerate(state.seats) if s != seat and st.drawn is None and st.concealed
              and (s in ready) == (keep == "unready")]
@@ -141,14 +144,25 @@ def redealt(state: HandState, seat: int, keep: str, seed: int, r: int) -> HandSt
     seats = list(dealt.seats)
     at = 0
     for s in again:
-        n = len(seats[s].concealed)
-        seats[s] = dataclasses.replace(seats[s], concealed=tuple(sorted(playing[at:at + n])), waits=None)
-        at += n
+        hand = tuple(sorted(playing[at:at + len(seats[s].concealed)]))
+        seats[s] = dataclasses.replace(seats[s], concealed=hand,
+                                       waits=seat_waits(hand) if len(hand) % 3 == 1 else None)
+        at += len(hand)
     rest = playing[at:] + bonus
     rng.shuffle(rest)
     wall = list(dealt.wall)
     wall[lo:hi] = rest
-    return dataclasses.replace(dealt, wall=tuple(wall), seats=tuple(seats))
+    new = dataclasses.replace(dealt, wall=tuple(wall), seats=tuple(seats))
+    w = new.window
+    if w is None:
+        return new
+    # a claim window's options came from the true hands: asked again of the hands as dealt now
+    b = Builder(dataclasses.replace(new, phase=TURN, turn=w.source, window=None, window_wins=(None,) * 4))
+    claims.open_discard_window(b, w.source, w.tile)
+    again_asked = b.freeze(new.version)
+    if again_asked.window is None or again_asked.window.options[seat] != w.options[seat]:
+        raise ValueError("the seat's claim window changed when other hands were dealt again")
+    return again_asked
 
 
 def oracle_values(state: HandState, seat: int, cands: Sequence[Action], deals: int,
