@@ -27,7 +27,7 @@ from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.strong import StrongBot
-from sgmahjong.game import HandState, new_hand
+from sgmahjong.game import HandState, apply, legal_actions, new_hand
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import Tile
 
@@ -131,6 +131,23 @@ def test_a_partial_oracle_deals_again_only_the_hands_it_does_not_keep() -> None:
         assert _pool(a, again) == _pool(state, again)  # the same tiles, dealt again
         assert all(t < 34 for s in again for t in a.seats[s].concealed)  # bonus tiles stay in the wall
         assert a == redealt(state, me, keep, 7, 0) and a != redealt(state, me, keep, 7, 1)
+
+
+def test_a_partial_oracle_asks_a_claim_window_again_of_the_hands_it_dealt_again() -> None:
+    state, _ = new_hand(RuleSet(), seed=1)
+    state = apply(state, next(a for a in legal_actions(state, 0) if a.kind == "discard"))[0]
+    assert state.window is not None and state.window.kind == "discard" and state.window.tile == Tile(0)
+    assert [len(o) for o in state.window.options] == [0, 0, 2, 0]  # seat 2 may pong the 1m
+    chowed = set()
+    for r in range(40):
+        a = redealt(state, 2, "ready", 7, r)  # nobody is one tile from winning: seats 0, 1 and 3 dealt again
+        assert a.window is not None and (a.window.source, a.window.tile) == (0, Tile(0))
+        assert a.window.options[2] == state.window.options[2]
+        hand = a.seats[1].concealed
+        can = Tile(1) in hand and Tile(2) in hand  # the next seat chows the 1m with 2m 3m
+        assert any(x.kind == "chow" for x in a.window.options[1]) == can
+        chowed.add(can)
+    assert chowed == {True, False}
 
 
 def test_the_learned_model_values_strongs_best_discards_and_nothing_else() -> None:
