@@ -59,7 +59,6 @@ from bench.bench_search_gain import (
     searched_points,
 )
 from bench.search_gain_rows import hands_of, read_rows
-from sgmahjong.analysis.waits import waits
 from sgmahjong.bots.advantage import advantages, read_turn
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import InconsistentViewError, knowledge, table
@@ -110,16 +109,8 @@ MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name
 
 def ready_seats(state: HandState, seat: int) -> frozenset[int]:
     """The other seats whose concealed tiles are one tile from winning by shape (13-tile hands)."""
-    out = set()
-    for s, st in enumerate(state.seats):
-        if s == seat or st.drawn is not None or len(st.concealed) % 3 != 1:
-            continue
-        counts = [0] * NUM_PLAYING
-        for x in st.concealed:
-            counts[x] += 1
-        if waits(counts):
-            out.add(s)
-    return frozenset(out)
+    return frozenset(s for s, st in enumerate(state.seats) if s != seat and st.drawn is None
+                     and len(st.concealed) % 3 == 1 and seat_waits(st.concealed))
 
 
 def redealt(state: HandState, seat: int, keep: str, seed: int, r: int) -> HandState:

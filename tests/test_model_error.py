@@ -29,7 +29,7 @@ from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import HandState, apply, legal_actions, new_hand
 from sgmahjong.rules import RuleSet
-from sgmahjong.tiles import Tile
+from sgmahjong.tiles import NUM_PLAYING, Tile
 
 
 def _row(hand: int, real: list[float], mean: list[float], se: list[float],
@@ -129,7 +129,7 @@ def test_a_partial_oracle_deals_again_only_the_hands_it_does_not_keep() -> None:
         assert all(len(a.seats[s].concealed) == len(state.seats[s].concealed) for s in again)
         assert any(a.seats[s].concealed != state.seats[s].concealed for s in again)
         assert _pool(a, again) == _pool(state, again)  # the same tiles, dealt again
-        assert all(t < 34 for s in again for t in a.seats[s].concealed)  # bonus tiles stay in the wall
+        assert all(t < NUM_PLAYING for s in again for t in a.seats[s].concealed)  # bonus tiles: the wall
         assert a == redealt(state, me, keep, 7, 0) and a != redealt(state, me, keep, 7, 1)
 
 
