@@ -38,7 +38,8 @@ at 1.5 or 1 standard error); ``barred`` (every seat's barred tiles in the deals,
 them) and ``passed`` (that, and no other seat dealt a hand that wins on a discard it let pass);
 ``worked`` (each other seat's dealt hand played forward for the turns it has played) and
 ``worked-passed`` (all three); ``danger`` (an overrule weighs each discard's risk of dealing in,
-priced by the learned reading of the discards: ``bots/danger.py``); ``wary`` (the search starts
+priced by the learned reading of the discards: ``bots/danger.py``); ``ready`` (each other
+seat dealt a waiting hand as likely as that reading says: ``bots/ready.py``); ``wary`` (the search starts
 from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``advised``
 (the search starts from ``strong`` overruled by the learned advantage of a discard:
 ``bots/advantage.py``); ``vetoed0``, ``vetoed0.5`` and ``vetoed1`` (an overrule of ``strong``'s discard
@@ -169,6 +170,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "z1.5": (ExpertBot, {"z": 1.5}), "z1": (ExpertBot, {"z": 1.0}),
     "barred": (ExpertBot, {"barred": True}), "passed": (ExpertBot, {"barred": True, "passed": True}),
     "worked": (ExpertBot, {"progress": True}), "danger": (ExpertBot, {"danger": True}),
+    "ready": (ExpertBot, {"ready": True}),
     "wary": (ExpertBot, {"base": "wary"}), "advised": (ExpertBot, {"base": "advised"}),
     "vetoed0": (ExpertBot, {"veto": 0.0}), "vetoed0.5": (ExpertBot, {"veto": 0.5}),
     "vetoed1": (ExpertBot, {"veto": 1.0}), "blended": (ExpertBot, {"blend": 1.0, "z": 1.5}),

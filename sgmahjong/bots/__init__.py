@@ -35,13 +35,14 @@ class ExpertOptions(TypedDict, total=False):
     z: float
     candidates: int
     claims: bool
+    ready: bool
 
 
 # expert+NAME: the expert with an option that is off by default on (for measuring it: simulate --compare)
 EXPERT_VARIANTS: dict[str, ExpertOptions] = {
     "told": {"tells": True}, "wary": {"base": "wary"}, "advised": {"base": "advised"},
     "vetoed": {"veto": 1.0}, "blended": {"blend": 1.0, "z": 1.5},
-    "combined": {"candidates": 4, "veto": 1.0, "claims": False},
+    "combined": {"candidates": 4, "veto": 1.0, "claims": False}, "ready": {"ready": True},
 }
 
 

@@ -16,6 +16,7 @@ imagined hand, the expert's model: the bot still never sees the real state.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -32,6 +33,7 @@ from . import passing
 from .forward import _distances
 from .perception import tile_of
 from .progress import work
+from .ready import build_ready, pick_wait, ready_chance
 from .shuffle import draw_told, shuffle
 from .tells import seat_weights
 
@@ -40,6 +42,7 @@ _KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
 DEAD_TILES = 15
 WEIGH_EPS = 0.25  # weighed deals: the weight of a seat's inefficient latest discard
 WEIGH_TRIES = 16  # ... and the deals tried at most
+READY_TRIES = 8  # ready deals: the hands tried at most for a seat dealt ready
 PASSED_TRIES = 32  # passed deals: the deals tried at most for one consistent with the passed discards
 
 
@@ -167,6 +170,7 @@ class Table:
     barred: tuple[frozenset[int], ...] = ()  # with barred tiles: each seat's, as the engine holds them
     passed: tuple[frozenset[int], ...] = ()  # with passed deals: what each other seat is not waiting on
     progress: tuple[int, ...] = ()  # with worked deals: the turns each other seat's dealt hand is played
+    ready: tuple[tuple[float, ...], ...] = ()  # with ready deals: each seat's chance of winning on each face
 
 
 class DealOptions(TypedDict):
@@ -180,13 +184,15 @@ class DealOptions(TypedDict):
 
 
 def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = False, barred: bool = False,
-          passed: bool = False, progress: bool = False) -> Table:
+          passed: bool = False, progress: bool = False, ready: Sequence[Sequence[float]] = ()) -> Table:
     """The sample-independent parts of :func:`sample_state`; checks the counts add up. ``weigh``: deal
     the other hands weighed by their latest discards; ``tells``: by what all their discards tell (see
     :func:`deal_hidden`); ``barred``: every seat's barred tiles as the engine would hold them (its
     latest discard and those it let pass since: :mod:`.passing`); ``passed``: no other seat dealt a
     hand that wins on a discard it let pass; ``progress``: each other seat's dealt hand played forward
-    for the turns the seat has played (:mod:`.progress`)."""
+    for the turns the seat has played (:mod:`.progress`); ``ready``: each seat's chance of winning on each
+    playing face now (:func:`.ready.wait_chances`), to deal it a waiting hand as likely as that says
+    (:func:`deal_hidden`)."""
     playing = tuple(Tile(t) for t in range(NUM_PLAYING) for _ in range(k.unseen[t]))
     bonus = tuple(Tile(t) for t in range(NUM_PLAYING, NUM_FACES) for _ in range(k.unseen[t]))
     need = sum(k.hidden)
@@ -218,7 +224,9 @@ def table(k: Knowledge, rules: RuleSet, *, weigh: bool = False, tells: bool = Fa
                  passed=tuple(frozenset() if s == k.seat or not k.hidden[s] else k.passed[s]
                               for s in range(4)) if passed and any(k.passed) else (),
                  progress=tuple(0 if s == k.seat or not k.hidden[s] else k.made[s]
-                                for s in range(4)) if progress else ())
+                                for s in range(4)) if progress else (),
+                 ready=tuple(tuple(c) if s != k.seat and k.hidden[s] else () for s, c in enumerate(ready))
+                 if ready else ())
 
 
 def _weigh(k: Knowledge) -> tuple[int, ...]:
@@ -246,7 +254,11 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     seat's hand is then played forward from the wall for the turns that seat has played
     (:func:`.progress.work`). With ``tb.passed`` a deal that gives another seat a hand winning on a
     discard it let pass is dealt again, at most ``PASSED_TRIES`` times (a seat that always wins would
-    have won on it)."""
+    have won on it). With ``tb.ready`` (in place of the others) each other seat is dealt a hand that
+    wins on a discard with the chance :func:`.ready.ready_chance` reads from its chances, on a face
+    drawn by them (:func:`_deal_ready`), the rest uniformly."""
+    if tb.ready:
+        return _deal_ready(tb, rng)
     for _ in range(PASSED_TRIES if tb.passed else 1):
         hands, wall = _deal_told(tb, rng) if tb.tells else _deal_uniform(tb, rng)
         for s, turns in enumerate(tb.progress):
@@ -274,6 +286,51 @@ def _deal_uniform(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list
     wall = pool[at:] + list(tb.bonus)
     shuffle(wall, rng)
     return hands, wall
+
+
+def _deal_ready(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """:func:`deal_hidden` with ready hands: each other seat, with the chance it is ready, gets a hand
+    that wins on a face drawn by its chances (:func:`.ready.build_ready`, at most ``READY_TRIES``
+    tries for one the engine lets win on a discard); the others are dealt from what is left."""
+    k = tb.k
+    counts = [0] * NUM_PLAYING
+    for x in tb.playing:
+        counts[x] += 1
+    hands: list[list[Tile]] = [[], [], [], []]
+    dealt = [False] * 4
+    for s, chances in enumerate(tb.ready):
+        if not chances or rng.random() >= ready_chance(sum(chances)):
+            continue
+        for _ in range(READY_TRIES):
+            face = pick_wait(chances, rng)
+            hand = build_ready(counts, k.hidden[s], face, rng) if face >= 0 else None
+            if hand is not None and _wins_on(tb, s, hand, face):
+                for f in hand:
+                    counts[f] -= 1
+                hands[s] = sorted(Tile(f) for f in hand)
+                dealt[s] = True
+                break
+    pool = [Tile(f) for f in range(NUM_PLAYING) for _ in range(counts[f])]
+    shuffle(pool, rng)
+    at = 0
+    for s in range(4):
+        if not dealt[s]:
+            n = k.hidden[s]
+            hands[s] = sorted(pool[at:at + n])
+            at += n
+    wall = pool[at:] + list(tb.bonus)
+    shuffle(wall, rng)
+    return hands, wall
+
+
+def _wins_on(tb: Table, s: int, hand: Sequence[int], t: int) -> bool:
+    """Whether seat ``s`` holding ``hand`` may win on a discard of ``t`` (its sets and bonus tiles as
+    they are)."""
+    k = tb.k
+    seat = SeatState(concealed=tuple(Tile(x) for x in hand), melds=k.melds[s], bonus=k.bonus[s])
+    win = hand_win(seat, Tile(t), self_drawn=False, seat_wind=(s - k.dealer) % 4, prevailing=k.prevailing,
+                   rules=tb.rules)
+    return win is not None and win.valid
 
 
 def _deal_told(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:

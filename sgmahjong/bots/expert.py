@@ -74,6 +74,7 @@ from .lean import LeanPolicy, Sim, lean_playout, sample_sim
 from .lean_policy import lean_style_policy
 from .perception import Perception, perceive
 from .reading import QUICK, read_styles
+from .ready import wait_chances
 from .strong import StrongBot, StrongParams
 
 BUDGET_MS = 100.0  # default time budget per decision
@@ -135,7 +136,7 @@ class ExpertBot(Bot):
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
                  danger: bool = False, base: str = "strong", veto: float | None = None,
-                 blend: float = 0.0, claims: bool = True) -> None:
+                 blend: float = 0.0, claims: bool = True, ready: bool = False) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -176,6 +177,8 @@ class ExpertBot(Bot):
         # their latest discards, by what all their discards tell, with the barred tiles, played forward
         self.weigh, self.tells, self.barred, self.passed = weigh, tells, barred, passed
         self.progress = progress
+        # ... or each other seat dealt a waiting hand as likely as the learned reading says (ready.py)
+        self.ready = ready
         # an overrule weighs each discard's risk of dealing in, as the learned reading of the discards
         # prices it (danger.py): the deals seldom give another seat a waiting hand. Off by default
         self.danger = danger
@@ -265,7 +268,8 @@ class ExpertBot(Bot):
         if len(cands) < 2 or not (self.claims or any(a.kind == "discard" for a in legal)):
             return base
         try:
-            tb = table(knowledge(view), rules, **self.dealing())
+            chances = wait_chances(view) if self.ready else ()
+            tb = table(knowledge(view), rules, **self.dealing(), ready=chances)
         except InconsistentViewError:
             return base
         deadline = math.inf if self.budget is None else start + self.budget
