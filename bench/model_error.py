@@ -9,7 +9,8 @@ minus that of ``strong``'s choice, paired:
   ``--real-deals`` times, every seat then played by ``strong`` (the real judge of ``bench_search_gain``):
   what the table pays;
 - each **model**'s value (``--models``, :data:`MODELS`): the expert's search on its own deals of the
-  hidden tiles (uniform; told by the discards; worked forward, with the barred and passed discards:
+  hidden tiles (uniform; told by the discards; ready, ``ready200``: the other seats dealt waiting hands
+  as the learned reading says, ``bots/ready.py``; worked forward, with the barred and passed discards:
   ``worked200``; or both), every candidate on every deal, a fixed number of deals, its rollouts
   played by the quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for
   the seat's own play or the opponents' only; ``oracle200``, the quick rollouts from the true
@@ -66,6 +67,7 @@ from sgmahjong.bots.evaluation import estimate, overrule
 from sgmahjong.bots.expert import ExpertBot, Z
 from sgmahjong.bots.lean import lean_playout, sim_of
 from sgmahjong.bots.lean_policy import lean_quick_policy
+from sgmahjong.bots.ready import wait_chances
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import Action, HandState, claims
 from sgmahjong.game.builder import Builder, seat_waits
@@ -97,7 +99,7 @@ ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a
 LEARNED = "learned"  # MODELS' class for the learned advantage of a discard (not a search: learned_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
-    "told200": (ExpertBot, 200, {"tells": True}),
+    "told200": (ExpertBot, 200, {"tells": True}), "ready200": (ExpertBot, 200, {"ready": True}),
     "worked200": (ExpertBot, 200, {"progress": True, "barred": True, "passed": True}),
     "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),
     "strong50": (_StrongRollouts, 50, {}), "strong25": (_StrongRollouts, 25, {}),
@@ -204,7 +206,7 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
             plain = table(seen, rules)
         except InconsistentViewError:
             continue
-        tables = {tuple(judge.dealing().values()): plain}  # by the searches' dealing options
+        tables = {(*judge.dealing().values(), judge.ready): plain}  # by the searches' dealing options
         diffs = real_values(true_state, seat, cands, real_deals, REAL_SEED + key, rules)
         real = [estimate(d)[:2] for d in diffs]
         turn = any(a.kind == "discard" for a in legal)
@@ -222,9 +224,9 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
             else:
                 bot = cls(key, rules, budget_ms=None, max_rounds=deals, **_FIXED, **options)
                 dealing = bot.dealing()
-                how = tuple(dealing.values())
+                how = (*dealing.values(), bot.ready)
                 if how not in tables:
-                    tables[how] = table(seen, rules, **dealing)
+                    tables[how] = table(seen, rules, **dealing, ready=wait_chances(view) if bot.ready else ())
                 ev = bot.search(tables[how], cands, eliminate=False)
                 est = [ev.paired(i, 0)[:2] if i else (0.0, 0.0) for i in range(len(cands))]
                 rounds, playouts = ev.rounds, ev.playouts
