@@ -271,21 +271,28 @@ def deal_hidden(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
 
 def _deal_uniform(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
     """:func:`deal_hidden` with every arrangement alike (or weighed by the latest discards)."""
-    k = tb.k
     pool = list(tb.playing)
     for _ in range(WEIGH_TRIES if tb.weigh else 1):
         shuffle(pool, rng)
         if not tb.weigh or rng.random() < _weight(tb, pool):
             break
     hands: list[list[Tile]] = [[], [], [], []]
+    return hands, _deal_rest(tb, pool, hands, (False,) * 4, rng)
+
+
+def _deal_rest(tb: Table, pool: list[Tile], hands: list[list[Tile]], dealt: Sequence[bool],
+               rng: random.Random) -> list[Tile]:
+    """Deal each seat not yet ``dealt`` as many tiles as it hides, in turn from the front of ``pool``;
+    the wall (the rest and the unseen bonus tiles, shuffled)."""
     at = 0
     for s in range(4):
-        n = k.hidden[s]
-        hands[s] = sorted(pool[at:at + n])
-        at += n
+        if not dealt[s]:
+            n = tb.k.hidden[s]
+            hands[s] = sorted(pool[at:at + n])
+            at += n
     wall = pool[at:] + list(tb.bonus)
     shuffle(wall, rng)
-    return hands, wall
+    return wall
 
 
 def _deal_ready(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
@@ -312,15 +319,7 @@ def _deal_ready(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
                 break
     pool = [Tile(f) for f in range(NUM_PLAYING) for _ in range(counts[f])]
     shuffle(pool, rng)
-    at = 0
-    for s in range(4):
-        if not dealt[s]:
-            n = k.hidden[s]
-            hands[s] = sorted(pool[at:at + n])
-            at += n
-    wall = pool[at:] + list(tb.bonus)
-    shuffle(wall, rng)
-    return hands, wall
+    return hands, _deal_rest(tb, pool, hands, dealt, rng)
 
 
 def _wins_on(tb: Table, s: int, hand: Sequence[int], t: int) -> bool:
