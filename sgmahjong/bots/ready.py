@@ -29,7 +29,7 @@ READY_AT: tuple[tuple[float, float], ...] = (
     (0.0, 0.0), (0.018, 0.006), (0.071, 0.035), (0.140, 0.077), (0.248, 0.137), (0.396, 0.209),
     (0.631, 0.291), (0.991, 0.413), (1.461, 0.574), (2.222, 0.812),
 )
-_AT = [x for x, _ in READY_AT]
+_AT = tuple(x for x, _ in READY_AT)
 PONG_SHARE = 0.35  # of the sets a ready hand is filled with, the share of pongs (the rest chows)
 
 
