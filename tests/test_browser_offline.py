@@ -188,10 +188,10 @@ def reopened_until(page: Page, url: str, files: list[str]) -> None:
     each new request of the page: reopened every half second on a fast machine, the check would never
     run. So each round asks for it, as the browser does for a player who stays on the page.
 
-    A navigation that starts just as the new worker takes over can stay pending in Chromium (in about one
-    run of this test in twelve on a busy 2-core machine): the worker is active and answers its own fetches and
-    cache reads in milliseconds, the server answers, and a new navigation loads at once. Such a round is
-    opened again, as a player would reload."""
+    A navigation that starts just as the new worker takes over can stay pending in Chromium (in 5 of
+    41 runs of this test on a 2-core machine busy with a bench): the worker is active and answers its
+    own fetches and cache reads in milliseconds, the server answers, and a new navigation loads at
+    once. Such a round is opened again, as a player would reload."""
     for _ in range(120):
         # the page's own ready state (its tiles drawn), not "load": with the scorer kept, "load" also
         # waits for the scorer's files, which a busy machine can take most of a minute to read
