@@ -16,6 +16,7 @@ import argparse
 import itertools
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -32,6 +33,24 @@ BANDS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2.0, float("inf"))
 Row = tuple[float, int]  # (the sum of the seat's chances, 1 if it can win on a discard now)
 
 
+def true_waits(state: Any, opp: int, chances: Sequence[float], rules: RuleSet) -> set[int]:
+    """The faces seat ``opp`` of the true ``state`` can win on by a discard now (its shape waits, each
+    checked for a valid win; none that ``chances`` bars, a 0)."""
+    st = state.seats[opp]
+    out = set()
+    for t in seat_waits(st.concealed):
+        if chances[t] == 0.0:  # barred: the seat may not win on it now
+            continue
+        try:
+            w = hand_win(st, Tile(t), self_drawn=False, seat_wind=(opp - state.dealer) % 4,
+                         prevailing=state.prevailing, rules=rules)
+        except InvalidHandError:  # a wait on a fifth copy: the seat holds all four
+            continue
+        if w is not None and w.valid:
+            out.add(t)
+    return out
+
+
 def hand_rows(args: tuple[int, int]) -> list[Row]:
     """The rows of hand ``h`` of the run seeded ``seed``."""
     seed, h = args
@@ -44,20 +63,8 @@ def hand_rows(args: tuple[int, int]) -> list[Row]:
             return
         chances = wait_chances(view)
         for opp, ch in enumerate(chances):
-            if not ch:
-                continue
-            st = state.seats[opp]
-            ready = False
-            for t in seat_waits(st.concealed):
-                if ch[t] == 0.0:  # barred: the seat may not win on it now
-                    continue
-                try:
-                    w = hand_win(st, Tile(t), self_drawn=False, seat_wind=(opp - state.dealer) % 4,
-                                 prevailing=state.prevailing, rules=rules)
-                except InvalidHandError:  # a wait on a fifth copy: the seat holds all four
-                    continue
-                ready = ready or (w is not None and w.valid)
-            rows.append((sum(ch), int(ready)))
+            if ch:
+                rows.append((sum(ch), int(bool(true_waits(state, opp, ch, rules)))))
 
     play_hand(rules, bots, seed=seed * 1_000_003 + h, dealer=h % 4, prevailing=(h // 4) % 4, watch=watch)
     return rows

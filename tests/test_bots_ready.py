@@ -7,8 +7,12 @@ from typing import Any
 
 import pytest
 
+from bench.train_danger import WIDE_NAMES
+from bench.wait_reading import hand_seats, shares
+from bench.wait_reading import main as wait_main
 from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import make_bot
+from sgmahjong.bots.danger import NAMES
 from sgmahjong.bots.determinise import deal_hidden, knowledge, sample_state, table
 from sgmahjong.bots.expert import ExpertBot
 from sgmahjong.bots.ready import READY_AT, build_ready, pick_wait, ready_chance, wait_chances
@@ -148,3 +152,20 @@ def test_the_expert_with_ready_deals_plays_legally_and_the_same_way_for_the_same
 
     _play(405, check, ("strong",) * 4)
     assert len(picks) == 6 and all(a == b for a, b in picks)
+
+
+def test_the_wait_reading_bench_records_ready_seats_and_their_true_waits(capsys: Any) -> None:
+    """bench/wait_reading.py: every seat it records is ready (a wait among its live faces, each face's
+    inputs the danger model's and the wide ones), the shares count the weight on the waits (ties
+    shared), and a small run prints every reading, the uniform one at the share of waits among faces."""
+    seats = [s for h in range(3) for s in hand_seats((91, h))]
+    assert seats
+    for seat in seats:
+        assert any(y for _, _, y in seat) and not all(y for _, _, y in seat)
+        assert all(len(f) == len(NAMES) + len(WIDE_NAMES) and 0.0 < c <= 1.0 for f, c, _ in seat)
+    toy: list[list[tuple[list[float], float, int]]] = [[([], 0.5, 1), ([], 0.5, 0)],
+                                                       [([], 0.1, 0), ([], 0.3, 1)]]
+    assert shares(toy, [[1.0, 3.0], [1.0, 1.0]]) == (pytest.approx((0.25 + 0.5) / 2), pytest.approx(0.25))
+    wait_main(["--hands", "10", "--seed", "91", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert all(f"| {name} |" in out for name in ("uniform", "danger", "fitted", "fitted, wide"))

@@ -1,0 +1,133 @@
+"""How well the discards say what a ready seat waits on: the share of a reading's chance on the true waits.
+
+The ready deals (``bots/ready.py``) deal a seat that is likely ready a hand that wins on a face drawn by
+the learned chances of :mod:`sgmahjong.bots.danger`. Those chances were learned for defence (can this
+seat win on this tile, over every seat, ready or not); a ready deal needs the other half, *which* faces
+a seat that is ready waits on. This bench plays seeded hands of four ``strong`` and, at every turn, for
+every other seat that is ready (it can win on a discard now: the engine says so from the true hand,
+:func:`bench.ready_calibration.true_waits`), records each face it may win on (the live faces: not
+barred) with the reading's inputs and whether it is one of the seat's waits. On held-out hands it
+prints, per reading, the mean share of its chance that lies on the true waits (what a ready deal draws
+a true wait with) and how often its likeliest face is one:
+
+- ``uniform``: every live face alike (what a reading that knows nothing would draw);
+- ``danger``: the learned chance of :mod:`.danger`, as the ready deals draw it, and its square;
+- ``fitted``: a logistic model of "this face is a wait" fitted on the training hands' ready seats only,
+  over the danger model's inputs (``fitted, wide``: and those of ``bench.train_danger --wide``): what
+  a reading trained for the waits themselves would give on the same inputs.
+
+    python -m bench.wait_reading --hands 2000 --seed 555 --workers 2
+
+A measurement for the next lever, not a model the bots play (nothing is written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from bench.ready_calibration import true_waits
+from bench.train_danger import fit, wide_features
+from sgmahjong.bots import make_bot
+from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.danger import NAMES, chance, features, read
+from sgmahjong.bots.perception import perceive
+from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import NUM_PLAYING
+
+Face = tuple[list[float], float, int]  # the reading's inputs (narrow + wide), the danger chance, a wait?
+Seat = list[Face]  # a ready seat at a turn: its live faces
+
+
+def hand_seats(args: tuple[int, int]) -> list[Seat]:
+    """The ready seats of hand ``h`` of the run seeded ``seed``, at every turn of the others."""
+    seed, h = args
+    rules = RuleSet()
+    bots = [make_bot("strong", seed * 100_003 + h * 4 + s, rules) for s in range(4)]
+    seats: list[Seat] = []
+
+    def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        if not any(a.kind == "discard" for a in legal):
+            return
+        p = perceive(view)
+        r = read(view)
+        for opp in range(4):
+            if opp == seat or p.seats[opp].concealed_count % 3 != 1:
+                continue
+            ch = [chance(p, r, opp, t) for t in range(NUM_PLAYING)]
+            waits = true_waits(state, opp, ch, rules)
+            if waits:
+                seats.append([(features(p, r, opp, t) + wide_features(p, r, opp, t), ch[t], int(t in waits))
+                              for t in range(NUM_PLAYING) if ch[t] > 0.0])
+
+    play_hand(rules, bots, seed=seed * 1_000_003 + h, dealer=h % 4, prevailing=(h // 4) % 4, watch=watch)
+    return seats
+
+
+def collect(seed: int, hands: int, workers: int) -> list[Seat]:
+    jobs = [(seed, h) for h in range(hands)]
+    out: list[Seat] = []
+    start = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        for i, part in enumerate(pool.map(hand_seats, jobs, chunksize=8), 1):
+            out.extend(part)
+            if i % 200 == 0 or i == hands:
+                print(f"  {i}/{hands} hands, {len(out):,} ready seats, {time.perf_counter() - start:.0f} s",
+                      file=sys.stderr, flush=True)
+    return out
+
+
+def shares(seats: Sequence[Seat], weights: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """(the mean share of the weights on the true waits, the share of seats whose likeliest face is one,
+    ties shared)."""
+    mass = top = 0.0
+    for seat, w in zip(seats, weights, strict=True):
+        total = sum(w)
+        mass += sum(x for x, (_, _, y) in zip(w, seat, strict=True) if y) / total if total > 0 else 0.0
+        best = [y for x, (_, _, y) in zip(w, seat, strict=True) if x == max(w)]
+        top += sum(best) / len(best)  # ties shared
+    return mass / len(seats), top / len(seats)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import numpy as np
+
+    ap = argparse.ArgumentParser(prog="python -m bench.wait_reading", description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=555)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--holdout", type=float, default=0.2, help="share of the hands kept for the check")
+    args = ap.parse_args(argv)
+    if args.hands < 2 or args.workers < 1 or not 0.0 < args.holdout < 1.0:
+        ap.error("--hands must be at least 2, --workers at least 1, --holdout between 0 and 1")
+    test_hands = max(1, round(args.hands * args.holdout))
+    train = collect(args.seed, args.hands - test_hands, args.workers)
+    test = collect(args.seed + 1_000_000, test_hands, args.workers)
+    x = np.array([f for seat in train for f, _, _ in seat])
+    y = np.array([lab for seat in train for _, _, lab in seat], dtype=float)
+    cut = len(NAMES)  # the danger model's own inputs come first
+    models = {"fitted": (fit(x[:, :cut], y), cut), "fitted, wide": (fit(x, y), x.shape[1])}
+    rows: dict[str, list[list[float]]] = {
+        "uniform": [[1.0] * len(s) for s in test],
+        "danger": [[c for _, c, _ in s] for s in test],
+        "danger squared": [[c * c for _, c, _ in s] for s in test]}
+    for name, (w, n) in models.items():
+        rows[name] = [list(1.0 / (1.0 + np.exp(-np.clip(np.array([f[:n] for f, _, _ in s]) @ w, -30, 30))))
+                      for s in test]
+    faces = sum(len(s) for s in test) / len(test)
+    waits = sum(lab for s in test for _, _, lab in s) / len(test)
+    print(f"{len(train):,} ready seats to fit ({args.hands - test_hands} hands, seed {args.seed}), "
+          f"{len(test):,} held out ({test_hands} hands); {faces:.1f} live faces and {waits:.2f} waits a seat")
+    print("| reading | its chance on the true waits | its likeliest face a wait |")
+    print("|---|---|---|")
+    for name, w in rows.items():
+        mass, top = shares(test, w)
+        print(f"| {name} | {mass:.3f} | {top:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
