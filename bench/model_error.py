@@ -15,7 +15,9 @@ minus that of ``strong``'s choice, paired:
   played by the quick policy (the expert's), by ``strong`` itself for every seat, or by ``strong`` for
   the seat's own play or the opponents' only; ``oracle200``, the quick rollouts from the true
   hands (``oracle-ready200``: only the hands one tile from winning true, the others dealt again;
-  ``oracle-unready200``: the other way round); or ``learned``, no search: the learned advantage of
+  ``oracle-unready200``: the other way round); ``seats200`` and ``waits200``, the ready deals told
+  the truth (:func:`known_ready`: the seats one tile from winning dealt a waiting hand every time, on a
+  face the reading draws, or on their true waits); or ``learned``, no search: the learned advantage of
   a discard (``bots/advantage.py``) of each of ``strong``'s best three discards at a turn (0 for any
   other candidate; its rule never overrules).
 
@@ -33,7 +35,9 @@ The models share the decisions and the real values, so the differences between t
 With ``learned`` and a search among the models, ``--blend W:Z,...`` also prices rules that blend the
 two (the search's mean plus ``W`` times the learned advantage, played where that is ahead of ``strong``'s
 choice by ``Z`` of the search's standard errors) against the expert's rule, on the same decisions;
-``--rows FILE`` reports the decisions an earlier ``--out FILE`` saved, in seconds:
+``--real-from FILE`` takes the real values from an earlier ``--out FILE`` of the same hands (checked
+decision by decision) and plays only the models; ``--rows FILE`` reports the decisions an earlier
+``--out FILE`` saved, in seconds:
 
     python -m bench.model_error --rows FILE --models quick200,learned --blend 1:1.5,2:1
 
@@ -106,7 +110,28 @@ MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name
     "strong-own50": (_StrongOwn, 50, {}), "strong-opponents50": (_StrongOpponents, 50, {}),
     "oracle200": (ORACLE, 200, {}), "learned": (LEARNED, 0, {}),
     "oracle-ready200": (ORACLE, 200, {"keep": "ready"}),
-    "oracle-unready200": (ORACLE, 200, {"keep": "unready"})}
+    "oracle-unready200": (ORACLE, 200, {"keep": "unready"}),
+    "seats200": (ExpertBot, 200, {"ready": True}), "waits200": (ExpertBot, 200, {"ready": True})}
+KNOWN = {"seats200": "seats", "waits200": "waits"}  # ready deals told the truth: which seats; and their waits
+
+
+def known_ready(state: HandState, seat: int, chances: Sequence[Sequence[float]],
+                know: str) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
+    """Ready deals' (chances, odds) told the truth: the seats one tile from winning (:func:`ready_seats`)
+    dealt a waiting hand every time, the others uniformly; on faces drawn by the reading's ``chances``
+    (``seats``) or on the seat's true waits by shape (``waits``): which of the two the ready deals'
+    shortfall is."""
+    ready = ready_seats(state, seat)
+    out: list[tuple[float, ...]] = []
+    for s in range(4):
+        if s not in ready:
+            out.append(())
+        elif know == "seats":
+            out.append(tuple(chances[s]))
+        else:
+            w = set(seat_waits(state.seats[s].concealed))
+            out.append(tuple(1.0 if t in w else 0.0 for t in range(NUM_PLAYING)))
+    return tuple(out), tuple(1.0 if s in ready else 0.0 for s in range(4))
 
 
 def ready_seats(state: HandState, seat: int) -> frozenset[int]:
@@ -192,8 +217,10 @@ def learned_values(view: View, legal: Sequence[Action], cands: Sequence[Action],
     return advantages(turn, cands)
 
 
-def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[dict[str, Any]]:
-    """Hand ``h``'s searched decisions, each candidate valued from the true hand and by each model."""
+def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str],
+             known: Sequence[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Hand ``h``'s searched decisions, each candidate valued from the true hand and by each model (the
+    real values taken from ``known``, the hand's rows of an earlier run on the same hands, if given)."""
     rules = RuleSet()
     seat, points = searched_points(h, seed, DEALS)
     rows = []
@@ -207,11 +234,17 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
         except InconsistentViewError:
             continue
         tables = {(*judge.dealing().values(), judge.ready): plain}  # by the searches' dealing options
-        diffs = real_values(true_state, seat, cands, real_deals, REAL_SEED + key, rules)
-        real = [estimate(d)[:2] for d in diffs]
         turn = any(a.kind == "discard" for a in legal)
-        row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim",
-                               "real": [m for m, _ in real], "real_se": [se for _, se in real]}
+        row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim"}
+        if known is None:
+            real = [estimate(d)[:2] for d in real_values(true_state, seat, cands, real_deals, REAL_SEED + key,
+                                                         rules)]
+            row |= {"real": [m for m, _ in real], "real_se": [se for _, se in real]}
+        else:
+            same = known[len(rows)] if len(rows) < len(known) else {}
+            if same.get("kind") != row["kind"] or len(same.get("real", ())) != len(cands):
+                raise ValueError(f"hand {h}: the decisions differ from those of the known rows")
+            row |= {"real": same["real"], "real_se": same["real_se"]}
         for name in models:
             cls, deals, options = MODELS[name]
             if cls == LEARNED:
@@ -227,7 +260,11 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str]) -> list[
                 how = (*dealing.values(), bot.ready)
                 if how not in tables:
                     tables[how] = table(seen, rules, **dealing, ready=wait_chances(view) if bot.ready else ())
-                ev = bot.search(tables[how], cands, eliminate=False)
+                tb = tables[how]
+                if name in KNOWN:
+                    chances, odds = known_ready(true_state, seat, tb.ready, KNOWN[name])
+                    tb = dataclasses.replace(table(seen, rules, **dealing, ready=chances), odds=odds)
+                ev = bot.search(tb, cands, eliminate=False)
                 est = [ev.paired(i, 0)[:2] if i else (0.0, 0.0) for i in range(len(cands))]
                 rounds, playouts = ev.rounds, ev.playouts
             row[name] = {"mean": [m for m, _ in est], "se": [se for _, se in est], "rounds": rounds,
@@ -345,6 +382,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", metavar="FILE", help="write every valued decision to FILE (JSON lines)")
     p.add_argument("--rows", metavar="FILE", help="report the decisions an --out FILE holds (none played)")
+    p.add_argument("--real-from", metavar="FILE",
+                   help="take the real values from an --out FILE of the same hands (only the models played)")
     p.add_argument("--blend", metavar="W:Z,...", default="",
                    help="also price rules blending the first search with 'learned' (both in --models)")
     args = p.parse_args([] if argv is None else argv)
@@ -374,8 +413,17 @@ def main(argv: list[str] | None = None) -> None:
     else:
         print(f"model error: {args.hands} hands from seed {args.seed}, real values on {args.real_deals} "
               f"reorderings", flush=True)
-        rows = run_hands(one_hand, [(h, args.seed, args.real_deals, models) for h in range(args.hands)],
-                         args.workers, args.out)
+        known: dict[int, list[dict[str, Any]]] = {}
+        if args.real_from:
+            try:
+                for r in read_rows(args.real_from):
+                    known.setdefault(r["hand"], []).append(r)
+            except (OSError, ValueError, KeyError) as e:
+                p.error(f"--real-from: {e}")
+            if any(h not in known for h in range(args.hands)):
+                p.error(f"--real-from: {args.real_from} holds no decisions of some of the {args.hands} hands")
+        rows = run_hands(one_hand, [(h, args.seed, args.real_deals, models, known.get(h) if known else None)
+                                    for h in range(args.hands)], args.workers, args.out)
         hands = args.hands
     report(rows, hands, models)
     if blends:

@@ -171,6 +171,8 @@ class Table:
     passed: tuple[frozenset[int], ...] = ()  # with passed deals: what each other seat is not waiting on
     progress: tuple[int, ...] = ()  # with worked deals: the turns each other seat's dealt hand is played
     ready: tuple[tuple[float, ...], ...] = ()  # with ready deals: each seat's chance of winning on each face
+    odds: tuple[float, ...] = ()  # with ready deals: each seat's chance of being ready, if known better than
+    # READY_AT reads it from the chances' sum (a measuring oracle: bench.model_error)
 
 
 class DealOptions(TypedDict):
@@ -306,7 +308,7 @@ def _deal_ready(tb: Table, rng: random.Random) -> tuple[list[list[Tile]], list[T
     hands: list[list[Tile]] = [[], [], [], []]
     dealt = [False] * 4
     for s, chances in enumerate(tb.ready):
-        if not chances or rng.random() >= ready_chance(sum(chances)):
+        if not chances or rng.random() >= (tb.odds[s] if tb.odds else ready_chance(sum(chances))):
             continue
         for _ in range(READY_TRIES):
             face = pick_wait(chances, rng)
