@@ -422,8 +422,12 @@ def main(argv: list[str] | None = None) -> None:
                 p.error(f"--real-from: {e}")
             if any(h not in known for h in range(args.hands)):
                 p.error(f"--real-from: {args.real_from} holds no decisions of some of the {args.hands} hands")
-        rows = run_hands(one_hand, [(h, args.seed, args.real_deals, models, known.get(h) if known else None)
-                                    for h in range(args.hands)], args.workers, args.out)
+        try:
+            tasks = [(h, args.seed, args.real_deals, models, known.get(h) if known else None)
+                     for h in range(args.hands)]
+            rows = run_hands(one_hand, tasks, args.workers, args.out)
+        except ValueError as e:  # the kept rows' decisions are not these hands'
+            p.error(f"--real-from: {e}")
         hands = args.hands
     report(rows, hands, models)
     if blends:

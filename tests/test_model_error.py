@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from bench.bench_search_gain import reordered
 from bench.model_error import (
     blend_pick,
     blend_report,
+    known_ready,
     learned_values,
     main,
     picks,
@@ -25,9 +27,13 @@ from bench.model_error import (
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.advantage import advantage, read_turn
 from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.determinise import deal_hidden, knowledge, table
 from sgmahjong.bots.expert import ExpertBot
+from sgmahjong.bots.ready import wait_chances
 from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import HandState, apply, legal_actions, new_hand
+from sgmahjong.game.builder import seat_waits
+from sgmahjong.game.view import player_view
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import NUM_PLAYING, Tile
 
@@ -177,3 +183,53 @@ def test_the_learned_model_values_strongs_best_discards_and_nothing_else() -> No
                 assert v == 0.0
         assert any(v != 0.0 for v in got[1:])
     assert turns > 10 and claims > 3
+
+
+def test_ready_deals_told_the_truth_deal_the_ready_seat_a_waiting_hand_every_time() -> None:
+    """``seats200`` and ``waits200``'s ready deals (:func:`known_ready`): the seat one tile from winning
+    gets odds 1 and the reading's chances (``seats``) or 1 on each of its true waits and 0 elsewhere
+    (``waits``), every other seat nothing; dealt with those odds, the seat holds a waiting hand on
+    (almost) every deal, and with ``waits`` it waits on one of its true waits."""
+    state, _ = new_hand(RuleSet(), seed=4)
+    ready = tuple(sorted(Tile(t) for t in range(13)))
+    seats = list(state.seats)
+    seats[2] = dataclasses.replace(seats[2], concealed=ready, drawn=None, waits=None)
+    state = dataclasses.replace(state, seats=tuple(seats))
+    me = next(s for s in range(4) if s != 2 and len(state.seats[s].concealed) == 13)
+    view = player_view(state, me)
+    read = wait_chances(view)
+    chances, odds = known_ready(state, me, read, "seats")
+    assert odds == tuple(1.0 if s == 2 else 0.0 for s in range(4))
+    assert chances[2] == read[2] and all(not chances[s] for s in range(4) if s != 2)
+    true = set(seat_waits(ready))
+    told, _ = known_ready(state, me, read, "waits")
+    assert {t for t, c in enumerate(told[2]) if c} == true and set(told[2]) == {0.0, 1.0}
+    for how in (chances, told):
+        tb = dataclasses.replace(table(knowledge(view), RuleSet(), ready=how), odds=odds)
+        hands = [deal_hidden(tb, random.Random(r))[0][2] for r in range(20)]
+        waiting = [h for h in hands if seat_waits(tuple(h))]
+        assert all(len(h) == 13 for h in hands) and len(waiting) >= 18  # (else: 8 hands tried, then uniform)
+        if how is told:
+            assert all(set(seat_waits(tuple(h))) & true for h in waiting)
+
+
+def test_real_values_from_kept_rows_must_cover_the_hands(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``--real-from`` refuses a file that lacks some of the hands asked for, or is not rows at all,
+    with a message and no traceback."""
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text(json.dumps({"hand": 0, "kind": "turn", "real": [0.0], "real_se": [0.0]}) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["--hands", "2", "--models", "quick25", "--real-from", str(kept)])
+    assert "holds no decisions of some of the 2 hands" in capsys.readouterr().err
+    (tmp_path / "bad.jsonl").write_text("not json\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["--hands", "2", "--models", "quick25", "--real-from", str(tmp_path / "bad.jsonl")])
+    assert "--real-from:" in capsys.readouterr().err
+    rows = tmp_path / "other.jsonl"  # every hand there, but not these hands' decisions
+    rows.write_text("".join(json.dumps({"hand": h, "kind": "claim", "real": [0.0], "real_se": [0.0]}) + "\n"
+                            for h in range(2)), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["--hands", "2", "--seed", "5", "--models", "quick25", "--real-from", str(rows)])
+    assert "the decisions differ from those of the known rows" in capsys.readouterr().err
