@@ -14,7 +14,9 @@ a true wait with) and how often its likeliest face is one:
 - ``danger``: the learned chance of :mod:`.danger`, as the ready deals draw it, and its square;
 - ``fitted``: a logistic model of "this face is a wait" fitted on the training hands' ready seats only,
   over the danger model's inputs (``fitted, wide``: and those of ``bench.train_danger --wide``): what
-  a reading trained for the waits themselves would give on the same inputs.
+  a reading trained for the waits themselves would give on the same inputs; ``fitted, wide and
+  drawn``: and inputs a table shows but the player view does not (:func:`drawn_features`: which of the
+  seat's discards were the tile it had just drawn, and the faces beside its latest from the hand).
 
     python -m bench.wait_reading --hands 2000 --seed 555 --workers 2
 
@@ -31,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.ready_calibration import true_waits
-from bench.train_danger import fit, wide_features
+from bench.train_danger import WIDE_NAMES, fit, wide_features
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger import NAMES, chance, features, read
@@ -39,8 +41,39 @@ from sgmahjong.bots.perception import perceive
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import NUM_PLAYING
 
-Face = tuple[list[float], float, int]  # the reading's inputs (narrow + wide), the danger chance, a wait?
+Face = tuple[list[float], float, int]  # the inputs (narrow, wide, drawn), the danger chance, a wait?
 Seat = list[Face]  # a ready seat at a turn: its live faces
+
+
+DRAWN_NAMES = ("drawn_streak", "drawn_last3", "hand_last", "hand_same", "hand_near1", "hand_near2",
+               "hand_near1_last")
+
+
+def pile_of(seat: Any) -> list[int]:
+    """A seat's whole pile in order, the discards others claimed in their places (the true state's)."""
+    pile = [int(t) for t in seat.discards]
+    for place, tile, _ in sorted(seat.taken):
+        pile.insert(place, int(tile))
+    return pile
+
+
+def drawn_features(made: Sequence[bool], pile: Sequence[int], t: int) -> list[float]:
+    """Inputs a table shows and the player view does not (in the order of :data:`DRAWN_NAMES`): of
+    the seat's discards, ``made`` says which were the tile it had just drawn. How many of its latest
+    discards in a row were (up to 6, over 6) and of its last three; whether its latest discard came
+    from the hand; and, for its latest discard from the hand ``u``: ``t`` is ``u``, one from it in the
+    suit, two from it, and one from it when ``u`` was the latest discard."""
+    streak = 0
+    for m in reversed(made):
+        if not m:
+            break
+        streak += 1
+    u = next((x for x, m in zip(reversed(pile), reversed(made), strict=False) if not m), -1)
+    suited = 0 <= u < 27 and t < 27 and u // 9 == t // 9
+    near1 = float(suited and abs(t - u) == 1)
+    last = float(bool(made) and not made[-1])
+    return [min(streak, 6) / 6.0, sum(made[-3:]) / 3.0, last, float(t == u), near1,
+            float(suited and abs(t - u) == 2), near1 * last]
 
 
 def hand_seats(args: tuple[int, int]) -> list[Seat]:
@@ -49,10 +82,18 @@ def hand_seats(args: tuple[int, int]) -> list[Seat]:
     rules = RuleSet()
     bots = [make_bot("strong", seed * 100_003 + h * 4 + s, rules) for s in range(4)]
     seats: list[Seat] = []
+    made: list[list[bool]] = [[], [], [], []]  # each seat's discards: the tile it had just drawn?
+    drawn: list[int | None] = [None] * 4  # the tile each seat held drawn at its latest turn
 
     def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        for s in range(4):
+            pile = pile_of(state.seats[s])
+            if len(pile) > len(made[s]):
+                made[s].append(drawn[s] is not None and pile[-1] == drawn[s])
         if not any(a.kind == "discard" for a in legal):
             return
+        d = state.seats[seat].drawn
+        drawn[seat] = None if d is None else int(d)
         p = perceive(view)
         r = read(view)
         for opp in range(4):
@@ -61,7 +102,9 @@ def hand_seats(args: tuple[int, int]) -> list[Seat]:
             ch = [chance(p, r, opp, t) for t in range(NUM_PLAYING)]
             waits = true_waits(state, opp, ch, rules)
             if waits:
-                seats.append([(features(p, r, opp, t) + wide_features(p, r, opp, t), ch[t], int(t in waits))
+                pile = pile_of(state.seats[opp])
+                seats.append([(features(p, r, opp, t) + wide_features(p, r, opp, t)
+                               + drawn_features(made[opp], pile, t), ch[t], int(t in waits))
                               for t in range(NUM_PLAYING) if ch[t] > 0.0])
 
     play_hand(rules, bots, seed=seed * 1_000_003 + h, dealer=h % 4, prevailing=(h // 4) % 4, watch=watch)
@@ -110,7 +153,9 @@ def main(argv: list[str] | None = None) -> None:
     x = np.array([f for seat in train for f, _, _ in seat])
     y = np.array([lab for seat in train for _, _, lab in seat], dtype=float)
     cut = len(NAMES)  # the danger model's own inputs come first
-    models = {"fitted": (fit(x[:, :cut], y), cut), "fitted, wide": (fit(x, y), x.shape[1])}
+    wide = cut + len(WIDE_NAMES)
+    models = {"fitted": (fit(x[:, :cut], y), cut), "fitted, wide": (fit(x[:, :wide], y), wide),
+              "fitted, wide and drawn": (fit(x, y), x.shape[1])}
     rows: dict[str, list[list[float]]] = {
         "uniform": [[1.0] * len(s) for s in test],
         "danger": [[c for _, c, _ in s] for s in test],

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench.train_danger import WIDE_NAMES
-from bench.wait_reading import hand_seats, shares
+from bench.wait_reading import DRAWN_NAMES, drawn_features, hand_seats, shares
 from bench.wait_reading import main as wait_main
 from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import make_bot
@@ -162,10 +162,18 @@ def test_the_wait_reading_bench_records_ready_seats_and_their_true_waits(capsys:
     assert seats
     for seat in seats:
         assert any(y for _, _, y in seat) and not all(y for _, _, y in seat)
-        assert all(len(f) == len(NAMES) + len(WIDE_NAMES) and 0.0 < c <= 1.0 for f, c, _ in seat)
+        assert all(len(f) == len(NAMES) + len(WIDE_NAMES) + len(DRAWN_NAMES) and 0.0 < c <= 1.0
+                   for f, c, _ in seat)
     toy: list[list[tuple[list[float], float, int]]] = [[([], 0.5, 1), ([], 0.5, 0)],
                                                        [([], 0.1, 0), ([], 0.3, 1)]]
     assert shares(toy, [[1.0, 3.0], [1.0, 1.0]]) == (pytest.approx((0.25 + 0.5) / 2), pytest.approx(0.25))
+    # discards 3, 5 (from the hand), 20 and 22 (each the tile just drawn): a streak of two, 5 the latest
+    # from the hand, 4 and 6 beside it, 7 two from it, 14 (another suit) nothing
+    made, pile = [False, False, True, True], [3, 5, 20, 22]
+    assert drawn_features(made, pile, 4)[:5] == [2 / 6, 2 / 3, 0.0, 0.0, 1.0]
+    assert drawn_features(made, pile, 7)[3:] == [0.0, 0.0, 1.0, 0.0]
+    assert drawn_features(made, pile, 14)[3:] == [0.0] * 4
+    assert drawn_features([True, False], [8, 5], 5)[2:4] == [1.0, 1.0]
     wait_main(["--hands", "10", "--seed", "91", "--workers", "1"])
     out = capsys.readouterr().out
-    assert all(f"| {name} |" in out for name in ("uniform", "danger", "fitted", "fitted, wide"))
+    assert all(f"| {name} |" in out for name in ("uniform", "danger", "fitted", "fitted, wide and drawn"))
