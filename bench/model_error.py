@@ -103,6 +103,7 @@ ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a
 LEARNED = "learned"  # MODELS' class for the learned advantage of a discard (not a search: learned_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
+    "quick800": (ExpertBot, 800, {}),
     "told200": (ExpertBot, 200, {"tells": True}), "ready200": (ExpertBot, 200, {"ready": True}),
     "worked200": (ExpertBot, 200, {"progress": True, "barred": True, "passed": True}),
     "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),
