@@ -161,6 +161,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "honours-opponents": (_HonoursOpponents, {}), "own-cautious": (_OwnCautious, {}),
     "own-eager": (_OwnEager, {}),
     "deals100": (ExpertBot, {"max_rounds": 100}), "deals400": (ExpertBot, {"max_rounds": 400}),
+    "deals800": (ExpertBot, {"max_rounds": 800}),
     "weighed": (ExpertBot, {"weigh": True}), "told": (ExpertBot, {"tells": True}),
     "extended2": (ExpertBot, {"extend": 2}),
     "extended8": (ExpertBot, {"extend": 8}), "extended-weighed": (ExpertBot, {"extend": 4, "weigh": True}),
