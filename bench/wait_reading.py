@@ -131,7 +131,8 @@ def shares(seats: Sequence[Seat], weights: Sequence[Sequence[float]]) -> tuple[f
     for seat, w in zip(seats, weights, strict=True):
         total = sum(w)
         mass += sum(x for x, (_, _, y) in zip(w, seat, strict=True) if y) / total if total > 0 else 0.0
-        best = [y for x, (_, _, y) in zip(w, seat, strict=True) if x == max(w)]
+        hi = max(w)
+        best = [y for x, (_, _, y) in zip(w, seat, strict=True) if x == hi]
         top += sum(best) / len(best)  # ties shared
     return mass / len(seats), top / len(seats)
 
