@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import sys
-import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bench.hands_pool import gather
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.ready import ready_chance, wait_chances
@@ -78,15 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.hands < 1 or args.workers < 1:
         ap.error("--hands and --workers must be at least 1")
-    jobs = [(args.seed, h) for h in range(args.hands)]
-    start = time.perf_counter()
-    rows: list[Row] = []
-    with ProcessPoolExecutor(args.workers) as pool:
-        for i, part in enumerate(pool.map(hand_rows, jobs, chunksize=8), 1):
-            rows.extend(part)
-            if i % 200 == 0 or i == args.hands:
-                print(f"  {i}/{args.hands} hands, {len(rows):,} seats, {time.perf_counter() - start:.0f} s",
-                      file=sys.stderr, flush=True)
+    rows = gather(hand_rows, [(args.seed, h) for h in range(args.hands)], workers=args.workers, what="seats")
     print(f"{len(rows):,} seats at turns of {args.hands} hands (seed {args.seed}); "
           f"ready {sum(r for _, r in rows) / len(rows):.3f}")
     print("| sum of the chances | seats | mean sum | ready | READY_AT reads |")

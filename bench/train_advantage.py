@@ -21,10 +21,9 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bench.hands_pool import gather
 from bench.model_error import oracle_values
 from bench.train_danger import write
 from sgmahjong.bots import make_bot
@@ -78,24 +77,9 @@ def hand_rows(args: tuple[int, int, int]) -> list[Row]:
 
 
 def collect(seed: int, first: int, hands: int, deals: int, workers: int) -> list[Row]:
-    jobs = [(seed, h, deals) for h in range(first, first + hands)]
-    if workers <= 1:
-        return _gather(map(hand_rows, jobs), hands)
-    with ProcessPoolExecutor(workers) as pool:
-        return _gather(pool.map(hand_rows, jobs, chunksize=2), hands)
-
-
-def _gather(chunks: Iterator[list[Row]], hands: int) -> list[Row]:
-    """The hands' samples in hand order, with progress and the time left on stderr."""
-    out: list[Row] = []
-    start = time.perf_counter()
-    for i, rows in enumerate(chunks, 1):
-        out.extend(rows)
-        if i % 20 == 0 or i == hands:
-            spent = time.perf_counter() - start
-            print(f"  {i}/{hands} hands, {len(out):,} samples, {spent:.0f} s, "
-                  f"about {spent / i * (hands - i):.0f} s left", file=sys.stderr, flush=True)
-    return out
+    """The samples of the seeded hands ``first`` to ``first + hands - 1``, in hand order."""
+    return gather(hand_rows, [(seed, h, deals) for h in range(first, first + hands)], workers=workers,
+                  chunksize=2, every=20, what="samples")
 
 
 def fit(x: Any, y: Any, l2: float = 10.0) -> Any:

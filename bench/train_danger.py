@@ -21,10 +21,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from typing import Any
 
+from bench.hands_pool import gather
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger import NAMES, Reading, features, read
@@ -97,23 +97,8 @@ def hand_rows(args: tuple[int, int, bool]) -> list[Row]:
 
 
 def collect(seed: int, hands: int, workers: int, wide: bool = False) -> list[Row]:
-    jobs = [(seed, h, wide) for h in range(hands)]
-    if workers <= 1:
-        return _gather(map(hand_rows, jobs), hands)
-    with ProcessPoolExecutor(workers) as pool:
-        return _gather(pool.map(hand_rows, jobs, chunksize=8), hands)
-
-
-def _gather(chunks: Iterator[list[Row]], hands: int) -> list[Row]:
-    """The hands' samples in hand order, with progress on stderr."""
-    out: list[Row] = []
-    start = time.perf_counter()
-    for i, rows in enumerate(chunks, 1):
-        out.extend(rows)
-        if i % 200 == 0 or i == hands:
-            print(f"  {i}/{hands} hands, {len(out):,} samples, {time.perf_counter() - start:.0f} s",
-                  file=sys.stderr, flush=True)
-    return out
+    """The samples of ``hands`` seeded hands, in hand order."""
+    return gather(hand_rows, [(seed, h, wide) for h in range(hands)], workers=workers, what="samples")
 
 
 def fit(x: Any, y: Any, l2: float = 1.0, rounds: int = 30) -> Any:

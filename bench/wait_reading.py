@@ -26,12 +26,10 @@ A measurement for the next lever, not a model the bots play (nothing is written)
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bench.hands_pool import gather
 from bench.ready_calibration import true_waits
 from bench.train_danger import WIDE_NAMES, fit, wide_features
 from sgmahjong.bots import make_bot
@@ -112,16 +110,8 @@ def hand_seats(args: tuple[int, int]) -> list[Seat]:
 
 
 def collect(seed: int, hands: int, workers: int) -> list[Seat]:
-    jobs = [(seed, h) for h in range(hands)]
-    out: list[Seat] = []
-    start = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        for i, part in enumerate(pool.map(hand_seats, jobs, chunksize=8), 1):
-            out.extend(part)
-            if i % 200 == 0 or i == hands:
-                print(f"  {i}/{hands} hands, {len(out):,} ready seats, {time.perf_counter() - start:.0f} s",
-                      file=sys.stderr, flush=True)
-    return out
+    """The ready seats of ``hands`` seeded hands, in hand order."""
+    return gather(hand_seats, [(seed, h) for h in range(hands)], workers=workers, what="ready seats")
 
 
 def shares(seats: Sequence[Seat], weights: Sequence[Sequence[float]]) -> tuple[float, float]:
