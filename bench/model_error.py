@@ -26,7 +26,8 @@ best, 0 if none is above ``strong``'s choice; and the one the expert's rule woul
 standard errors over at least 8 deals), with the paired difference to the first model over the hands;
 the regression slope of the real value on the model's (through 0: 1 is calibrated, below 1 the model
 exaggerates the differences) and their correlation, over every candidate and over those the first model
-rates within ``CLOSE`` units of ``strong``'s choice (where decisions are made); the playouts a decision.
+rates within ``CLOSE`` units of ``strong``'s choice (where decisions are made); the playouts a decision
+and, for a search, its median CPU time a decision (the machine's, at its load).
 The models share the decisions and the real values, so the differences between them are paired.
 
     python -m bench.model_error --hands 40 --seed 9600 --real-deals 100 --workers 2 \\
@@ -103,7 +104,9 @@ ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a
 LEARNED = "learned"  # MODELS' class for the learned advantage of a discard (not a search: learned_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
-    "quick800": (ExpertBot, 800, {}),
+    "quick800": (ExpertBot, 800, {}), "cut12x400": (ExpertBot, 400, {"cut": 12}),
+    "cut12x800": (ExpertBot, 800, {"cut": 12}),
+    "cut24x800": (ExpertBot, 800, {"cut": 24}),
     "told200": (ExpertBot, 200, {"tells": True}), "ready200": (ExpertBot, 200, {"ready": True}),
     "worked200": (ExpertBot, 200, {"progress": True, "barred": True, "passed": True}),
     "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),
@@ -247,6 +250,7 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str],
                 raise ValueError(f"hand {h}: the decisions differ from those of the known rows")
             row |= {"real": same["real"], "real_se": same["real_se"]}
         for name in models:
+            timing: dict[str, float] = {}
             cls, deals, options = MODELS[name]
             if cls == LEARNED:
                 est = [(v, 0.0) for v in learned_values(view, legal, cands, key, rules)]
@@ -256,6 +260,7 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str],
                                     options.get("keep", "all"))
                 rounds, playouts = deals, deals * len(cands)
             else:
+                cpu = time.process_time()
                 bot = cls(key, rules, budget_ms=None, max_rounds=deals, **_FIXED, **options)
                 dealing = bot.dealing()
                 how = (*dealing.values(), bot.ready)
@@ -268,8 +273,9 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str],
                 ev = bot.search(tb, cands, eliminate=False)
                 est = [ev.paired(i, 0)[:2] if i else (0.0, 0.0) for i in range(len(cands))]
                 rounds, playouts = ev.rounds, ev.playouts
+                timing["cpu_ms"] = round(1000 * (time.process_time() - cpu), 1)
             row[name] = {"mean": [m for m, _ in est], "se": [se for _, se in est], "rounds": rounds,
-                         "playouts": playouts}
+                         "playouts": playouts, **timing}
         rows.append(row)
     return rows
 
@@ -303,12 +309,14 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
         close = _corr([(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))
                        if abs(r[models[0]]["mean"][i]) < CLOSE])
         playouts = sum(r[name]["playouts"] for r in rows) / max(1, len(rows))
+        cpu = sorted(r[name]["cpu_ms"] for r in rows if "cpu_ms" in r[name])
         bm, bse, _ = estimate(best)
         zm, zse, _ = estimate(rule)
         line = (f"   {name:18s} picks pay {bm:+.2f} ± {bse:.2f} a hand; at the rule "
                 f"{zm:+.2f} ± {zse:.2f} ({over} overrules); slope {slope:.2f}, correlation {corr:.2f} "
                 f"({close:.2f} where close); "
-                f"playouts a decision {playouts:5.0f}")
+                f"playouts a decision {playouts:5.0f}"
+                + (f", CPU a decision {cpu[len(cpu) // 2]:.0f} ms (median)" if cpu else ""))
         if name != models[0]:
             fb, fz = per[models[0]]
             db = estimate([a - b for a, b in zip(best, fb, strict=True)])

@@ -49,6 +49,8 @@ errors) goes on, while it stays unsure and the budget lasts, up to ``extend`` (d
 times ``max_rounds`` deals; ``extend=1``: never.
 With ``danger`` (off by default) an overrule also weighs each discard's expected loss to dealing in, by
 the learned model, over that of ``strong``'s choice.
+With ``cut`` (off by default) a lean rollout plays only that many decisions after the candidate and
+adds the learned value of the rest (:mod:`.horizon`).
 With no budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
 """
 
@@ -70,6 +72,7 @@ from .determinise import DealOptions, InconsistentViewError, Table, knowledge, s
 from .evaluation import MIN_ROUNDS, Evaluation, ahead, mean_se, overrule
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
+from .horizon import cut_result
 from .lean import LeanPolicy, Sim, lean_playout, sample_sim
 from .lean_policy import lean_style_policy
 from .perception import Perception, perceive
@@ -136,7 +139,7 @@ class ExpertBot(Bot):
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
                  danger: bool = False, base: str = "strong", veto: float | None = None,
-                 blend: float = 0.0, claims: bool = True, ready: bool = False) -> None:
+                 blend: float = 0.0, claims: bool = True, ready: bool = False, cut: int = 0) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -192,6 +195,10 @@ class ExpertBot(Bot):
         self.blend = blend
         # search the claim windows (False: answer a discard as strong does, and search only the turns)
         self.claims = claims
+        # lean rollouts cut after this many decisions, the rest valued by horizon.value (0: to the end)
+        if cut < 0:
+            raise ValueError(f"cut must be at least 0 decisions, got {cut}")
+        self.cut = cut
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -415,6 +422,11 @@ class ExpertBot(Bot):
                     break
                 ev.playouts += 1
                 ledger: Sequence[int]
+                if start_sim is not None and self.cut:
+                    sim = start_sim.copy()
+                    sim.step(act)
+                    results[i] = cut_result(sim, lean_policies, self.cut, me)
+                    continue
                 if start_sim is not None:
                     sim = start_sim.copy()
                     sim.step(act)

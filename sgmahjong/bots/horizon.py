@@ -1,0 +1,99 @@
+"""A learned value of an imagined hand at a horizon, for rollouts cut short (the expert's ``cut`` option, off
+by default).
+
+A rollout of the expert's search plays an imagined hand (:class:`~.lean.Sim`) to its end with the
+quick policy, and the seat's net payment at the end is the value of the candidate it started from.
+Most of a rollout's time goes on the later turns, and most of the spread of its results too (who wins
+in the end). :func:`cut_result` plays only the first ``steps`` decisions and adds, for the rest, what
+a linear model expects the seat's net payment still to change by under the quick policy:
+:func:`value`, over the inputs :data:`NAMES` of the hand as it stands (each seat's distance from a
+complete hand, whether it is one tile from winning, the tai it already shows, the sets it has shown;
+the other seats' as a group; the wall). The weights are in :mod:`.horizon_weights`, made by
+``make train-horizon`` (``bench/train_horizon.py``: quick playouts from seeded decision points, a fixed
+seed).
+
+Whether it pays is measured, not assumed: docs/expert-levers.md, "Rollouts cut short".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..bao import bonus_tai, honour_value
+from ..game.state import ENDED
+from ..melds import MeldKind
+from . import efficiency as ef
+from .horizon_weights import WEIGHTS
+from .lean import LeanPolicy, Sim
+from .lean_seat import TILES
+
+__all__ = ["NAMES", "cut_result", "features", "seat_facts", "value"]
+
+NEAR = 6  # distances from a complete hand told apart: 0 to NEAR - 1, the last "or more"
+
+NAMES: tuple[str, ...] = (
+    "bias", "wall",
+    *(f"{x}{d}" for d in range(NEAR) for x in ("dist", "dist_wall")),
+    "ready", "ready_wall", "tai", "tai_ready", "tai_wall", "sets", "dealer",
+    *(f"{x}{k}" for k in range(4) for x in ("others_ready", "others_ready_wall")),
+    *(f"others_nearest{k}" for k in range(4)),
+    "others_tai", "others_ready_tai", "others_ready_tai_wall", "to_move",
+)
+"""The model's inputs for a seat (:func:`features`), in the order of :data:`WEIGHTS`."""
+
+Facts = tuple[int, int, int, int]  # distance, sets shown, tai shown, one tile from winning
+
+
+def seat_facts(sim: Sim, s: int) -> Facts:
+    """Seat ``s``'s (distance from a complete hand, sets shown, tai its sets and bonus tiles already
+    score, 1 if it is one tile from winning)."""
+    st = sim.seats[s]
+    n = len(st.melds)
+    wind = (s - sim.dealer) % 4
+    tai = bonus_tai([TILES[t] for t in st.bonus], wind) + sum(honour_value(m.tile, wind, sim.prevailing)
+                                          for m in st.melds if m.kind is not MeldKind.CHOW)
+    return ef.distance(st.c, n), n, tai, 1 if st.waits else 0
+
+
+def features(sim: Sim, s: int, facts: Sequence[Facts]) -> list[float]:
+    """Seat ``s``'s inputs (:data:`NAMES`) from every seat's :func:`seat_facts`."""
+    d, n, tai, ready = facts[s]
+    wall = sim.remaining / 100.0
+    others = [facts[o] for o in range(4) if o != s]
+    ready_others = sum(o[3] for o in others)
+    nearest = min(o[0] for o in others)
+    out = [1.0, wall]
+    for k in range(NEAR):
+        x = 1.0 if min(d, NEAR - 1) == k else 0.0
+        out += [x, x * wall]
+    out += [float(ready), ready * wall, float(tai), float(tai * ready), tai * wall, float(n),
+            1.0 if s == sim.dealer else 0.0]
+    for k in range(4):
+        x = 1.0 if ready_others == k else 0.0
+        out += [x, x * wall]
+    out += [1.0 if min(nearest, 3) == k else 0.0 for k in range(4)]
+    ready_tai = float(sum((o[2] + 1) * o[3] for o in others))
+    out += [max(o[2] + 0.5 * o[1] for o in others), ready_tai, ready_tai * wall,
+            1.0 if sim.awaiting() == s else 0.0]
+    return out
+
+
+def value(sim: Sim, seat: int) -> float:
+    """What ``seat``'s net payment is expected still to change by, to the end of the hand (0 at the end)."""
+    if sim.phase == ENDED:
+        return 0.0
+    facts = [seat_facts(sim, s) for s in range(4)]
+    return sum(w * x for w, x in zip(WEIGHTS, features(sim, seat, facts), strict=True))
+
+
+def cut_result(sim: Sim, policies: Sequence[LeanPolicy], steps: int, seat: int) -> float:
+    """``seat``'s net payment after ``sim`` is played on for at most ``steps`` decisions in place
+    (``policies[s]`` deciding for each seat), plus :func:`value` of the rest: the whole playout's
+    result when the hand ends within them."""
+    for _ in range(steps):
+        if sim.phase == ENDED:
+            break
+        s = sim.awaiting()
+        legal = sim.options(s)
+        sim.step(legal[0] if len(legal) == 1 else policies[s](sim, s, legal))
+    return sim.ledger[seat] + value(sim, seat)

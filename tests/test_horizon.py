@@ -1,0 +1,95 @@
+"""The value at a horizon (bots/horizon.py), the expert's ``cut`` option and bench/train_horizon.py."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bench.train_horizon import hand_rows
+from bench.train_horizon import main as train_main
+from sgmahjong.bots.determinise import knowledge, table
+from sgmahjong.bots.expert import ExpertBot
+from sgmahjong.bots.horizon import NAMES, cut_result, features, seat_facts, value
+from sgmahjong.bots.horizon_weights import WEIGHTS
+from sgmahjong.bots.lean import Sim, lean_playout, sample_sim
+from sgmahjong.bots.lean_policy import lean_quick_policy
+from sgmahjong.game import Action, HandState, awaiting, new_hand, player_view
+from sgmahjong.game.state import ENDED
+from sgmahjong.rules import RuleSet
+from tests.test_bots_expert import _play
+
+RULES = RuleSet()
+QUICK = [lean_quick_policy] * 4
+
+
+def _sims(n: int, seed: int = 5) -> list[Sim]:
+    """``n`` imagined hands dealt from the first decision of seeded hands."""
+    out: list[Sim] = []
+    for h in range(n):
+        state, _ = new_hand(RULES, seed=seed + h, dealer=h % 4)
+        tb = table(knowledge(player_view(state, awaiting(state)[0])), RULES)
+        sim = sample_sim(tb, random.Random(h))
+        assert sim is not None
+        out.append(sim)
+    return out
+
+
+def test_the_weights_match_the_inputs() -> None:
+    assert len(WEIGHTS) == len(NAMES) == len(set(NAMES))
+    for sim in _sims(3):
+        facts = [seat_facts(sim, s) for s in range(4)]
+        assert all(len(features(sim, s, facts)) == len(NAMES) for s in range(4))
+        assert all(f[0] >= 1 for f in facts)  # no hand is complete at the deal's first decision here
+
+
+def test_a_cut_past_the_end_is_the_whole_playout_and_no_cut_is_the_value() -> None:
+    """Cut after more decisions than the hand has, the result is the playout's, the value at the end 0;
+    cut after none, it is the ledger so far plus the value, which differs between positions."""
+    values = set()
+    for sim in _sims(6):
+        whole = lean_playout(sim.copy(), QUICK)
+        assert whole is not None and value(whole, 0) == 0.0
+        for seat in range(4):
+            assert cut_result(sim.copy(), QUICK, 1000, seat) == whole.ledger[seat]
+        here = sim.copy()
+        assert cut_result(here, QUICK, 0, 2) == here.ledger[2] + value(here, 2)
+        values.add(round(value(here, 2), 6))
+        cut = sim.copy()
+        cut_result(cut, QUICK, 5, 1)
+        assert cut.phase == ENDED or cut.remaining < sim.remaining  # played on in place
+    assert len(values) > 1
+
+
+def test_the_expert_with_a_cut_plays_legally_and_reproducibly() -> None:
+    with pytest.raises(ValueError, match="cut"):
+        ExpertBot(1, RULES, budget_ms=None, max_rounds=8, cut=-1)
+    picks: list[tuple[Action, Action]] = []
+
+    def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
+        if seat != 0 or len(legal) < 2 or len(picks) >= 6:
+            return
+        a = ExpertBot(11, RULES, budget_ms=None, max_rounds=12, cut=8).choose(view, legal)
+        b = ExpertBot(11, RULES, budget_ms=None, max_rounds=12, cut=8).choose(view, legal)
+        assert a in legal
+        picks.append((a, b))
+
+    _play(406, check, ("strong",) * 4)
+    assert len(picks) == 6 and all(a == b for a, b in picks)
+
+
+def test_the_training_samples_and_a_small_run(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """A hand's samples: one per seat every third decision of each playout, the inputs' width, the
+    same again from the seed; a small run prints the held-out share and writes loadable weights."""
+    rows = hand_rows((91, 3, 2))
+    assert rows and len(rows) % 4 == 0 and all(len(x) == len(NAMES) for x, _ in rows)
+    assert hand_rows((91, 3, 2)) == rows
+    assert any(y != 0 for _, y in rows)
+    out = tmp_path / "w.py"
+    train_main(["--hands", "12", "--deals", "3", "--seed", "91", "--workers", "1", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "held out" in printed and "explained" in printed
+    space: dict[str, Any] = {}
+    exec(out.read_text(encoding="utf-8"), space)
+    assert len(space["WEIGHTS"]) == len(NAMES)
