@@ -18,9 +18,9 @@ import argparse
 import random
 import sys
 import time
-from typing import Any
 
 from bench.hands_pool import gather
+from bench.train_advantage import fit
 from bench.train_danger import write
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.determinise import knowledge, table
@@ -76,15 +76,6 @@ def collect(seed: int, first: int, hands: int, deals: int, workers: int) -> list
                   every=50, what="samples")
 
 
-def fit(x: Any, y: Any, l2: float = 1.0) -> Any:
-    """Ridge regression (the bias, column 0, not shrunk)."""
-    import numpy as np
-
-    reg = l2 * np.eye(x.shape[1])
-    reg[0, 0] = 0.0
-    return np.linalg.solve(x.T @ x + reg, x.T @ y)
-
-
 def main(argv: list[str] | None = None) -> None:
     import numpy as np
 
@@ -106,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         ap.error("no samples: more --hands")
     x, y = np.array([r[0] for r in train]), np.array([r[1] for r in train])
     xt, yt = np.array([r[0] for r in test]), np.array([r[1] for r in test])
-    w = fit(x, y)
+    w = fit(x, y, l2=1.0)
     print(f"samples: {len(y):,} to fit ({train_hands} hands), {len(yt):,} held out "
           f"({args.hands - train_hands} hands), seed {args.seed}, {args.deals} playouts a hand")
     for name, xs, ys in (("fitted", x, y), ("held out", xt, yt)):
