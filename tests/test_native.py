@@ -4,6 +4,7 @@ Python, loaded in place of the sources when built and fresh, never when stale or
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import json
 import math
 import os
@@ -181,3 +182,26 @@ def test_the_makefile_rebuilds_when_any_compiled_module_or_what_it_inlines_chang
     listed = line.split(":=", 1)[1].split()
     wanted = [str(native.source(n).relative_to(ROOT)) for n in (*native.COMPILED, *native.INLINED)]
     assert listed == [*wanted, "sgmahjong/native.py", "tools/compile.py"]
+
+
+def test_clean_removes_every_extension_even_of_a_module_no_longer_compiled(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tools/compile.py's outputs are every extension module in the package: a leftover of a module
+    taken off ``COMPILED`` would be imported in place of its source and fail against the new shared
+    library, so a rebuild (which cleans first) removes it too."""
+    spec = importlib.util.spec_from_file_location("compile_tool", ROOT / "tools" / "compile.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    monkeypatch.setattr(tool, "BUILD", tmp_path / "build" / "mypyc")
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    made = [tmp_path / "sgmahjong" / name for name in
+            (f"_native__mypyc{suffix}", f"bots/lean{suffix}", f"bao{suffix}", f"scoring/scorer{suffix}")]
+    kept = tmp_path / "sgmahjong" / "bao.py"
+    for path in (*made, kept):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    assert tool.outputs() == sorted(made)
+    tool.clean()
+    assert not any(p.exists() for p in made) and kept.exists()

@@ -11,6 +11,7 @@ and are not committed (``.gitignore``)."""
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import importlib.util
 import logging
 import os
@@ -44,9 +45,11 @@ def missing() -> str | None:
 
 
 def outputs() -> list[Path]:
+    """Every extension module in the package: the compiled modules', the shared library, and those of
+    modules compiled once and since taken off ``COMPILED`` (Python would import such a leftover in place
+    of its source, and it fails against the new shared library)."""
     pkg = ROOT / "sgmahjong"
-    return sorted({*(p for n in COMPILED if (p := extension(n)) is not None),
-                   *pkg.glob("_native__mypyc*.so")})
+    return sorted({p for suffix in importlib.machinery.EXTENSION_SUFFIXES for p in pkg.rglob(f"*{suffix}")})
 
 
 def up_to_date() -> bool:
