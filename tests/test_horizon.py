@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bench.train_horizon import hand_rows
+from bench.train_horizon import ceiling, ceiling_rows, hand_rows
 from bench.train_horizon import main as train_main
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import ExpertBot
@@ -93,3 +93,15 @@ def test_the_training_samples_and_a_small_run(capsys: pytest.CaptureFixture[str]
     space: dict[str, Any] = {}
     exec(out.read_text(encoding="utf-8"), space)
     assert len(space["WEIGHTS"]) == len(NAMES)
+
+
+def test_the_ceiling_is_the_share_the_position_explains() -> None:
+    """``ceiling``: positions whose playouts all agree explain everything, pure noise (the same spread
+    everywhere) about nothing; ``ceiling_rows`` gives each position and seat its k playouts."""
+    rng = random.Random(3)
+    assert ceiling([[float(i)] * 4 for i in range(50)]) == pytest.approx(1.0)
+    assert abs(ceiling([[rng.gauss(0, 1) for _ in range(8)] for _ in range(400)])) < 0.05
+    groups = ceiling_rows((91, 0, 3, 5))
+    assert groups and len(groups) % 4 == 0 and all(len(g) == 5 for g in groups)
+    assert any(len(set(g)) > 1 for g in groups)  # the walls shuffled again give other ends
+    assert ceiling_rows((91, 0, 3, 5)) == groups
