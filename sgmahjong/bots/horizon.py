@@ -52,8 +52,8 @@ def seat_facts(sim: Sim, s: int) -> Facts:
     st = sim.seats[s]
     n = len(st.melds)
     wind = (s - sim.dealer) % 4
-    tai = bonus_tai([TILES[t] for t in st.bonus], wind) + sum(honour_value(m.tile, wind, sim.prevailing)
-                                          for m in st.melds if m.kind is not MeldKind.CHOW)
+    shown = sum(honour_value(m.tile, wind, sim.prevailing) for m in st.melds if m.kind is not MeldKind.CHOW)
+    tai = bonus_tai([TILES[t] for t in st.bonus], wind) + shown
     return ef.distance(st.c, n), n, tai, 1 if st.waits else 0
 
 
