@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bench.train_horizon import ceiling, ceiling_rows, hand_rows
+from bench.train_horizon import WIDE_NAMES, ceiling, ceiling_rows, hand_rows, wide_features
 from bench.train_horizon import main as train_main
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import ExpertBot
@@ -82,9 +82,9 @@ def test_the_expert_with_a_cut_plays_legally_and_reproducibly() -> None:
 def test_the_training_samples_and_a_small_run(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
     """A hand's samples: one per seat every third decision of each playout, the inputs' width, the
     same again from the seed; a small run prints the held-out share and writes loadable weights."""
-    rows = hand_rows((91, 3, 2))
+    rows = hand_rows((91, 3, 2, False))
     assert rows and len(rows) % 4 == 0 and all(len(x) == len(NAMES) for x, _ in rows)
-    assert hand_rows((91, 3, 2)) == rows
+    assert hand_rows((91, 3, 2, False)) == rows
     assert any(y != 0 for _, y in rows)
     out = tmp_path / "w.py"
     train_main(["--hands", "12", "--deals", "3", "--seed", "91", "--workers", "1", "--out", str(out)])
@@ -105,3 +105,32 @@ def test_the_ceiling_is_the_share_the_position_explains() -> None:
     assert groups and len(groups) % 4 == 0 and all(len(g) == 5 for g in groups)
     assert any(len(set(g)) > 1 for g in groups)  # the walls shuffled again give other ends
     assert ceiling_rows((91, 0, 3, 5)) == groups
+
+
+def test_the_wide_inputs_and_the_network_are_measured_not_written(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Any) -> None:
+    """``--wide`` adds :data:`WIDE_NAMES` after the value's inputs (a ready seat's live waits counted in
+    the undrawn wall); ``--network`` prints a network's held-out share; neither writes weights."""
+    rows = hand_rows((91, 0, 3, True))
+    assert rows and all(len(x) == len(NAMES) + len(WIDE_NAMES) for x, _ in rows)
+    assert [x[:len(NAMES)] for x, _ in rows] == [x for x, _ in hand_rows((91, 0, 3, False))]
+    checked = 0
+    for sim in _sims(6):
+        while sim.phase != ENDED and checked < 3:
+            for s in range(4):
+                waits = sim.seats[s].waits
+                if waits:
+                    undrawn = sim.wall[sim.front:len(sim.wall) - sim.back - 15]
+                    x = wide_features(sim, s)
+                    assert len(x) == len(WIDE_NAMES)
+                    assert x[0] * 4 == sum(1 for t in undrawn if t in waits)
+                    checked += 1
+            cut_result(sim, QUICK, 1, 0)
+    assert checked >= 3
+    with pytest.raises(SystemExit):
+        train_main(["--hands", "12", "--wide", "--out", str(tmp_path / "w.py")])
+    assert "write no weights" in capsys.readouterr().err
+    train_main(["--hands", "12", "--deals", "3", "--seed", "91", "--workers", "1", "--wide", "--network"])
+    printed = capsys.readouterr().out
+    assert "wide inputs, held out" in printed and "a network on the value's inputs" in printed
+    assert not (tmp_path / "w.py").exists()
