@@ -203,9 +203,12 @@ def write_network(path: str, net: Network, note: str) -> None:
 
     lines = ['"""The weights of :mod:`.horizon`\'s network value, written by ``make train-horizon``',
              f"({note}). Each hidden layer: a row of input weights per unit, then the units' biases.",
-             '"""', "", f"MEAN = {row(mu)}", f"SCALE = {row(sd)}", "HIDDEN = (",
+             '"""', "", "Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]", "",
+             f"MEAN: tuple[float, ...] = {row(mu)}", f"SCALE: tuple[float, ...] = {row(sd)}",
+             "HIDDEN: tuple[Layer, ...] = (",
              f"    ({rows(params[0].T)}, {row(params[1])}),", f"    ({rows(params[2].T)}, {row(params[3])}),",
-             ")", f"OUT = {row(params[4][:, 0])}", f"OUT_BIAS = {float(params[5][0]):.7g}", ""]
+             ")", f"OUT: tuple[float, ...] = {row(params[4][:, 0])}",
+             f"OUT_BIAS = {float(params[5][0]):.7g}", ""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 
