@@ -40,6 +40,7 @@ COMPILED = (
     "sgmahjong.bots.lean_state",
     "sgmahjong.bots.lean",
     "sgmahjong.bots.lean_policy",
+    "sgmahjong.bots.horizon",
 )
 """The compiled modules (leaves first), by name."""
 

@@ -146,11 +146,27 @@ def network_value(sim: Sim, seat: int) -> float:
         return 0.0
     facts = [seat_facts(sim, s) for s in range(4)]
     x = features(sim, seat, facts) + wide_features(sim, seat)
-    h = [(v - m) / d for v, m, d in zip(x, MEAN, SCALE, strict=True)]
+    h = [(x[i] - MEAN[i]) / SCALE[i] for i in range(len(x))]
     for rows, bias in HIDDEN:
-        h = [max(0.0, b + sum(w * v for w, v in zip(row, h, strict=True)))
-             for row, b in zip(rows, bias, strict=True)]
-    return OUT_BIAS + sum(w * v for w, v in zip(OUT, h, strict=True))
+        h = _layer(rows, bias, h)
+    out = OUT_BIAS
+    for i in range(len(h)):
+        out += OUT[i] * h[i]
+    return out
+
+
+def _layer(rows: tuple[tuple[float, ...], ...], bias: tuple[float, ...], h: list[float]) -> list[float]:
+    """A hidden layer: each unit's weighted sum of ``h`` and its bias, rectified (plain loops: what
+    the compiled module runs fastest)."""
+    out: list[float] = []
+    n = len(h)
+    for j in range(len(rows)):
+        row = rows[j]
+        acc = bias[j]
+        for i in range(n):
+            acc += row[i] * h[i]
+        out.append(acc if acc > 0.0 else 0.0)
+    return out
 
 
 def value(sim: Sim, seat: int) -> float:
