@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -191,24 +192,34 @@ def network_share(x: Any, y: Any, xt: Any, yt: Any) -> float:
     return 1 - float(((yt - pred) ** 2).mean()) / float(yt.var())
 
 
+def _digits(x: Any) -> str:
+    """A float to 7 digits, written as a float literal (``1.0``, not ``1``)."""
+    text = f"{float(x):.7g}"
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
 def write_network(path: str, net: Network, note: str) -> None:
     """Write ``net`` as the module :mod:`sgmahjong.bots.horizon_network` (weights to 7 digits)."""
     params, mu, sd = net
 
-    def row(v: Any) -> str:
-        return "(" + ", ".join(f"{float(x):.7g}" for x in v) + ",)"
+    def row(v: Any, indent: str) -> str:
+        pad = indent + "    "
+        numbers = textwrap.fill(", ".join(_digits(x) for x in v), 100, initial_indent=pad,
+                                subsequent_indent=pad)
+        return f"(\n{numbers},\n{indent})"
 
-    def rows(m: Any) -> str:
-        return "(\n" + "".join(f"        {row(r)},\n" for r in m) + "    )"
+    def layer(m: Any, bias: Any) -> str:
+        rows = "".join(f"        {row(r, '        ')},\n" for r in m)
+        return f"    (\n        (\n{rows}        ),\n        {row(bias, '        ')},\n    ),"
 
     lines = ['"""The weights of :mod:`.horizon`\'s network value, written by ``make train-horizon``',
-             f"({note}). Each hidden layer: a row of input weights per unit, then the units' biases.",
-             '"""', "", "Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]", "",
-             f"MEAN: tuple[float, ...] = {row(mu)}", f"SCALE: tuple[float, ...] = {row(sd)}",
-             "HIDDEN: tuple[Layer, ...] = (",
-             f"    ({rows(params[0].T)}, {row(params[1])}),", f"    ({rows(params[2].T)}, {row(params[3])}),",
-             ")", f"OUT: tuple[float, ...] = {row(params[4][:, 0])}",
-             f"OUT_BIAS = {float(params[5][0]):.7g}", ""]
+             *textwrap.wrap(f"({note}). Each hidden layer: a row of input weights per unit, then the "
+                            "units' biases.", 100), '"""', "",
+             "Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]", "",
+             f"MEAN: tuple[float, ...] = {row(mu, '')}", f"SCALE: tuple[float, ...] = {row(sd, '')}",
+             "HIDDEN: tuple[Layer, ...] = (", layer(params[0].T, params[1]), layer(params[2].T, params[3]),
+             ")", f"OUT: tuple[float, ...] = {row(params[4][:, 0], '')}",
+             f"OUT_BIAS = {_digits(params[5][0])}", ""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 

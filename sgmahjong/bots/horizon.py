@@ -8,13 +8,15 @@ in the end). :func:`cut_result` plays only the first ``steps`` decisions and add
 a linear model expects the seat's net payment still to change by under the quick policy:
 :func:`value`, over the inputs :data:`NAMES` of the hand as it stands (each seat's distance from a
 complete hand, whether it is one tile from winning, the tai it already shows, the sets it has shown;
-the other seats' as a group; the wall). The weights are in :mod:`.horizon_weights`, made by
-``make train-horizon`` (``bench/train_horizon.py``: quick playouts from seeded decision points, a fixed
-seed).
+the other seats' as a group; the wall). Or (the expert's ``horizon="network"``) a small network over
+those and the :data:`WIDE_NAMES` inputs: :func:`network_value`. The weights are in
+:mod:`.horizon_weights` and :mod:`.horizon_network`, made by ``make train-horizon``
+(``bench/train_horizon.py``: quick playouts from seeded decision points, a fixed seed). Compiled with
+the hot path (:mod:`sgmahjong.native`).
 
 Measured (docs/expert-levers.md, "Rollouts cut short"): the cut search is closer to what the table
 pays candidate by candidate, but its overrules at the expert's rule pay less than those of rollouts
-played to the end, so the option stays off.
+played to the end, with either value, so the option stays off.
 """
 
 from __future__ import annotations
