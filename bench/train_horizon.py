@@ -202,23 +202,20 @@ def write_network(path: str, net: Network, note: str) -> None:
     """Write ``net`` as the module :mod:`sgmahjong.bots.horizon_network` (weights to 7 digits)."""
     params, mu, sd = net
 
-    def row(v: Any, indent: str) -> str:
-        pad = indent + "    "
-        numbers = textwrap.fill(", ".join(_digits(x) for x in v), 100, initial_indent=pad,
-                                subsequent_indent=pad)
-        return f"(\n{numbers},\n{indent})"
+    def row(v: Any) -> str:  # one line a row: the module stays short (E501 is off for it)
+        return "(" + ", ".join(_digits(x) for x in v) + ",)"
 
     def layer(m: Any, bias: Any) -> str:
-        rows = "".join(f"        {row(r, '        ')},\n" for r in m)
-        return f"    (\n        (\n{rows}        ),\n        {row(bias, '        ')},\n    ),"
+        rows = "".join(f"        {row(r)},\n" for r in m)
+        return f"    (\n        (\n{rows}        ),\n        {row(bias)},\n    ),"
 
     lines = ['"""The weights of :mod:`.horizon`\'s network value, written by ``make train-horizon``',
              *textwrap.wrap(f"({note}). Each hidden layer: a row of input weights per unit, then the "
                             "units' biases.", 100), '"""', "",
              "Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]", "",
-             f"MEAN: tuple[float, ...] = {row(mu, '')}", f"SCALE: tuple[float, ...] = {row(sd, '')}",
+             f"MEAN: tuple[float, ...] = {row(mu)}", f"SCALE: tuple[float, ...] = {row(sd)}",
              "HIDDEN: tuple[Layer, ...] = (", layer(params[0].T, params[1]), layer(params[2].T, params[3]),
-             ")", f"OUT: tuple[float, ...] = {row(params[4][:, 0], '')}",
+             ")", f"OUT: tuple[float, ...] = {row(params[4][:, 0])}",
              f"OUT_BIAS = {_digits(params[5][0])}", ""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))

@@ -72,7 +72,7 @@ from .determinise import DealOptions, InconsistentViewError, Table, knowledge, s
 from .evaluation import MIN_ROUNDS, Evaluation, ahead, mean_se, overrule
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
-from .horizon import VALUES, cut_result
+from .horizon import cut_result, horizon_values
 from .lean import LeanPolicy, Sim, lean_playout, sample_sim
 from .lean_policy import lean_style_policy
 from .perception import Perception, perceive
@@ -200,9 +200,10 @@ class ExpertBot(Bot):
         if cut < 0:
             raise ValueError(f"cut must be at least 0 decisions, got {cut}")
         self.cut = cut
-        if horizon not in VALUES:
-            raise ValueError(f"unknown horizon value {horizon!r}; values: {', '.join(VALUES)}")
-        self.horizon = VALUES[horizon]  # what a cut rollout adds for the rest of the hand
+        values = horizon_values()
+        if horizon not in values:
+            raise ValueError(f"unknown horizon value {horizon!r}; values: {', '.join(values)}")
+        self.horizon = values[horizon]  # what a cut rollout adds for the rest of the hand
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")

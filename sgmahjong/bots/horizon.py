@@ -32,8 +32,8 @@ from .horizon_weights import WEIGHTS
 from .lean import LeanPolicy, Sim
 from .lean_seat import TILES
 
-__all__ = ["NAMES", "VALUES", "WIDE_NAMES", "cut_result", "features", "network_value", "seat_facts", "value",
-           "wide_features"]
+__all__ = ["NAMES", "VALUES", "WIDE_NAMES", "cut_result", "features", "horizon_values", "network_value",
+           "seat_facts", "value", "wide_features"]
 
 NEAR = 6  # distances from a complete hand told apart: 0 to NEAR - 1, the last "or more"
 
@@ -195,3 +195,8 @@ def cut_result(sim: Sim, policies: Sequence[LeanPolicy], steps: int, seat: int,
 
 VALUES: dict[str, Callable[[Sim, int], float]] = {"linear": value, "network": network_value}
 """The values a cut rollout may end on, by name (the expert's ``horizon`` option)."""
+
+
+def horizon_values() -> dict[str, Callable[[Sim, int], float]]:
+    """:data:`VALUES` (for modules that would otherwise hold a second name for the table)."""
+    return VALUES
