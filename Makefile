@@ -110,10 +110,12 @@ bench: $(DEVSTAMP) $(NATIVE) $(PYODIDE) static $(LIGHTHOUSE)
 train-danger: $(DEVSTAMP)
 	$(BIN)/python -m bench.train_danger --hands 3000 --seed 1 --out sgmahjong/bots/danger_weights.py
 
-# the value at a horizon of a rollout cut short (sgmahjong/bots/horizon.py, the expert's cut option): its weights
-# from quick playouts of 1,500 seeded decision points (500 more held out), a minute on two cores
+# the values at a horizon of a rollout cut short (sgmahjong/bots/horizon.py, the expert's cut option), linear
+# and a small network: their weights from quick playouts of 1,500 seeded decision points (500 more held
+# out), about three minutes on two cores
 train-horizon: $(DEVSTAMP)
-	$(BIN)/python -m bench.train_horizon --hands 2000 --seed 1 --out sgmahjong/bots/horizon_weights.py
+	$(BIN)/python -m bench.train_horizon --hands 2000 --seed 1 --out sgmahjong/bots/horizon_weights.py \
+		--network-out sgmahjong/bots/horizon_network.py
 
 # the learned advantage of a discard over strong's (sgmahjong/bots/advantage.py): its weights from 1,200
 # seeded hands of four strong, each turn's candidates played out on 16 deals (about nine minutes on two cores)

@@ -107,6 +107,8 @@ MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name
     "quick800": (ExpertBot, 800, {}), "cut12x400": (ExpertBot, 400, {"cut": 12}),
     "cut12x800": (ExpertBot, 800, {"cut": 12}),
     "cut24x800": (ExpertBot, 800, {"cut": 24}),
+    "netcut12x400": (ExpertBot, 400, {"cut": 12, "horizon": "network"}),
+    "netcut24x400": (ExpertBot, 400, {"cut": 24, "horizon": "network"}),
     "told200": (ExpertBot, 200, {"tells": True}), "ready200": (ExpertBot, 200, {"ready": True}),
     "worked200": (ExpertBot, 200, {"progress": True, "barred": True, "passed": True}),
     "told-worked200": (ExpertBot, 200, {"tells": True, "progress": True, "barred": True, "passed": True}),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -24,10 +25,9 @@ from typing import Any
 from bench.hands_pool import gather
 from bench.train_advantage import fit
 from bench.train_danger import write
-from sgmahjong.bots import efficiency as ef
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.determinise import Table, knowledge, table
-from sgmahjong.bots.horizon import NAMES, features, seat_facts
+from sgmahjong.bots.horizon import NAMES, WIDE_NAMES, features, seat_facts, wide_features
 from sgmahjong.bots.lean import Sim, sample_sim
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
@@ -60,62 +60,6 @@ def _play_on(sim: Sim, decisions: int) -> None:
         s = sim.awaiting()
         legal = sim.options(s)
         sim.step(legal[0] if len(legal) == 1 else lean_quick_policy(sim, s, legal))
-
-
-WIDE_NAMES = (
-    "live", "live2", "live_share", "waits", "others_live", "others_live_most", "others_live_share",
-    "one_suit", "one_suit_ready", "suit_share", "suit_share_ready", "value_pairs", "value_pairs_ready",
-    "better", "better_share", "better_kinds",
-)
-"""More inputs (``--wide``), measured, not played: the live copies of the seat's waits in the undrawn
-wall (and squared, and as a share of it), how many faces it waits on, the other seats' live waits
-(together, the most, as a share), whether its suit tiles are of one suit, the share of its tiles in
-its longest suit, its pairs or more of value honours (each also when ready), and its acceptance: the
-tiles in the undrawn wall that would bring it closer (and as a share, and their kinds)."""
-
-
-def wide_features(sim: Sim, s: int) -> list[float]:
-    """Seat ``s``'s :data:`WIDE_NAMES` inputs."""
-    wall = sim.wall
-    undrawn = wall[sim.front:len(wall) - sim.back - 15]
-    size = max(1, len(undrawn))
-    live = [sum(1 for t in undrawn if t in w) if (w := sim.seats[o].waits) else 0 for o in range(4)]
-    others = [live[o] for o in range(4) if o != s]
-    st = sim.seats[s]
-    wind = (s - sim.dealer) % 4
-    suits = [0, 0, 0]
-    honours = 0
-    for t, n in enumerate(st.c):
-        if t < 27:
-            suits[t // 9] += n
-        else:
-            honours += n
-    for m in st.melds:
-        t = int(m.tile)
-        if t < 27:
-            suits[t // 9] += 3
-        else:
-            honours += 3
-    one_suit = 1.0 if sum(1 for x in suits if x) <= 1 else 0.0
-    share = max(suits) / max(1, sum(suits) + honours)
-    pairs = sum(1 for t in {27 + wind, 27 + sim.prevailing, 31, 32, 33} if st.c[t] >= 2)
-    ready = 1.0 if st.waits else 0.0
-    n = len(st.melds)
-    c = st.c
-    now = ef.distance(c, n)
-    better: set[int] = set()
-    for t in range(34):
-        if c[t] < 4:
-            c[t] += 1
-            if ef.distance(c, n) < now:
-                better.add(t)
-            c[t] -= 1
-    accept = sum(1 for t in undrawn if t in better)
-    mine = live[s]
-    return [mine / 4.0, mine * mine / 16.0, 10.0 * mine / size, len(st.waits or ()) / 4.0,
-            sum(others) / 4.0, max(others) / 4.0, 10.0 * sum(others) / size,
-            one_suit, one_suit * ready, share, share * ready, float(pairs), pairs * ready,
-            accept / 10.0, 10.0 * accept / size, len(better) / 10.0]
 
 
 def hand_rows(args: tuple[int, int, int, bool]) -> list[Row]:
@@ -194,35 +138,31 @@ def collect(seed: int, first: int, hands: int, deals: int, workers: int, wide: b
                   every=50, what="samples")
 
 
-def network_share(x: Any, y: Any, xt: Any, yt: Any, *, hidden: int = 64, epochs: int = 4,
-                  seed: int = 0) -> float:
-    """The held-out share of the variance a small network explains (inputs standardised, two hidden
-    layers of ``hidden`` rectified units, squared error, Adam, batches of 4,096; numpy, seeded):
-    what a learned value beyond a linear one could give on these inputs. Measured, not played."""
+Network = tuple[list[Any], Any, Any]  # the layers' weights and biases, the inputs' means and scales
+
+
+def fit_network(x: Any, y: Any, *, hidden: int = 64, epochs: int = 4, seed: int = 0) -> Network:
+    """A small network fitted to ``y`` (inputs standardised, two hidden layers of ``hidden`` rectified
+    units, squared error, Adam, batches of 4,096; numpy, seeded)."""
     import numpy as np
 
     mu, sd = x.mean(0), x.std(0) + 1e-6
-    a, at = (x - mu) / sd, (xt - mu) / sd
+    a = (x - mu) / sd
     rng = np.random.default_rng(seed)
     n = a.shape[1]
     params = [rng.normal(0, (2 / n) ** 0.5, (n, hidden)), np.zeros(hidden),
               rng.normal(0, (2 / hidden) ** 0.5, (hidden, hidden)), np.zeros(hidden),
               np.zeros((hidden, 1)), np.full(1, float(y.mean()))]
     first, second = [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params]
-
-    def forward(b: Any) -> tuple[Any, Any, Any]:
-        h1 = np.maximum(b @ params[0] + params[1], 0)
-        h2 = np.maximum(h1 @ params[2] + params[3], 0)
-        return h1, h2, (h2 @ params[4] + params[5])[:, 0]
-
     step = 0
     for _ in range(epochs):
         order = rng.permutation(len(a))
         for i in range(0, len(a), 4096):
             idx = order[i:i + 4096]
             b = a[idx]
-            h1, h2, pred = forward(b)
-            g = (2 * (pred - y[idx]) / len(idx))[:, None]
+            h1 = np.maximum(b @ params[0] + params[1], 0)
+            h2 = np.maximum(h1 @ params[2] + params[3], 0)
+            g = (2 * ((h2 @ params[4] + params[5])[:, 0] - y[idx]) / len(idx))[:, None]
             g2 = g @ params[4].T * (h2 > 0)
             g1 = g2 @ params[2].T * (h1 > 0)
             grads = (b.T @ g1, g1.sum(0), h1.T @ g2, g2.sum(0), h2.T @ g, g.sum(0))
@@ -232,8 +172,53 @@ def network_share(x: Any, y: Any, xt: Any, yt: Any, *, hidden: int = 64, epochs:
                 second[k] = 0.999 * second[k] + 0.001 * gr * gr
                 params[k] -= 1e-3 * (first[k] / (1 - 0.9 ** step)) / (
                     np.sqrt(second[k] / (1 - 0.999 ** step)) + 1e-8)
-    pred = forward(at)[2]
+    return params, mu, sd
+
+
+def predict(net: Network, x: Any) -> Any:
+    """The network's output for each row of ``x``."""
+    import numpy as np
+
+    params, mu, sd = net
+    h1 = np.maximum((x - mu) / sd @ params[0] + params[1], 0)
+    h2 = np.maximum(h1 @ params[2] + params[3], 0)
+    return (h2 @ params[4] + params[5])[:, 0]
+
+
+def network_share(x: Any, y: Any, xt: Any, yt: Any) -> float:
+    """The held-out share of the variance a :func:`fit_network` network explains: what a learned value
+    beyond a linear one could give on these inputs."""
+    pred = predict(fit_network(x, y), xt)
     return 1 - float(((yt - pred) ** 2).mean()) / float(yt.var())
+
+
+def _digits(x: Any) -> str:
+    """A float to 7 digits, written as a float literal (``1.0``, not ``1``)."""
+    text = f"{float(x):.7g}"
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def write_network(path: str, net: Network, note: str) -> None:
+    """Write ``net`` as the module :mod:`sgmahjong.bots.horizon_network` (weights to 7 digits)."""
+    params, mu, sd = net
+
+    def row(v: Any) -> str:  # one line a row: the module stays short (E501 is off for it)
+        return "(" + ", ".join(_digits(x) for x in v) + ",)"
+
+    def layer(m: Any, bias: Any) -> str:
+        rows = "".join(f"        {row(r)},\n" for r in m)
+        return f"    (\n        (\n{rows}        ),\n        {row(bias)},\n    ),"
+
+    lines = ['"""The weights of :mod:`.horizon`\'s network value, written by ``make train-horizon``',
+             *textwrap.wrap(f"({note}). Each hidden layer: a row of input weights per unit, then the "
+                            "units' biases.", 100), '"""', "",
+             "Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]", "",
+             f"MEAN: tuple[float, ...] = {row(mu)}", f"SCALE: tuple[float, ...] = {row(sd)}",
+             "HIDDEN: tuple[Layer, ...] = (", layer(params[0].T, params[1]), layer(params[2].T, params[3]),
+             ")", f"OUT: tuple[float, ...] = {row(params[4][:, 0])}",
+             f"OUT_BIAS = {_digits(params[5][0])}", ""]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -255,10 +240,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--network", action="store_true",
                     help="also fit a small network on the inputs and print its held-out share "
                          "(writes nothing)")
+    ap.add_argument("--network-out", metavar="FILE",
+                    help="fit the network on the value's and the wide inputs and write it here "
+                         "(a Python module)")
     args = ap.parse_args(argv)
-    if args.out and (args.wide or args.network):
-        ap.error("--wide and --network measure models the bots do not play: they write no weights "
-                 "(drop --out)")
+    if args.network_out:
+        args.wide = True
     if args.hands < 4 or args.deals < 1 or args.workers < 1 or not 0 < args.holdout < 1:
         ap.error("--hands at least 4, --deals and --workers at least 1, --holdout between 0 and 1")
     if args.ceiling == 1 or args.ceiling < 0:
@@ -288,8 +275,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.network:
         print(f"  a network on the value's inputs, held out: explained "
               f"{network_share(x[:, :k], y, xt[:, :k], yt):.3f}", flush=True)
-        if args.wide:
-            print(f"  a network with the wide inputs, held out: explained {network_share(x, y, xt, yt):.3f}")
+    if args.wide and (args.network or args.network_out):
+        net = fit_network(x, y)
+        pred = predict(net, xt)
+        print(f"  a network with the wide inputs, held out: explained "
+              f"{1 - float(((yt - pred) ** 2).mean()) / float(yt.var()):.3f}")
+        if args.network_out:
+            write_network(args.network_out, net, f"{train_hands} hands of four strong, seed {args.seed}, "
+                          f"{args.deals} quick playouts from each")
     if args.ceiling:
         jobs = [(args.seed, h, 4, args.ceiling) for h in range(train_hands, args.hands)]
         groups = gather(ceiling_rows, jobs, workers=args.workers, every=100, what="positions and seats")

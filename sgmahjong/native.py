@@ -4,7 +4,8 @@ keeps a compiled module from standing in for a newer source.
 The expert's rollouts run through :mod:`.bots.lean` (with :mod:`.bots.lean_state`,
 :mod:`.bots.lean_seat` and :mod:`.bots.lean_policy`), the quick policy in
 :mod:`.bots.forward`, the distance arithmetic of :mod:`.bots.efficiency`, the shape waits of
-:mod:`.analysis.waits` and the wall shuffle of :mod:`.bots.shuffle`. Compiled in place, each sits as an
+:mod:`.analysis.waits`, the wall shuffle of :mod:`.bots.shuffle` and the values at a horizon of
+:mod:`.bots.horizon` (the expert's ``cut`` option). Compiled in place, each sits as an
 extension module beside its ``.py`` file (``lean.cpython-311-x86_64-linux-gnu.so``), with the shared
 ``sgmahjong/_native__mypyc*.so``, and Python imports the extension first. The pure Python is the
 reference and behaves identically (a test plays the expert both ways); a machine without a C compiler
@@ -40,6 +41,7 @@ COMPILED = (
     "sgmahjong.bots.lean_state",
     "sgmahjong.bots.lean",
     "sgmahjong.bots.lean_policy",
+    "sgmahjong.bots.horizon",
 )
 """The compiled modules (leaves first), by name."""
 

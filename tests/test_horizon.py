@@ -7,11 +7,21 @@ from typing import Any
 
 import pytest
 
-from bench.train_horizon import WIDE_NAMES, ceiling, ceiling_rows, hand_rows, wide_features
+from bench.train_horizon import ceiling, ceiling_rows, hand_rows, predict
 from bench.train_horizon import main as train_main
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.expert import ExpertBot
-from sgmahjong.bots.horizon import NAMES, cut_result, features, seat_facts, value
+from sgmahjong.bots.horizon import (
+    NAMES,
+    VALUES,
+    WIDE_NAMES,
+    cut_result,
+    features,
+    network_value,
+    seat_facts,
+    value,
+    wide_features,
+)
 from sgmahjong.bots.horizon_weights import WEIGHTS
 from sgmahjong.bots.lean import Sim, lean_playout, sample_sim
 from sgmahjong.bots.lean_policy import lean_quick_policy
@@ -65,6 +75,10 @@ def test_a_cut_past_the_end_is_the_whole_playout_and_no_cut_is_the_value() -> No
 def test_the_expert_with_a_cut_plays_legally_and_reproducibly() -> None:
     with pytest.raises(ValueError, match="cut"):
         ExpertBot(1, RULES, budget_ms=None, max_rounds=8, cut=-1)
+    with pytest.raises(ValueError, match="horizon value 'deep'; values: linear, network"):
+        ExpertBot(1, RULES, budget_ms=None, max_rounds=8, cut=4, horizon="deep")
+    expert = ExpertBot(1, RULES, budget_ms=None, max_rounds=8, cut=4, horizon="network")
+    assert expert.horizon is network_value
     picks: list[tuple[Action, Action]] = []
 
     def check(state: HandState, seat: int, view: dict[str, Any], legal: list[Action]) -> None:
@@ -107,10 +121,11 @@ def test_the_ceiling_is_the_share_the_position_explains() -> None:
     assert ceiling_rows((91, 0, 3, 5)) == groups
 
 
-def test_the_wide_inputs_and_the_network_are_measured_not_written(capsys: pytest.CaptureFixture[str],
-                                                                   tmp_path: Any) -> None:
+def test_the_wide_inputs_and_the_network_value(capsys: pytest.CaptureFixture[str], tmp_path: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """``--wide`` adds :data:`WIDE_NAMES` after the value's inputs (a ready seat's live waits counted in
-    the undrawn wall); ``--network`` prints a network's held-out share; neither writes weights."""
+    the undrawn wall); ``--network`` prints a network's held-out share; ``--network-out`` writes the
+    network, and :func:`network_value` with its weights gives what numpy's forward pass gives."""
     rows = hand_rows((91, 0, 3, True))
     assert rows and all(len(x) == len(NAMES) + len(WIDE_NAMES) for x, _ in rows)
     assert [x[:len(NAMES)] for x, _ in rows] == [x for x, _ in hand_rows((91, 0, 3, False))]
@@ -127,10 +142,24 @@ def test_the_wide_inputs_and_the_network_are_measured_not_written(capsys: pytest
                     checked += 1
             cut_result(sim, QUICK, 1, 0)
     assert checked >= 3
-    with pytest.raises(SystemExit):
-        train_main(["--hands", "12", "--wide", "--out", str(tmp_path / "w.py")])
-    assert "write no weights" in capsys.readouterr().err
-    train_main(["--hands", "12", "--deals", "3", "--seed", "91", "--workers", "1", "--wide", "--network"])
+    out = tmp_path / "net.py"
+    train_main(["--hands", "12", "--deals", "3", "--seed", "91", "--workers", "1", "--network",
+                "--network-out", str(out)])
     printed = capsys.readouterr().out
-    assert "wide inputs, held out" in printed and "a network on the value's inputs" in printed
-    assert not (tmp_path / "w.py").exists()
+    assert "a network on the value's inputs" in printed and "with the wide inputs" in printed
+    space: dict[str, Any] = {}
+    exec(out.read_text(encoding="utf-8"), space)
+    import numpy as np
+
+    import sgmahjong.bots.horizon as horizon
+    for name in ("MEAN", "SCALE", "HIDDEN", "OUT", "OUT_BIAS"):
+        monkeypatch.setattr(horizon, name, space[name])
+    first, second = space["HIDDEN"]
+    params = [np.array(first[0]).T, np.array(first[1]), np.array(second[0]).T, np.array(second[1]),
+              np.array(space["OUT"])[:, None], np.array([space["OUT_BIAS"]])]
+    net = (params, np.array(space["MEAN"]), np.array(space["SCALE"]))
+    for sim in _sims(3):
+        facts = [seat_facts(sim, s) for s in range(4)]
+        x = np.array([features(sim, 1, facts) + wide_features(sim, 1)])
+        assert network_value(sim, 1) == pytest.approx(float(predict(net, x)[0]), rel=1e-6, abs=1e-9)
+    assert VALUES["network"] is network_value and VALUES["linear"] is value

@@ -25,6 +25,7 @@ import sgmahjong
 CONSTANTS = {
     "analysis.decompose.SUIT_COMPLETE", "analysis.decompose.SUIT_DECOMPS", "analysis.shanten._ORPHAN_INDEX",
     "analysis.waits._ALL_ORPHANS", "bots.CLOCKS", "bots.determinise._KINDS", "bots.forward._PHASE",
+    "bots.horizon.VALUES",
     "bots.lean_seat.NO_WINS", "bots.perception._TILE", "bots.perception._INDEX", "cli.COMMANDS",
     "game.events._PRIVATE", "game.events._OWN_ONLY", "game.events._SECRET", "game.testing._QUIET",
     "game.view._NOTATION", "game.wall._NAMES", "notation._SUIT_BASE", "notation._SUIT_MAX",

@@ -50,7 +50,7 @@ times ``max_rounds`` deals; ``extend=1``: never.
 With ``danger`` (off by default) an overrule also weighs each discard's expected loss to dealing in, by
 the learned model, over that of ``strong``'s choice.
 With ``cut`` (off by default) a lean rollout plays only that many decisions after the candidate and
-adds the learned value of the rest (:mod:`.horizon`).
+adds the learned value of the rest (:mod:`.horizon`: ``horizon``, linear by default, or a network).
 With no budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
 """
 
@@ -72,7 +72,7 @@ from .determinise import DealOptions, InconsistentViewError, Table, knowledge, s
 from .evaluation import MIN_ROUNDS, Evaluation, ahead, mean_se, overrule
 from .forward import Policy, fast_policy, perceiving, playout, quick_policy
 from .greedy import GreedyBot
-from .horizon import cut_result
+from .horizon import cut_result, horizon_values
 from .lean import LeanPolicy, Sim, lean_playout, sample_sim
 from .lean_policy import lean_style_policy
 from .perception import Perception, perceive
@@ -139,7 +139,8 @@ class ExpertBot(Bot):
                  drop_z: float | None = None, tells: bool = False, confirm: int = 0,
                  barred: bool = False, passed: bool = False, progress: bool = False,
                  danger: bool = False, base: str = "strong", veto: float | None = None,
-                 blend: float = 0.0, claims: bool = True, ready: bool = False, cut: int = 0) -> None:
+                 blend: float = 0.0, claims: bool = True, ready: bool = False, cut: int = 0,
+                 horizon: str = "linear") -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -199,6 +200,10 @@ class ExpertBot(Bot):
         if cut < 0:
             raise ValueError(f"cut must be at least 0 decisions, got {cut}")
         self.cut = cut
+        values = horizon_values()
+        if horizon not in values:
+            raise ValueError(f"unknown horizon value {horizon!r}; values: {', '.join(values)}")
+        self.horizon = values[horizon]  # what a cut rollout adds for the rest of the hand
         self.extend = EXTEND if extend is None else extend
         if self.extend < 1:
             raise ValueError(f"extend must be at least 1, got {self.extend}")
@@ -425,7 +430,7 @@ class ExpertBot(Bot):
                 if start_sim is not None and self.cut:
                     sim = start_sim.copy()
                     sim.step(act)
-                    results[i] = cut_result(sim, lean_policies, self.cut, me)
+                    results[i] = cut_result(sim, lean_policies, self.cut, me, self.horizon)
                     continue
                 if start_sim is not None:
                     sim = start_sim.copy()
