@@ -185,11 +185,15 @@ def predict(net: Network, x: Any) -> Any:
     return (h2 @ params[4] + params[5])[:, 0]
 
 
+def share(y: Any, pred: Any) -> float:
+    """The share of the variance of ``y`` that ``pred`` explains."""
+    return 1 - float(((y - pred) ** 2).mean()) / float(y.var())
+
+
 def network_share(x: Any, y: Any, xt: Any, yt: Any) -> float:
     """The held-out share of the variance a :func:`fit_network` network explains: what a learned value
     beyond a linear one could give on these inputs."""
-    pred = predict(fit_network(x, y), xt)
-    return 1 - float(((yt - pred) ** 2).mean()) / float(yt.var())
+    return share(yt, predict(fit_network(x, y), xt))
 
 
 def _digits(x: Any) -> str:
@@ -264,22 +268,17 @@ def main(argv: list[str] | None = None) -> None:
           f"({args.hands - train_hands} hands), seed {args.seed}, {args.deals} playouts a hand")
     for name, xs, ys in (("fitted", x, y), ("held out", xt, yt)):
         pred = xs[:, :k] @ w
-        share = 1 - float(((ys - pred) ** 2).mean()) / float(ys.var())
-        print(f"  {name:<9} variance {float(ys.var()):7.2f}, explained {share:.3f}, "
+        print(f"  {name:<9} variance {float(ys.var()):7.2f}, explained {share(ys, pred):.3f}, "
               f"correlation {float(np.corrcoef(pred, ys)[0, 1]):.3f}")
     if args.wide:
-        wide = fit(x, y, l2=1.0)
-        pred = xt @ wide
         print(f"  with the {len(WIDE_NAMES)} wide inputs, held out: explained "
-              f"{1 - float(((yt - pred) ** 2).mean()) / float(yt.var()):.3f}")
+              f"{share(yt, xt @ fit(x, y, l2=1.0)):.3f}")
     if args.network:
         print(f"  a network on the value's inputs, held out: explained "
               f"{network_share(x[:, :k], y, xt[:, :k], yt):.3f}", flush=True)
     if args.wide and (args.network or args.network_out):
         net = fit_network(x, y)
-        pred = predict(net, xt)
-        print(f"  a network with the wide inputs, held out: explained "
-              f"{1 - float(((yt - pred) ** 2).mean()) / float(yt.var()):.3f}")
+        print(f"  a network with the wide inputs, held out: explained {share(yt, predict(net, xt)):.3f}")
         if args.network_out:
             write_network(args.network_out, net, f"{train_hands} hands of four strong, seed {args.seed}, "
                           f"{args.deals} quick playouts from each")
