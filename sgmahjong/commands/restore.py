@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import fcntl
 import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 from ..cli import CliError
 from .backup import (
@@ -26,6 +28,8 @@ from .backup import (
     resolve,
     run_program,
 )
+
+SESSION_GRACE_SECONDS = 3.0  # how long a session that just closed may take to leave pg_stat_activity
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,22 +76,38 @@ def restore_sqlite(file: Path, path: str, replace: bool) -> str:
             raise CliError(f"cannot restore into {path}: {exc}") from None
 
 
+def other_sessions(db: Any, grace: float = SESSION_GRACE_SECONDS) -> int:
+    """Client sessions on this database besides ours, once those just closed have gone.
+
+    A backend ends a moment after its client closes (a worker just stopped, the backup's pg_dump), so
+    the count is asked again for up to ``grace`` seconds before it stands; autovacuum and other
+    background processes are not sessions and are not counted.
+    """
+    deadline = time.monotonic() + grace
+    while True:
+        row = db.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                         " AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchone()
+        count = int(row[0]) if row else 0
+        if not count or time.monotonic() >= deadline:
+            return count
+        time.sleep(0.1)
+
+
 def restore_postgres(file: Path, url: str, replace: bool) -> str:
     import psycopg
 
     check_kind(file, PG_DUMP_MAGIC, "a PostgreSQL backup (made by `sgmahjong backup` from PostgreSQL)")
     try:
         with psycopg.connect(url, connect_timeout=10) as db:
-            others = db.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                                " AND pid <> pg_backend_pid()").fetchone()
+            others = other_sessions(db)
             row = db.execute("SELECT to_regclass('public.tables') IS NOT NULL").fetchone()
             exists = bool(row and row[0])  # a schema, maybe empty: replaced (pg_restore --clean)
             found = db.execute("SELECT EXISTS (SELECT 1 FROM tables)").fetchone() if exists else None
             held = bool(found and found[0])
     except psycopg.Error as exc:
         raise CliError(f"cannot connect to the database: {str(exc).strip().splitlines()[0]}") from None
-    if others and others[0]:
-        raise CliError(f"{others[0]} other session(s) connected to the database: stop the workers first")
+    if others:
+        raise CliError(f"{others} other session(s) connected to the database: stop the workers first")
     if held and not replace:
         raise CliError("the database holds tables; give --replace to replace them")
     command = [postgres_program("pg_restore"), "--single-transaction", "--no-owner", "--dbname", url]
