@@ -218,3 +218,27 @@ def test_the_control_compares_a_bot_with_itself_on_another_seed(capsys: pytest.C
     assert control["a"]["decisions"] == same["a"]["decisions"]  # side A is the same bot in both runs
     assert main(["simulate", "--compare", "expert,expert@x"]) == 2
     assert "after @ comes a number" in capsys.readouterr().err
+
+
+def test_progress_follows_the_recent_pace_after_a_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from sgmahjong.commands import simulate
+
+    now = [1000.0]
+    monkeypatch.setattr("sgmahjong.commands.simulate.time.perf_counter", lambda: now[0])
+    out = io.StringIO()
+    bar = simulate._Progress(8000, out, True, unit="walls", already=300)
+    for done in range(301, 361):  # one wall every 5 s
+        now[0] += 5.0
+        bar.update(done)
+    assert out.getvalue().rsplit("\r", 1)[-1].strip().endswith("360/8000 walls, 0.20 walls/s, 10:36:40 left")
+    now[0] += 3600.0  # paused an hour (SIGSTOP), then on at the same pace
+    bar.update(361)
+    assert "0.01 walls/s" in out.getvalue().rsplit("\r", 1)[-1]
+    for done in range(362, 362 + simulate.PACE_WINDOW):
+        now[0] += 5.0
+        bar.update(done)
+    assert out.getvalue().rsplit("\r", 1)[-1].strip().endswith(", 0.20 walls/s, 10:32:25 left")
+    assert [simulate.clock(s) for s in (0, 59, 61, 3599, 3600, 45296)] == [
+        "0:00", "0:59", "1:01", "59:59", "1:00:00", "12:34:56"]

@@ -18,6 +18,7 @@ import random
 import signal
 import sys
 import time
+from collections import deque
 from typing import Any, TextIO
 
 from ..bots import (
@@ -97,34 +98,51 @@ def parse_rules(pairs: list[str]) -> RuleSet:
     return RuleSet().with_strings(assignments)
 
 
+PACE_WINDOW = 50  # steps of the count the progress bar's rate is measured over
+
+
+def clock(seconds: int) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour: how a progress bar writes the time left."""
+    h, rest = divmod(seconds, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
 class _Progress:
-    """A one-line progress bar on a stream (stderr), redrawn at most five times a second."""
+    """A one-line progress bar on a stream (stderr), redrawn at most five times a second.
+
+    The rate and the time left follow the recent pace (the last :data:`PACE_WINDOW` steps of the count),
+    so a run paused, resumed or slowed by other work shows it within a window instead of for the rest
+    of the run.
+    """
 
     def __init__(self, total: int, stream: TextIO, enabled: bool, unit: str = "hands",
                  already: int = 0) -> None:
         self.unit = unit
         self.total = total
-        self.already = already  # done before this run (a resumed comparison): not in the rate
         self.stream = stream
         self.enabled = enabled
-        self.start = time.perf_counter()
         self.last = 0.0
+        # (time, count) when the count moved; the first: done before this run (a resumed comparison)
+        self.pace: deque[tuple[float, int]] = deque([(time.perf_counter(), already)], maxlen=PACE_WINDOW)
 
     def update(self, done: int, force: bool = False) -> None:
         if not self.enabled:
             return
         now = time.perf_counter()
+        if done != self.pace[-1][1]:
+            self.pace.append((now, done))
         if not force and now - self.last < 0.2:
             return
         self.last = now
         frac = done / self.total if self.total else 1.0
         width = 30
         filled = int(width * frac)
-        rate = (done - self.already) / (now - self.start) if now > self.start else 0.0
-        left = (self.total - done) / rate if rate > 0 else 0.0
-        eta = f", {int(left) // 60}:{int(left) % 60:02d} left" if done and done < self.total else ""
+        since, then = self.pace[0]
+        rate = (done - then) / (now - since) if now > since else 0.0
+        eta = f", {clock(int((self.total - done) / rate))} left" if rate > 0 and done < self.total else ""
+        digits = 2 if rate < 1 else 1
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * frac:5.1f}% "
-                          f"{done}/{self.total} {self.unit}, {rate:.1f} {self.unit}/s{eta} ")
+                          f"{done}/{self.total} {self.unit}, {rate:.{digits}f} {self.unit}/s{eta} ")
         self.stream.flush()
 
     def close(self) -> None:
