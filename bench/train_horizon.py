@@ -27,8 +27,8 @@ from bench.train_advantage import fit
 from bench.train_danger import write
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.determinise import Table, knowledge, table
-from sgmahjong.bots.horizon import NAMES, WIDE_NAMES, features, seat_facts, wide_features
-from sgmahjong.bots.lean import Sim, sample_sim
+from sgmahjong.bots.horizon import NAMES, WIDE_NAMES, features, play_on, seat_facts, wide_features
+from sgmahjong.bots.lean import LeanPolicy, sample_sim
 from sgmahjong.bots.lean_policy import lean_quick_policy
 from sgmahjong.game import apply, awaiting, legal_actions, new_hand, player_view
 from sgmahjong.game.state import ENDED
@@ -36,6 +36,7 @@ from sgmahjong.rules import RuleSet
 
 Row = tuple[list[float], float]  # features, the change of the seat's net payment to the end
 EVERY = 3  # a playout's decisions recorded: every third
+QUICK: tuple[LeanPolicy, ...] = (lean_quick_policy,) * 4  # every seat plays on by the quick policy
 
 
 def decision_point(seed: int, h: int) -> Table | None:
@@ -50,16 +51,6 @@ def decision_point(seed: int, h: int) -> Table | None:
         seat = awaiting(state)[0]
         state, _ = apply(state, bots[seat].choose(player_view(state, seat), legal_actions(state, seat)))
     return None if state.ended else table(knowledge(player_view(state, awaiting(state)[0])), rules)
-
-
-def _play_on(sim: Sim, decisions: int) -> None:
-    """``sim`` played on by the quick policy for at most ``decisions`` decisions."""
-    for _ in range(decisions):
-        if sim.phase == ENDED:
-            return
-        s = sim.awaiting()
-        legal = sim.options(s)
-        sim.step(legal[0] if len(legal) == 1 else lean_quick_policy(sim, s, legal))
 
 
 def hand_rows(args: tuple[int, int, int, bool]) -> list[Row]:
@@ -82,7 +73,7 @@ def hand_rows(args: tuple[int, int, int, bool]) -> list[Row]:
                 facts = [seat_facts(sim, s) for s in range(4)]
                 marks += [(features(sim, s, facts) + (wide_features(sim, s) if wide else []), s,
                            sim.ledger[s]) for s in range(4)]
-            _play_on(sim, 1)
+            play_on(sim, QUICK, 1)
             step += 1
         rows += [(x, float(sim.ledger[s] - before)) for x, s, before in marks]
     return rows
@@ -102,7 +93,7 @@ def ceiling_rows(args: tuple[int, int, int, int]) -> list[list[float]]:
         sim = sample_sim(tb, random.Random(rng.getrandbits(48)))
         if sim is None:
             return out
-        _play_on(sim, rng.randrange(30))
+        play_on(sim, QUICK, rng.randrange(30))
         if sim.phase == ENDED:
             continue
         ends: list[list[int]] = []
@@ -112,7 +103,7 @@ def ceiling_rows(args: tuple[int, int, int, int]) -> list[list[float]]:
             undrawn = again.wall[lo:hi]
             rng.shuffle(undrawn)
             again.wall[lo:hi] = undrawn
-            _play_on(again, 10_000)
+            play_on(again, QUICK, 10_000)
             ends.append([again.ledger[s] - sim.ledger[s] for s in range(4)])
         out += [[float(e[s]) for e in ends] for s in range(4)]
     return out

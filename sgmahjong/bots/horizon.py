@@ -33,7 +33,7 @@ from .lean import LeanPolicy, Sim
 from .lean_seat import TILES
 
 __all__ = ["NAMES", "VALUES", "WIDE_NAMES", "cut_result", "features", "horizon_values", "network_value",
-           "seat_facts", "value", "wide_features"]
+           "play_on", "seat_facts", "value", "wide_features"]
 
 NEAR = 6  # distances from a complete hand told apart: 0 to NEAR - 1, the last "or more"
 
@@ -179,17 +179,23 @@ def value(sim: Sim, seat: int) -> float:
     return sum(w * x for w, x in zip(WEIGHTS, features(sim, seat, facts), strict=True))
 
 
-def cut_result(sim: Sim, policies: Sequence[LeanPolicy], steps: int, seat: int,
-               rest: Callable[[Sim, int], float] | None = None) -> float:
-    """``seat``'s net payment after ``sim`` is played on for at most ``steps`` decisions in place
-    (``policies[s]`` deciding for each seat), plus ``rest`` (by default :func:`value`) of the rest:
-    the whole playout's result when the hand ends within them."""
+def play_on(sim: Sim, policies: Sequence[LeanPolicy], steps: int) -> None:
+    """``sim`` played on in place for at most ``steps`` decisions (``policies[s]`` deciding for each
+    seat, a lone option taken without asking), or to the end of the hand."""
     for _ in range(steps):
         if sim.phase == ENDED:
-            break
+            return
         s = sim.awaiting()
         legal = sim.options(s)
         sim.step(legal[0] if len(legal) == 1 else policies[s](sim, s, legal))
+
+
+def cut_result(sim: Sim, policies: Sequence[LeanPolicy], steps: int, seat: int,
+               rest: Callable[[Sim, int], float] | None = None) -> float:
+    """``seat``'s net payment after ``sim`` is played on for at most ``steps`` decisions in place
+    (:func:`play_on`), plus ``rest`` (by default :func:`value`) of the rest: the whole playout's result
+    when the hand ends within them."""
+    play_on(sim, policies, steps)
     return sim.ledger[seat] + (value if rest is None else rest)(sim, seat)
 
 
