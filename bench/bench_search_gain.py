@@ -40,7 +40,9 @@ them) and ``passed`` (that, and no other seat dealt a hand that wins on a discar
 ``worked-passed`` (all three); ``danger`` (an overrule weighs each discard's risk of dealing in,
 priced by the learned reading of the discards: ``bots/danger.py``); ``ready`` (each other
 seat dealt a waiting hand as likely as that reading says: ``bots/ready.py``); ``wary`` (the search starts
-from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``advised``
+from ``strong`` reading the discards by that model, with a narrower safety tie-break); ``guarded`` and
+``guarded-risk`` (at a turn where ``strong`` defends against a threat, its discard kept, or kept over
+any discard it rates riskier: ``guard``); ``advised``
 (the search starts from ``strong`` overruled by the learned advantage of a discard:
 ``bots/advantage.py``); ``vetoed0``, ``vetoed0.5`` and ``vetoed1`` (an overrule of ``strong``'s discard
 not played where that advantage puts it more than 0, 0.5 or 1 unit behind); ``blended`` (that
@@ -172,6 +174,7 @@ PLAYERS: dict[str, tuple[type[ExpertBot], dict[str, Any]]] = {  # name -> the bo
     "barred": (ExpertBot, {"barred": True}), "passed": (ExpertBot, {"barred": True, "passed": True}),
     "worked": (ExpertBot, {"progress": True}), "danger": (ExpertBot, {"danger": True}),
     "ready": (ExpertBot, {"ready": True}),
+    "guarded": (ExpertBot, {"guard": "all"}), "guarded-risk": (ExpertBot, {"guard": "risk"}),
     "wary": (ExpertBot, {"base": "wary"}), "advised": (ExpertBot, {"base": "advised"}),
     "vetoed0": (ExpertBot, {"veto": 0.0}), "vetoed0.5": (ExpertBot, {"veto": 0.5}),
     "vetoed1": (ExpertBot, {"veto": 1.0}), "blended": (ExpertBot, {"blend": 1.0, "z": 1.5}),

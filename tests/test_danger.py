@@ -1,6 +1,6 @@
 """The learned reading of the discards (bots/danger.py), its training (bench/train_danger.py), the
 bench's variants that play by it or by the true hands (bench/bench_strong_tuning.py) and the expert's
-options that use it (``danger``, ``base="wary"``)."""
+options that use it (``danger``, ``base="wary"``) or ``strong``'s own defence (``guard``)."""
 
 from __future__ import annotations
 
@@ -157,3 +157,27 @@ def test_the_expert_may_start_from_strong_reading_the_discards() -> None:
     assert all(a in legal and b in legal for (a, b), (_, legal) in zip(picks, turns, strict=True))
     assert wary.strong.reading.piles == danger.read(turns[-1][0]).piles
     assert any(a != b for a, b in picks)
+
+
+def test_the_expert_may_keep_strongs_discard_where_strong_defends() -> None:
+    with pytest.raises(ValueError, match="unknown guard"):
+        ExpertBot(1, RULES, budget_ms=None, max_rounds=8, guard="never")
+    strong = StrongBot(0, RULES)
+    defended = []
+    for view, legal in _turns(6):
+        choice = strong.decide(view, legal)
+        if strong.last_risk:  # strong defended: each discard's expected loss to the threats
+            assert set(strong.last_risk) == {int(a.tile) for a in legal if a.kind == "discard"}
+            defended.append((view, legal, choice, dict(strong.last_risk)))
+    assert 5 <= len(defended) < 60  # a few turns of 261, not most of them
+    # overruling at any lead (z=0), the plain expert leaves strong's discard at some defended turns;
+    # guarded, never ("all"), or only for a discard strong rates no riskier ("risk")
+    options = {"budget_ms": None, "max_rounds": 16, "z": 0.0}
+    plain, kept, safer = (ExpertBot(1, RULES, **options, guard=g) for g in (None, "all", "risk"))
+    left = 0
+    for view, legal, choice, risk in defended[:12]:
+        left += plain.choose(view, legal) != choice
+        assert kept.choose(view, legal) == choice
+        pick = safer.choose(view, legal)
+        assert pick == choice or risk[int(pick.tile)] <= risk[int(choice.tile)]
+    assert left >= 2

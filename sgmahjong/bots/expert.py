@@ -49,6 +49,8 @@ errors) goes on, while it stays unsure and the budget lasts, up to ``extend`` (d
 times ``max_rounds`` deals; ``extend=1``: never.
 With ``danger`` (off by default) an overrule also weighs each discard's expected loss to dealing in, by
 the learned model, over that of ``strong``'s choice.
+With ``guard`` (off by default) a turn at which ``strong`` defends keeps its discard (``"all"``) or
+keeps it over any discard it rates riskier (``"risk"``).
 With ``cut`` (off by default) a lean rollout plays only that many decisions after the candidate and
 adds the learned value of the rest (:mod:`.horizon`: ``horizon``, linear by default, or a network).
 With no budget and a fixed ``max_rounds`` the bot is deterministic for its seed.
@@ -90,6 +92,7 @@ BASES: dict[str, Callable[[int, RuleSet | None], StrongBot]] = {
     # (docs/expert-levers.md)
     "advised": AdvisedStrong,
 }
+GUARDS = (None, "all", "risk")  # where strong defends, what its discard is kept over (None: nothing)
 CANDIDATES = 3  # discards searched on the bot's turn (strong's best ones)
 Z = 2.0  # standard errors of the paired difference to overrule strong (1.5: worse; docs/expert-levers.md)
 ELIMINATE_AFTER = 4  # from this many deals on, a candidate is dropped (strong's choice kept) ...
@@ -140,7 +143,7 @@ class ExpertBot(Bot):
                  barred: bool = False, passed: bool = False, progress: bool = False,
                  danger: bool = False, base: str = "strong", veto: float | None = None,
                  blend: float = 0.0, claims: bool = True, ready: bool = False, cut: int = 0,
-                 horizon: str = "linear") -> None:
+                 horizon: str = "linear", guard: str | None = None) -> None:
         super().__init__(seed, rules)
         if budget_ms is None and max_rounds is None:
             raise ValueError("the expert needs a time budget or a number of rounds")
@@ -211,6 +214,11 @@ class ExpertBot(Bot):
         if confirm < 0:
             raise ValueError(f"confirm must be at least 0, got {confirm}")
         self.confirm = confirm
+        # where strong defends against a threat, keep its discard ("all") or any discard it rates no
+        # safer ("risk"): the deals seldom give the threat its waiting hand. Off by default
+        if guard not in GUARDS:
+            raise ValueError(f"unknown guard {guard!r}; guards: {', '.join(map(str, GUARDS))}")
+        self.guard = guard
         self.stats = SearchStats()
 
     # -- the policies of a playout ----------------------------------------------------------------
@@ -307,6 +315,8 @@ class ExpertBot(Bot):
                                    rounds, self.z)
         if best and self.veto is not None and self._vetoed(view, p, cands[0], cands[best], rules):
             best, best_mean = 0, 0.0
+        if best and self._guarded(cands[0], cands[best]):
+            best, best_mean = 0, 0.0
         if best and self.confirm:
             fresh = self.search(tb, [cands[0], cands[best]], spent=spent, eliminate=False,
                                 styles=styles, deals=self.confirm)
@@ -328,6 +338,16 @@ class ExpertBot(Bot):
             return False
         assert self.veto is not None
         return advantage(turn, int(pick.tile)) < -self.veto
+
+    def _guarded(self, base: A, pick: A) -> bool:
+        """Whether ``guard`` keeps ``strong``'s discard ``base`` over ``pick``: ``strong`` defended at this
+        turn, and (``"risk"``) ``pick`` costs more in its expected loss to the threats."""
+        risk = self.strong.last_risk
+        if self.guard is None or base.kind != "discard" or not risk or base.tile is None:
+            return False
+        if self.guard == "all" or pick.tile is None:
+            return True
+        return risk.get(int(pick.tile), 0.0) > risk.get(int(base.tile), 0.0) + 1e-9
 
     def _learned_lift(self, view: View, p: Perception, base: A, cands: Sequence[A],
                       rules: RuleSet) -> list[float]:

@@ -92,6 +92,9 @@ class StrongBot(Bot):
         super().__init__(seed, rules)
         self.params = StrongParams() if params is None else params
         self.last_scores: dict[int, float] = {}  # the last turn's discard scores (for the expert)
+        # the last turn's expected loss of each discard to the threats it defended against (empty: it
+        # did not defend), for the expert
+        self.last_risk: dict[int, float] = {}
 
     def decide(self, view: View, legal: Sequence[A]) -> A:
         for a in legal:
@@ -102,6 +105,7 @@ class StrongBot(Bot):
     def decide_perceived(self, p: Perception, legal: Sequence[A], rules: RuleSet) -> A:
         """The decision from an already parsed view (the expert's playouts build ``p`` directly)."""
         self.last_scores = {}
+        self.last_risk = {}
         for a in legal:
             if a.kind == "win":
                 return a
@@ -173,6 +177,8 @@ class StrongBot(Bot):
         top_risk = max(risk.values(), default=0.0) or 1.0
         for t in cands:
             cost = w.defence * discard_cost(p, threats, t, ctx.rules, deal_in=against, chance=chance)
+            if danger:
+                self.last_risk[t] = cost
             scores[t] = scale * ranked[t] / top_rank - cost
             if w.safety and not danger:
                 # among nearly equal options, the safer one (a few percent of value at most)
