@@ -59,7 +59,8 @@ of decision.
 
 With ``--rows FILE`` nothing is played: the report is printed again from a file ``--out`` wrote, with,
 for each player after the first, where it chooses differently from the first and what that pays
-(:mod:`bench.search_gain_rows`).
+(:mod:`bench.search_gain_rows`). With ``--resume`` a run stopped part way continues: the hands its
+``--out`` file holds are kept, the rest played (the same command again, with ``--resume``).
 """
 
 from __future__ import annotations
@@ -341,15 +342,20 @@ def _per_hand(rows: list[dict[str, Any]], hands: int, name: str) -> list[float]:
 
 
 def run_hands(one: Callable[..., list[dict[str, Any]]], tasks: Sequence[tuple[Any, ...]], workers: int,
-              out_path: str | None) -> list[dict[str, Any]]:
-    """``one(*task)`` for every hand's task on ``workers`` processes, with progress on stderr: the rows
-    of every hand, in order, also written to ``out_path`` (JSON lines) as each hand ends if given."""
-    rows: list[dict[str, Any]] = []
-    out = open(out_path, "w", encoding="utf-8") if out_path else None  # noqa: SIM115 (closed below)
+              out_path: str | None = None, resume: bool = False) -> list[dict[str, Any]]:
+    """``one(*task)`` for every hand's task (its first item the hand's number) on ``workers`` processes,
+    with progress on stderr: the rows of every hand, in order, also written to ``out_path`` (JSON lines)
+    as each hand ends if given. With ``resume`` the hands ``out_path`` already holds are kept and not
+    played again (but the last of them, which a stop may have cut short: it is played again)."""
+    rows, first = _kept_rows(out_path) if resume and out_path else ([], 0)  # the hands before first: done
+    todo = [task for task in tasks if int(task[0]) >= first]
+    if first:
+        print(f"   {len(tasks) - len(todo)} hands kept from {out_path}", file=sys.stderr, flush=True)
+    out = open(out_path, "a" if first else "w", encoding="utf-8") if out_path else None  # noqa: SIM115
     try:
         with ProcessPoolExecutor(max(1, workers)) as pool:
-            futures = [pool.submit(one, *task) for task in tasks]
-            for n, fut in enumerate(futures, start=1):
+            futures = [pool.submit(one, *task) for task in todo]
+            for n, fut in enumerate(futures, start=len(tasks) - len(todo) + 1):
                 done = fut.result()
                 rows.extend(done)
                 if out is not None:
@@ -361,6 +367,29 @@ def run_hands(one: Callable[..., list[dict[str, Any]]], tasks: Sequence[tuple[An
         if out is not None:
             out.close()
     return rows
+
+
+def _kept_rows(path: str) -> tuple[list[dict[str, Any]], int]:
+    """The rows of an earlier run's results file (plain JSON lines) up to the last hand it holds, which
+    is left out (it may have been cut short), the file rewritten to hold only them; and that hand's
+    number (the hands are written in order, so every hand before it is done). None and 0 if there is
+    no file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return [], 0
+    rows = []
+    for line in lines:
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            break  # a line cut short by the stop: it and anything after it are played again
+    last = max((int(r["hand"]) for r in rows), default=0)
+    rows = [r for r in rows if int(r["hand"]) < last]
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    return rows, last
 
 
 def _report_rows(p: argparse.ArgumentParser, path: str, names: str | None) -> None:
@@ -394,6 +423,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", metavar="FILE",
                    help="write every judged decision to FILE (JSON lines, hand by hand)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the hands --out FILE already holds and play only the rest")
     p.add_argument("--rows", metavar="FILE",
                    help="play nothing: report again from FILE (as --out wrote it), with where the players "
                         "choose differently; --players picks and orders them (default: all in the file)")
@@ -401,6 +432,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.rows:
         _report_rows(p, args.rows, args.players)
         return
+    if args.resume and not args.out:
+        p.error("--resume needs --out FILE")
     players = [x.strip() for x in (args.players or "expert,thorough").split(",") if x.strip()]
     unknown = [x for x in players if x not in PLAYERS]
     if unknown or not players:
@@ -409,7 +442,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{args.seed}, judged on {args.judge_deals} deals", flush=True)
     start = time.perf_counter()
     rows = run_hands(one_hand, [(h, args.seed, args.deals, args.judge_deals, args.real_deals, players)
-                                for h in range(args.hands)], args.workers, args.out)
+                                for h in range(args.hands)], args.workers, args.out, args.resume)
     report(rows, args.hands, players)
     print(f"   ({time.perf_counter() - start:.0f} s)")
 

@@ -1,5 +1,6 @@
 """The real-judge bench's rows read back (bench/search_gain_rows.py, ``bench_search_gain --rows``): where
-two players choose differently, split by kind and by who overrules, each split adding up to the whole."""
+two players choose differently, split by kind and by who overrules, each split adding up to the whole;
+and a run stopped part way continued from its file."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.bench_search_gain import main
+from bench.bench_search_gain import main, run_hands
 from bench.search_gain_rows import differences, hands_of, paired, players_of, read_rows
 
 
@@ -71,3 +72,31 @@ def test_rows_from_a_file_report_again_and_bad_files_are_clear_errors(
         with pytest.raises(SystemExit) as e:
             main(args)
         assert e.value.code == 2 and said in capsys.readouterr().err
+
+
+def _fake_hand(h: int, played: str) -> list[dict[str, Any]]:
+    """A hand's rows without playing (odd hands have no searched decision), noting that it was played."""
+    with open(played, "a", encoding="utf-8") as f:
+        f.write(f"{h}\n")
+    return [] if h % 2 else [_row(h, "turn", (0, 0.0), (1, float(h))), _row(h, "claim", (0, 0.0), (0, 0.0))]
+
+
+def test_a_stopped_run_continues_from_its_file(tmp_path: Path) -> None:
+    out, played = tmp_path / "rows.jsonl", tmp_path / "played"
+    tasks = [(h, str(played)) for h in range(7)]
+    whole = run_hands(_fake_hand, tasks, 1, str(out))
+    assert len(whole) == 8 and read_rows(str(out)) == whole
+    # stopped in hand 4's rows: hands 0-3 whole, then a line cut short
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines[:5]) + "\n" + lines[5][:20], encoding="utf-8")
+    played.write_text("", encoding="utf-8")
+    again = run_hands(_fake_hand, tasks, 2, str(out), resume=True)
+    assert again == whole and read_rows(str(out)) == whole
+    # hand 4 is played again (its rows may be cut short), hands 0-3 are not
+    assert sorted(int(x) for x in played.read_text(encoding="utf-8").split()) == [4, 5, 6]
+    played.write_text("", encoding="utf-8")
+    assert run_hands(_fake_hand, tasks, 1, str(tmp_path / "new.jsonl"), resume=True) == whole
+    assert len(played.read_text(encoding="utf-8").split()) == 7  # no file yet: every hand is played
+    with pytest.raises(SystemExit) as e:
+        main(["--resume", "--hands", "1"])
+    assert e.value.code == 2
