@@ -60,7 +60,10 @@ of decision.
 With ``--rows FILE`` nothing is played: the report is printed again from a file ``--out`` wrote, with,
 for each player after the first, where it chooses differently from the first and what that pays
 (:mod:`bench.search_gain_rows`). With ``--resume`` a run stopped part way continues: the hands its
-``--out`` file holds are kept, the rest played (the same command again, with ``--resume``).
+``--out`` file holds are kept, the rest played (the same command again, with ``--resume``). Each row
+of ``--out`` also holds what the true hand was at the decision (:func:`context`: the tiles left in the
+wall, the other seats' exposed sets, the waits of those one tile from winning) and the tile of each
+candidate, so the gains can be split afterwards by where they were made.
 """
 
 from __future__ import annotations
@@ -78,7 +81,9 @@ from typing import Any
 
 from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
 from bench.search_gain_rows import differences, hands_of, paired, players_of, read_rows
+from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import EXPERT_VARIANTS, Bot, make_bot
+from sgmahjong.bots import efficiency as ef
 from sgmahjong.bots.base import View
 from sgmahjong.bots.determinise import knowledge, table
 from sgmahjong.bots.evaluation import estimate
@@ -239,6 +244,23 @@ def real_gain(state: HandState, seat: int, cand: Action, base: Action, deals: in
     return mean, se
 
 
+def context(state: HandState, seat: int) -> dict[str, Any]:
+    """What a searched decision's row records of the true hand, for splitting the gains afterwards: the
+    tiles left in the wall, the other seats' exposed sets (the most any has) and the faces each other
+    seat one tile from winning waits on (by the hand's shape, tai not checked)."""
+    waiting: list[list[int]] = []
+    for s, st in enumerate(state.seats):
+        if s == seat or len(st.concealed) % 3 != 1:
+            continue
+        counts = [0] * 34
+        for t in st.concealed:
+            counts[int(t)] += 1
+        if ef.distance(counts, len(st.melds)) == 1:
+            waiting.append(waits(counts, len(st.melds)))
+    return {"wall": state.wall_remaining, "sets": max(len(st.melds) for s, st in enumerate(state.seats)
+                                                       if s != seat), "waits": waiting}
+
+
 Point = tuple[HandState, View, list[Action]]  # a searched decision: the true state, the seat's view, legal
 
 
@@ -289,7 +311,8 @@ def one_hand(h: int, seed: int, deals: int, judge_deals: int, real_deals: int = 
             for i in range(1, len(cands)):
                 gains[i], errors[i] = ev.paired(i, 0)[:2]
         turn = any(a.kind == "discard" for a in legal)
-        row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim"}
+        row: dict[str, Any] = {"hand": h, "kind": "turn" if turn else "claim", **context(true_state, seat),
+                               "tiles": [None if a.tile is None else int(a.tile) for a in cands]}
         real: dict[int, tuple[float, float]] = {0: (0.0, 0.0)}
         for name, (i, playouts) in chosen.items():
             if real_deals and i not in real:
