@@ -47,8 +47,9 @@ def read_rows(path: str) -> list[Row]:
 
 
 def players_of(rows: Sequence[Row]) -> list[str]:
-    """The players the rows hold, in their order in the first row."""
-    return [k for k in rows[0] if k not in ("hand", "kind")] if rows else []
+    """The players the rows hold, in their order in the first row (a player's entry is the one that
+    holds a pick; the others are the decision's context)."""
+    return [k for k, v in rows[0].items() if isinstance(v, dict) and "pick" in v] if rows else []
 
 
 def hands_of(rows: Sequence[Row]) -> int:

@@ -21,7 +21,9 @@ def _row(hand: int, kind: str, a: tuple[int, float], b: tuple[int, float]) -> di
         return {"pick": pick, "gain": 0.0, "se": 0.0, "playouts": 100, "real": real,
                 "real_se": 0.1 if pick else 0.0}
 
-    return {"hand": hand, "kind": kind, "a": player(*a), "b": player(*b)}
+    # the decision's context, as bench_search_gain writes it, before the players' entries
+    return {"hand": hand, "kind": kind, "wall": 40, "sets": 1, "waits": [[3, 6]], "tiles": [3, 9, None],
+            "a": player(*a), "b": player(*b)}
 
 
 ROWS = [
