@@ -58,12 +58,12 @@ of decision.
     python -m bench.bench_search_gain --hands 100 --judge-deals 0 --real-deals 200 --players expert,extended
 
 With ``--rows FILE`` nothing is played: the report is printed again from a file ``--out`` wrote, with,
-for each player after the first, where it chooses differently from the first and what that pays
-(:mod:`bench.search_gain_rows`). With ``--resume`` a run stopped part way continues: the hands its
-``--out`` file holds are kept, the rest played (the same command again, with ``--resume``). Each row
-of ``--out`` also holds what the true hand was at the decision (:func:`context`: the tiles left in the
-wall, the other seats' exposed sets, the waits of those one tile from winning) and the tile of each
-candidate, so the gains can be split afterwards by where they were made.
+for each player after the first, where it chooses differently from the first and what that pays, and
+where the first player's overrules pay by the true hand at the decision (:mod:`bench.search_gain_rows`).
+With ``--resume`` a run stopped part way continues: the hands its ``--out`` file holds are kept, the
+rest played (the same command again, with ``--resume``). Each row of ``--out`` also holds what the
+true hand was at the decision (:func:`context`: the tiles left in the wall, the other seats' exposed
+sets, the waits of those one tile from winning) and the tile of each candidate.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
-from bench.search_gain_rows import differences, hands_of, paired, players_of, read_rows
+from bench.search_gain_rows import by_context, differences, hands_of, paired, players_of, read_rows
 from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import EXPERT_VARIANTS, Bot, make_bot
 from sgmahjong.bots import efficiency as ef
@@ -431,6 +431,7 @@ def _report_rows(p: argparse.ArgumentParser, path: str, names: str | None) -> No
     report(rows, hands, players, sys.stdout)
     for name in players[1:]:
         differences(rows, hands, players[0], name, sys.stdout)
+    by_context(rows, hands, players[0], sys.stdout)
 
 
 def main(argv: list[str] | None = None) -> None:

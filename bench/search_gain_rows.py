@@ -111,3 +111,60 @@ def _split(r: Row, *, kind: str, who: str, first: str, second: str) -> bool:
 
 def _picks(r: Row, *, player: str, pick: int) -> bool:
     return bool(r[player]["pick"] == pick)
+
+
+STAGES = (("early (more than 60 tiles left)", 60), ("middle (31 to 60)", 30), ("late (30 or fewer)", -1))
+
+
+def _stage(r: Row) -> tuple[int, str]:
+    return next((i, name) for i, (name, above) in enumerate(STAGES) if int(r["wall"]) > above)
+
+
+def _ready(r: Row) -> tuple[int, str]:
+    n = len(r["waits"])
+    return n, f"{n or 'no'} other seat{'s' * (n > 1)} one tile from winning"
+
+
+def _deals_in(r: Row, i: int) -> bool:
+    """Whether candidate ``i``'s tile is among the waits of a seat one tile from winning (by shape)."""
+    tile = r["tiles"][i] if i < len(r["tiles"]) else None
+    return tile is not None and any(tile in w for w in r["waits"])
+
+
+def _risk(r: Row, player: str) -> tuple[int, str]:
+    pick = int(r[player]["pick"])
+    if r["kind"] != "turn":
+        return 5, "a claim window"
+    if not pick:
+        return 4, "a turn, strong's discard kept"
+    mine, base = _deals_in(r, pick), _deals_in(r, 0)
+    return {(False, False): (0, "an overrule, neither discard in a ready seat's waits"),
+            (True, False): (1, "an overrule into a ready seat's waits, strong's discard not"),
+            (False, True): (2, "an overrule out of them: strong's discard in, its own not")
+            }.get((mine, base), (3, "an overrule, both discards in a ready seat's waits"))
+
+
+def by_context(rows: Sequence[Row], hands: int, player: str, out: TextIO | None = None) -> None:
+    """Print (to ``out``, standard output if None) what ``player``'s overrules pay (real judge, per hand
+    over the hands, with its standard error) split three ways by the true hand at the decision: the
+    stage of the hand, how many other seats were one tile from winning, and whether the discard it
+    played instead of ``strong``'s was in a ready seat's waits; the lines of a split add up to the
+    whole. Rows written before the context was recorded hold none."""
+    out = sys.stdout if out is None else out
+    rows = [r for r in rows if "wall" in r]
+    if not rows:
+        print("   no row holds the decision's context (written before it was recorded)", file=out)
+        return
+    print(f"   where {player}'s overrules pay, by the true hand at the decision:", file=out)
+    for title, key in (("the stage", _stage), ("the other seats", _ready),
+                       ("the decision", functools.partial(_risk, player=player))):
+        print(f"     by {title}:", file=out)
+        for order, label in sorted({key(r) for r in rows}):
+            match = [r for r in rows if key(r) == (order, label)]
+            per = [0.0] * hands
+            for r in match:
+                per[r["hand"]] += r[player]["real"]
+            mean, se, _ = estimate(per)
+            overrules = sum(1 for r in match if r[player]["pick"])
+            print(f"       {label:62s} {len(match):5d} decisions, {overrules:4d} overrules  "
+                  f"{mean:+.2f} ± {se:.2f} a hand", file=out)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bench.bench_search_gain import main, run_hands
-from bench.search_gain_rows import differences, hands_of, paired, players_of, read_rows
+from bench.search_gain_rows import by_context, differences, hands_of, paired, players_of, read_rows
 
 
 def _row(hand: int, kind: str, a: tuple[int, float], b: tuple[int, float]) -> dict[str, Any]:
@@ -50,6 +50,23 @@ def test_the_splits_add_up_to_the_whole_difference() -> None:
     assert "at a turn: a overrules strong, b does not" not in lines  # none such: no line
     by_pick = [float(line.split()[-5]) for key, line in lines.items() if key.startswith("b plays candidate")]
     assert sum(by_pick) == pytest.approx(-0.25)
+
+
+def test_where_the_overrules_pay_splits_add_up_to_the_whole() -> None:
+    out = io.StringIO()
+    by_context(ROWS, 4, "b", out)
+    text = out.getvalue()
+    blocks = text.split("     by ")[1:]
+    assert len(blocks) == 3  # the stage, the other seats, the decision
+    for block in blocks:  # b's overrules pay (2 + 1 - 1) / 4 hands in all; each split adds up to it
+        assert sum(float(line.split()[-5]) for line in block.splitlines()[1:]) == pytest.approx(0.5)
+    # strong's discard (tile 3) is in the ready seat's waits, b's candidate 1 (tile 9) is not
+    assert "an overrule out of them: strong's discard in, its own not" in text
+    assert "1 other seat one tile from winning" in text and "middle (31 to 60)" in text
+    out = io.StringIO()
+    by_context([{k: v for k, v in r.items() if k not in ("wall", "sets", "waits", "tiles")} for r in ROWS],
+               4, "b", out)
+    assert "no row holds the decision's context" in out.getvalue()
 
 
 def test_rows_from_a_file_report_again_and_bad_files_are_clear_errors(
