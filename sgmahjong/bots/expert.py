@@ -215,7 +215,7 @@ class ExpertBot(Bot):
             raise ValueError(f"confirm must be at least 0, got {confirm}")
         self.confirm = confirm
         # where strong defends against a threat, keep its discard ("all") or any discard it rates no
-        # safer ("risk"): the deals seldom give the threat its waiting hand. Off by default
+        # safer ("risk"). Off by default: no gain measured (docs/expert-levers.md)
         if guard not in GUARDS:
             raise ValueError(f"unknown guard {guard!r}; guards: {', '.join(map(str, GUARDS))}")
         self.guard = guard
