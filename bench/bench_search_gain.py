@@ -80,7 +80,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bench_false_flags import PLAYERS as REVIEWED_PLAYERS
-from bench.search_gain_rows import by_context, differences, hands_of, paired, players_of, read_rows
+from bench.search_gain_rows import by_context, differences, hands_of, paired, per_hand, players_of, read_rows
 from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import EXPERT_VARIANTS, Bot, make_bot
 from sgmahjong.bots import efficiency as ef
@@ -95,6 +95,7 @@ from sgmahjong.bots.strong import StrongBot
 from sgmahjong.game import Action, HandState, apply, player_view
 from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import counts34
 
 SEED = 9000
 HANDS = 40
@@ -252,9 +253,7 @@ def context(state: HandState, seat: int) -> dict[str, Any]:
     for s, st in enumerate(state.seats):
         if s == seat or len(st.concealed) % 3 != 1:
             continue
-        counts = [0] * 34
-        for t in st.concealed:
-            counts[int(t)] += 1
+        counts = counts34(st.concealed)
         if ef.distance(counts, len(st.melds)) == 1:
             waiting.append(waits(counts, len(st.melds)))
     return {"wall": state.wall_remaining, "sets": max(len(st.melds) for s, st in enumerate(state.seats)
@@ -348,20 +347,12 @@ def report(rows: list[dict[str, Any]], hands: int, players: Sequence[str], out: 
         print(f"   {first} and {name} choose alike at {same} of {len(rows)} decisions", file=out)
     if any(r[name]["real_se"] for r in rows for name in players):  # the real judge ran: spread over the hands
         for name in players:
-            mean, se, _ = estimate(_per_hand(rows, hands, name))
+            mean, se, _ = estimate(per_hand(rows, hands, name))
             line = f"   {name:8s}  real {mean:+.2f} ± {se:.2f} a hand over the hands"
             if name != first:
                 _, diff, diff_se = paired(rows, hands, first, name, lambda r: True)
                 line += f"; - {first}: {diff:+.2f} ± {diff_se:.2f} (paired over the hands)"
             print(line, file=out)
-
-
-def _per_hand(rows: list[dict[str, Any]], hands: int, name: str) -> list[float]:
-    """What the real judge says a player's overrules paid in each hand (0 in a hand without any)."""
-    per = {h: 0.0 for h in range(hands)}
-    for r in rows:
-        per[r["hand"]] = per.get(r["hand"], 0.0) + r[name]["real"]
-    return list(per.values())
 
 
 def run_hands(one: Callable[..., list[dict[str, Any]]], tasks: Sequence[tuple[Any, ...]], workers: int,

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from bench.bench_deal_progress import STAGES
 from sgmahjong.bots.evaluation import estimate
 
 Row = dict[str, Any]
@@ -56,6 +57,15 @@ def hands_of(rows: Sequence[Row]) -> int:
     """How many hands the rows span (hands are numbered from 0; one without a searched decision has
     no row, so the count is the highest number plus one)."""
     return 1 + max((int(r["hand"]) for r in rows), default=-1)
+
+
+def per_hand(rows: Sequence[Row], hands: int, name: str) -> list[float]:
+    """What the real judge says ``name``'s overrules among ``rows`` paid in each of ``hands`` hands (0 in
+    a hand without any)."""
+    per = [0.0] * hands
+    for r in rows:
+        per[r["hand"]] += r[name]["real"]
+    return per
 
 
 def paired(rows: Sequence[Row], hands: int, first: str, second: str,
@@ -113,11 +123,14 @@ def _picks(r: Row, *, player: str, pick: int) -> bool:
     return bool(r[player]["pick"] == pick)
 
 
-STAGES = (("early (more than 60 tiles left)", 60), ("middle (31 to 60)", 30), ("late (30 or fewer)", -1))
-
-
 def _stage(r: Row) -> tuple[int, str]:
-    return next((i, name) for i, (name, above) in enumerate(STAGES) if int(r["wall"]) > above)
+    """The stage of the hand at the decision, by the stages of :mod:`bench.bench_deal_progress`."""
+    i = next(i for i, (_, above) in enumerate(STAGES) if int(r["wall"]) > above)
+    name, above = STAGES[i]
+    if i == 0:
+        return i, f"{name} (more than {above} tiles left)"
+    upper = STAGES[i - 1][1]
+    return i, f"{name} ({above + 1} to {upper})" if above >= 0 else f"{name} ({upper} or fewer)"
 
 
 def _ready(r: Row) -> tuple[int, str]:
@@ -159,12 +172,11 @@ def by_context(rows: Sequence[Row], hands: int, player: str, out: TextIO | None 
     for title, key in (("the stage", _stage), ("the other seats", _ready),
                        ("the decision", functools.partial(_risk, player=player))):
         print(f"     by {title}:", file=out)
-        for order, label in sorted({key(r) for r in rows}):
-            match = [r for r in rows if key(r) == (order, label)]
-            per = [0.0] * hands
-            for r in match:
-                per[r["hand"]] += r[player]["real"]
-            mean, se, _ = estimate(per)
+        groups: dict[tuple[int, str], list[Row]] = {}
+        for r in rows:
+            groups.setdefault(key(r), []).append(r)
+        for (_, label), match in sorted(groups.items()):
+            mean, se, _ = estimate(per_hand(match, hands, player))
             overrules = sum(1 for r in match if r[player]["pick"])
             print(f"       {label:62s} {len(match):5d} decisions, {overrules:4d} overrules  "
                   f"{mean:+.2f} ± {se:.2f} a hand", file=out)
