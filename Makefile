@@ -98,7 +98,7 @@ chromium:
 
 # lint-imports checks the layers and that no import cycle exists (pyproject.toml, [tool.importlinter])
 lint: $(DEVSTAMP)
-	$(BIN)/ruff check sgmahjong tests bench
+	$(BIN)/ruff check sgmahjong tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

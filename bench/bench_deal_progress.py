@@ -19,6 +19,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from typing import TypedDict
 
 from sgmahjong.bots import efficiency as ef
 from sgmahjong.bots import make_bot
@@ -28,7 +29,19 @@ from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import Tile
 
-DEALS = {"uniform": {}, "told": {"tells": True}, "worked": {"progress": True, "barred": True, "passed": True}}
+
+class Dealing(TypedDict, total=False):
+    """Some of :func:`table`'s dealing options (:class:`sgmahjong.bots.determinise.DealOptions`)."""
+
+    weigh: bool
+    tells: bool
+    barred: bool
+    passed: bool
+    progress: bool
+
+
+DEALS: dict[str, Dealing] = {"uniform": {}, "told": {"tells": True},
+                             "worked": {"progress": True, "barred": True, "passed": True}}
 STAGES = (("early", 60), ("middle", 30), ("late", -1))  # a stage: more than this many tiles left
 
 

@@ -81,7 +81,7 @@ async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[
             table.fanout.broadcast = _Timed(totals, "fan-out", table.fanout.broadcast)  # type: ignore[method-assign]
             table.hints.push = _Timed(totals, "hints", table.hints.push)  # type: ignore[method-assign]
         real_apply = engine.apply
-        engine.apply = _Timed(totals, "apply", real_apply)  # type: ignore[assignment]
+        engine.apply = _Timed(totals, "apply", real_apply)
     rng = random.Random(1)
     applied = 0
     act_cpu = 0.0
@@ -96,13 +96,15 @@ async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[
                     continue
                 if table.status != "playing":
                     continue
-                hand = engine.hand_of(table.match)
+                match = table.match
+                assert match is not None  # a playing table's
+                hand = engine.hand_of(match)
                 t0 = time.process_time()
-                if engine.closable(table.match):
-                    table.act(engine.window_source(table.match), "close", hand.version, "table")
+                if engine.closable(match):
+                    table.act(engine.window_source(match), "close", hand.version, "table")
                 else:
-                    seat = engine.awaiting(table.match)[0]
-                    action = _choose(rng, engine.legal_texts(table.match, seat))
+                    seat = engine.awaiting(match)[0]
+                    action = _choose(rng, engine.legal_texts(match, seat))
                     table.act(seat, action, hand.version, "human")
                 act_cpu += time.process_time() - t0
                 applied += 1
@@ -110,7 +112,7 @@ async def _run(n_tables: int, n_actions: int, folder: str, split: bool) -> dict[
         await asyncio.sleep(0.05)
     finally:
         if split:
-            engine.apply = real_apply  # type: ignore[assignment]
+            engine.apply = real_apply
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     for table in tables:
         for c in table.conns:

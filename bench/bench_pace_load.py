@@ -34,10 +34,13 @@ import sys
 import tempfile
 import time
 import urllib.request
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .bench_server import Server, _bucket_pct, _cpu_all
 from .pace_players import client_main
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 PACES = ("fast", "normal", "relaxed")
 DEFAULT_PACES = "fast,normal"  # what `make bench` reports; --pace all adds relaxed
@@ -73,12 +76,13 @@ def _quantile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1]
 
 
-def _receive(pipes: list[Any], deadline: float) -> list[dict[str, Any]]:
+def _receive(pipes: list[Connection[Any, Any]], deadline: float) -> list[dict[str, Any]]:
     """The next message of each pipe that sends one before ``deadline``."""
     from multiprocessing.connection import wait
 
     got: list[dict[str, Any]] = []
-    ready = wait(pipes, timeout=max(0.0, deadline - time.monotonic()))
+    # some of ``pipes`` (wait's stub answers any connection, socket or handle it might have been given)
+    ready = cast("list[Connection[Any, Any]]", wait(pipes, timeout=max(0.0, deadline - time.monotonic())))
     for pipe in ready:
         with contextlib.suppress(EOFError):  # a client that died: its figures are missing
             got.append(pipe.recv())

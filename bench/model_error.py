@@ -229,7 +229,7 @@ def one_hand(h: int, seed: int, real_deals: int, models: Sequence[str],
     real values taken from ``known``, the hand's rows of an earlier run on the same hands, if given)."""
     rules = RuleSet()
     seat, points = searched_points(h, seed, DEALS)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, (true_state, view, legal) in enumerate(points):
         key = (seed + h) * 1000 + k
         judge = ExpertBot(JUDGE_SEED + key, rules, budget_ms=None, max_rounds=1)

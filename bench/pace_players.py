@@ -99,7 +99,7 @@ class Human:
             now = time.monotonic()
             if self.refused:
                 self.refused, acted = False, None
-            number = v.get("hand_number")
+            number: int | None = v.get("hand_number")
             if st.status == "playing" and number != self.hand and number not in self.ended:
                 self.hand, self.hand_start, self.turns = number, now, []
             legal = list(v.get("legal_actions") or ())
@@ -110,7 +110,8 @@ class Human:
                 if action.startswith("discard "):
                     self.turns.append(now)
                 await self.ws.send(json.dumps({"type": "action", "action": action, "version": v["version"]}))
-            elif st.status in ("between_hands", "finished") and number == self.hand and uncounted:
+            elif st.status in ("between_hands", "finished") and number is not None and number == self.hand \
+                    and uncounted:
                 self.ended.add(number)
                 self._hand_over(now)
                 if st.status == "between_hands":

@@ -133,6 +133,8 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
     trim = tune_malloc(malloc)
     last_trim = time.monotonic()
 
+    from starlette.applications import Starlette
+
     from sgmahjong.server.settings import ServerSettings
     from tests.conftest import LiveServer, free_port
 
@@ -159,7 +161,9 @@ def server_soak(hands: int, every: int, tables: int, diag: bool = False, level: 
             tune_gc(settings.gc_interval_seconds)
         tracer = Tracer(trace, trace_from) if trace else None
         assert live._runner is not None
-        server = live._runner.server.config.app.state.server  # the TableServer, for its live set
+        app = live._runner.server.config.app
+        assert isinstance(app, Starlette)  # create_app's
+        server = app.state.server  # the TableServer, for its live set
         collection = ("automatic" if auto_gc
                       else f"as serve: a full pass every {settings.gc_interval_seconds:g} s")
         print(f"server soak: {tables} tables of {level} bots at a time, each closed after its first hand; "

@@ -67,11 +67,11 @@ def _live_tables(path: str, count: int) -> None:
             table = server.create(CreateTable(name=f"live {i}", options={"bot_delay": 0}))
             table.seats = [type(table.seats[0])(s, "bot", f"Bot {s}", "greedy", None) for s in range(4)]
             for s in table.seats:
-                server.store.set_seat(table.id, s.row())  # type: ignore[union-attr]
+                server.store.set_seat(table.id, s.row())
             match, events = engine.start_match(table.rules, 7 + i, None)
             hand = engine.hand_of(match)
-            server.store.start_match(  # type: ignore[union-attr]
-                table.id, 7 + i, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events])
+            server.store.start_match(table.id, 7 + i, engine.hand_seed(match), hand.wall_hash,
+                                     [engine.full_event(e) for e in events])
 
     asyncio.run(start_all())
     server.close()
@@ -97,7 +97,8 @@ def deep_table(path: str, hands: int, seed: int = 1) -> tuple[int, int]:
         store.set_seat(tid, SeatRow(s, "bot", f"Bot {s}", "greedy", None))
     match, events = engine.start_match(rules, seed, None, engine.fresh_secret(), pause_windows=True)
     hand = engine.hand_of(match)
-    store.start_match(tid, seed, hand.seed, hand.wall_hash, [engine.full_event(e) for e in events])
+    store.start_match(tid, seed, engine.hand_seed(match), hand.wall_hash,
+                      [engine.full_event(e) for e in events])
     number, stored = 1, 0
     while True:
         ops: list[Write] = []
@@ -130,15 +131,17 @@ def deep_table(path: str, hands: int, seed: int = 1) -> tuple[int, int]:
 
 def time_resume(path: str, table_id: int, repeats: int = 5) -> float:
     """The best time of rebuilding one table's match from the database (``Table.resume``)."""
+    from sgmahjong.server.settings import ServerSettings
     from sgmahjong.server.store import open_store
     from sgmahjong.server.table.table import Table
 
     store = open_store(path)
     (row,) = store.tables(table_id)
     seats = store.seats(table_id)
+    retry = ServerSettings().storage_retry_seconds  # the server's default; no match here is rated
     best = float("inf")
     for _ in range(repeats):
-        table = Table.from_rows(store, row, seats)
+        table = Table.from_rows(store, row, seats, ranked=None, retry_seconds=retry)
         t0 = time.perf_counter()
         table.resume(row.match_seed)
         best = min(best, time.perf_counter() - t0)

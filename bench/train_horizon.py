@@ -117,7 +117,7 @@ def ceiling(groups: Sequence[Sequence[float]]) -> float:
     import numpy as np
 
     y = np.array(groups)
-    k = y.shape[1]
+    k: int = y.shape[1]
     within = float(y.var(axis=1, ddof=1).mean())
     between = float(y.mean(axis=1).var(ddof=1)) - within / k
     return between / (between + within)

@@ -27,9 +27,9 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import httpx
 import pytest
@@ -278,10 +278,19 @@ class LiveServer(str):
         assert r.status_code == 201, r.text
         return r.json()  # type: ignore[no-any-return]
 
+    @overload
+    def join(self, iterable: Iterable[str], /) -> str: ...
+
+    @overload
     def join(self, code: str, name: str, seat: int | None = None,
-             cookie: str | None = None) -> dict[str, Any]:
+             cookie: str | None = None) -> dict[str, Any]: ...
+
+    def join(self, code: Iterable[str], name: str | None = None, seat: int | None = None,
+             cookie: str | None = None) -> str | dict[str, Any]:
         """Take a seat as a new visitor (or the session ``cookie``): ``seat``, ``token`` and ``cookie``
-        (the player's session)."""
+        (the player's session). With one argument, ``str.join`` (which this name hides; typed so)."""
+        if name is None:
+            return super().join(code)
         body: dict[str, Any] = {"name": name}
         if seat is not None:
             body["seat"] = seat

@@ -49,7 +49,8 @@ def take_seat(page: Page, base: str, code: str, name: str, seat: int) -> None:
 
 
 def hand_tiles(page: Page) -> list[str]:
-    return page.eval_on_selector_all("#hand .slot .tile", "els => els.map(e => e.dataset.tile)")
+    tiles: list[str] = page.eval_on_selector_all("#hand .slot .tile", "els => els.map(e => e.dataset.tile)")
+    return tiles
 
 
 def press_discard(page: Page, tile: str) -> None:
@@ -67,7 +68,8 @@ def click_discard(page: Page, tile: str) -> None:
 def meld_tiles(page: Page, seat: int, kind: str) -> list[str]:
     sel = f'.pond[data-pond="{seat}"] .meld[data-meld="{kind}"] .tile'
     expect(page.locator(sel).first).to_be_attached()
-    return page.eval_on_selector_all(sel, "els => els.map(e => e.dataset.tile || 'back')")
+    tiles: list[str] = page.eval_on_selector_all(sel, "els => els.map(e => e.dataset.tile || 'back')")
+    return tiles
 
 
 def no_errors(*pages: Page) -> None:
@@ -100,7 +102,7 @@ SCRIPT_STEPS = ["E discard 5s", "S chow 567s", "S discard F", "W pong", "W disca
 def test_scripted_hand_in_the_engine() -> None:
     """The script the browsers play below, straight through the engine: every step legal, the end as
     the pages are expected to show it."""
-    state = deal(**{"ESWN"[seat]: text for seat, text in SCRIPT_HANDS.items()}, back="2s")
+    state = deal(E=SCRIPT_HANDS[0], S=SCRIPT_HANDS[1], W=SCRIPT_HANDS[2], N=SCRIPT_HANDS[3], back="2s")
     assert stack_wall({s: parse_tiles(t) for s, t in SCRIPT_HANDS.items()}, [], parse_tiles("2s")) == \
         list(state.wall)
     state, _ = play(state, *SCRIPT_STEPS)

@@ -240,7 +240,8 @@ def test_the_store_keeps_evenings_answers_and_subscriptions(database_url: str) -
         assert store.remove_subscription("https://p/1") and not store.remove_subscription("https://p/1")
         store.delete_player(mei)
         assert store.subscriptions([mei]) == [] and store.club_push_targets(club) == []
-        assert [a.name for a in store.evening(club, evening).answers] == ["Beng"]
+        row = store.evening(club, evening)
+        assert row is not None and [a.name for a in row.answers] == ["Beng"]
         assert store.claim_reminder(evening, now) and not store.claim_reminder(evening, now)
         assert store.due_reminders(now + 7200, now) == []
         assert store.cancel_evening(club, evening, now) and not store.cancel_evening(club, evening, now)

@@ -26,9 +26,10 @@ from tests.test_clubs import call, invited, new_club, player, record
 from tools.screenshots import DESKTOP, PHONE, page_for, shooting, shrink
 
 NAMES = ["Ah Beng", "Mei Ling", "Ah Huat", "Siew Mei"]
-SETTLED = [[(0, 2, 1), (2, 1, 0), (1, 3, None)], [(3, 2, 0), (0, 1, 2)]]
-PLAYED = [[(1, 4, 0), (2, 2, 3), (None, 0, None), (0, 1, 3)], [(3, 3, None), (1, 1, 2)],
-          [(2, 5, 1), (0, 2, None), (3, 1, 0)]]
+Hand = tuple[int | None, int, int | None]  # (winner, tai, shooter): tests/test_clubs.py's record
+SETTLED: list[list[Hand]] = [[(0, 2, 1), (2, 1, 0), (1, 3, None)], [(3, 2, 0), (0, 1, 2)]]
+PLAYED: list[list[Hand]] = [[(1, 4, 0), (2, 2, 3), (None, 0, None), (0, 1, 3)], [(3, 3, None), (1, 1, 2)],
+                            [(2, 5, 1), (0, 2, None), (3, 1, 0)]]
 
 
 def main() -> None:

@@ -23,7 +23,8 @@ OUT = Path(__file__).resolve().parent.parent / "sgmahjong" / "server" / "static"
 def envelope(i: int, n: int, attack: float, decay: float) -> float:
     t = i / RATE
     a = min(1.0, t / attack) if attack > 0 else 1.0
-    return a * math.exp(-t / decay) * (1 - i / n) ** 0.5
+    fade: float = (1 - i / n) ** 0.5  # i < n, so real (float ** float is typed Any)
+    return a * math.exp(-t / decay) * fade
 
 
 def tone(freqs: list[float], seconds: float, *, attack: float = 0.003, decay: float = 0.12,

@@ -23,19 +23,31 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Required, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, serving
 
-DESKTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 1}
+
+class Size(TypedDict, total=False):
+    """A page's size: some of ``Browser.new_context``'s options."""
+
+    viewport: Required[ViewportSize]
+    is_mobile: bool
+    has_touch: bool
+    device_scale_factor: float
+    timezone_id: str
 
 
-def page_for(browser: Browser, size: dict, lang: str, *, dark: bool = False) -> Page:
+DESKTOP: Size = {"viewport": {"width": 1366, "height": 768}}
+PHONE: Size = {"viewport": {"width": 360, "height": 800}, "is_mobile": True, "has_touch": True,
+               "device_scale_factor": 1}
+
+
+def page_for(browser: Browser, size: Size, lang: str, *, dark: bool = False) -> Page:
     ctx = browser.new_context(**size, color_scheme="dark" if dark else "light",
                               locale="zh-CN" if lang == "zh" else "en-GB")
     return ctx.new_page()
@@ -44,7 +56,7 @@ def page_for(browser: Browser, size: dict, lang: str, *, dark: bool = False) -> 
 def seated_table(server: LiveServer, page: Page, lang: str) -> str:
     table = server.create_table("Friday night", seed=7, options={"bot_delay": 0.2, "turn_seconds": 0,
                                                                  "claim_seconds": 0, "next_hand_seconds": 0})
-    code = table["code"]
+    code: str = table["code"]
     page.goto(f"{server.url}/t/{code}?lang={lang}")
     page.fill("#join-name", "Ann")
     page.locator('#seat-list [data-seat="0"] [data-action="join"]').click()
@@ -65,13 +77,13 @@ def play_until_my_turn(page: Page) -> None:
     page.wait_for_timeout(600)
 
 
-def evening_game(server: LiveServer, messages: tuple[dict, ...], cookie: str | None = None) -> str:
+def evening_game(server: LiveServer, messages: tuple[dict[str, Any], ...], cookie: str | None = None) -> str:
     """"Evening game" (greedy bots, seed 21): Ann joins at East (with the session ``cookie``, if given,
     else as a new visitor); for each of ``messages`` she connects, sends it and leaves (a bot plays her
     seat) and the hand is played to its end. The table's code."""
     import time
 
-    code = server.create_table("Evening game", seed=21, options={
+    code: str = server.create_table("Evening game", seed=21, options={
         "bot_delay": 0, "turn_seconds": 0, "claim_seconds": 0, "next_hand_seconds": 0, "takeover_seconds": 0,
         "claim_pause": 0, "bot_level": "greedy"})["code"]
     token = server.post(f"/api/tables/{code}/join", {"name": "Ann", "seat": 0}, cookie).json()["token"]
@@ -172,9 +184,9 @@ def late(server: LiveServer, browser: Browser, out: Path) -> None:
     side 800x360, en and zh; then the play options sheet open on a 390 px phone."""
     from tests.table_states import FakeTable, late_hand, view_message
 
-    landscape = {"viewport": {"width": 800, "height": 360}, "is_mobile": True, "has_touch": True,
-                 "device_scale_factor": 1}
-    sheet = {**PHONE, "viewport": {"width": 390, "height": 844}}
+    landscape: Size = {"viewport": {"width": 800, "height": 360}, "is_mobile": True, "has_touch": True,
+                       "device_scale_factor": 1}
+    sheet: Size = {**PHONE, "viewport": {"width": 390, "height": 844}}
     timer = {"kind": "turn", "seats": [0], "remaining_ms": 25_000, "seconds": 30}
     shots = [(label, size, lang) for lang in ("en", "zh")
              for label, size in (("desktop", DESKTOP), ("phone", PHONE), ("landscape", landscape))]

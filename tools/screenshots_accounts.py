@@ -65,12 +65,19 @@ def ranked_matches(database: str) -> None:
 
     rng = random.Random(26)
     store = open_store(database)
+
+    def account(pid: int) -> int:
+        aid = store.player_account(pid)
+        assert aid is not None  # every player here has claimed an account
+        return aid
+
     try:
         ann = store.account_players(1)[0]
         players = [ann]
         for i, name in enumerate(NAMES):
             pid = store.new_guest(name)
             aid = store.create_account(name, name.lower(), f"shots-handle-{i}")
+            assert aid is not None  # a fresh store: every name and handle free
             store.claim_player(pid, aid)
             players.append(pid)
         skill = {pid: rng.gauss(0, 1) for pid in players}
@@ -83,7 +90,7 @@ def ranked_matches(database: str) -> None:
             table_id = store.create_table(f"Ranked {m}", f"shots{m:04d}", True, rules, {})
             for seat, pid in enumerate(seated):
                 store.link_seat_player(table_id, seat, pid)
-            store.mark_ranked(table_id, [store.player_account(pid) for pid in seated])  # as the queue does
+            store.mark_ranked(table_id, [account(pid) for pid in seated])  # as the queue does
             scores = [round(100 * (skill[pid] + rng.gauss(0, 1.5))) for pid in seated]
             store.rate_match(table_id, scores, [False] * 4, [False] * 4, when + m * 3600,
                              RankedPolicy.of().current_season(), 20)

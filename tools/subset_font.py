@@ -27,6 +27,7 @@ with a new character fails the tests until this script is run again.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ from fontTools import subset
 try:
     from tools import slice_font
 except ImportError:  # run as a script: tools/ is on the path, not the checkout
-    import slice_font  # type: ignore[no-redef]
+    slice_font = importlib.import_module("slice_font")
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "sgmahjong" / "server" / "static"
