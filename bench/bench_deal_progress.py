@@ -19,29 +19,18 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from typing import TypedDict
 
 from sgmahjong.bots import efficiency as ef
 from sgmahjong.bots import make_bot
-from sgmahjong.bots.determinise import deal_hidden, knowledge, table
+from sgmahjong.bots.determinise import DealOptions, deal_hidden, knowledge, table
 from sgmahjong.game import Action, HandState, player_view
 from sgmahjong.review import bot_hand_log
 from sgmahjong.rules import RuleSet
 from sgmahjong.tiles import Tile
 
-
-class Dealing(TypedDict, total=False):
-    """Some of :func:`table`'s dealing options (:class:`sgmahjong.bots.determinise.DealOptions`)."""
-
-    weigh: bool
-    tells: bool
-    barred: bool
-    passed: bool
-    progress: bool
-
-
-DEALS: dict[str, Dealing] = {"uniform": {}, "told": {"tells": True},
-                             "worked": {"progress": True, "barred": True, "passed": True}}
+NONE = DealOptions(weigh=False, tells=False, barred=False, passed=False, progress=False)
+DEALS: dict[str, DealOptions] = {"uniform": NONE, "told": {**NONE, "tells": True},
+                                 "worked": {**NONE, "progress": True, "barred": True, "passed": True}}
 STAGES = (("early", 60), ("middle", 30), ("late", -1))  # a stage: more than this many tiles left
 
 

@@ -27,9 +27,9 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 import httpx
 import pytest
@@ -278,19 +278,10 @@ class LiveServer(str):
         assert r.status_code == 201, r.text
         return r.json()  # type: ignore[no-any-return]
 
-    @overload
-    def join(self, iterable: Iterable[str], /) -> str: ...
-
-    @overload
-    def join(self, code: str, name: str, seat: int | None = None,
-             cookie: str | None = None) -> dict[str, Any]: ...
-
-    def join(self, code: Iterable[str], name: str | None = None, seat: int | None = None,
-             cookie: str | None = None) -> str | dict[str, Any]:
+    def join(self, code: str, name: str, seat: int | None = None,  # type: ignore[override]
+             cookie: str | None = None) -> dict[str, Any]:
         """Take a seat as a new visitor (or the session ``cookie``): ``seat``, ``token`` and ``cookie``
-        (the player's session). With one argument, ``str.join`` (which this name hides; typed so)."""
-        if name is None:
-            return super().join(code)
+        (the player's session). (It hides ``str.join``: LiveServer is the server's address.)"""
         body: dict[str, Any] = {"name": name}
         if seat is not None:
             body["seat"] = seat
