@@ -8,10 +8,14 @@ from typing import Any
 import pytest
 
 from bench.train_danger import WIDE_NAMES
-from bench.wait_reading import DRAWN_NAMES, drawn_features, hand_seats, shares
+from bench.wait_likelihood import hand_seats as likelihood_seats
+from bench.wait_likelihood import main as likelihood_main
+from bench.wait_likelihood import throws
+from bench.wait_reading import DRAWN_NAMES, drawn_features, hand_seats, pile_of, shares
 from bench.wait_reading import main as wait_main
 from sgmahjong.analysis.waits import waits
 from sgmahjong.bots import make_bot
+from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger import NAMES
 from sgmahjong.bots.determinise import deal_hidden, knowledge, sample_state, table
 from sgmahjong.bots.expert import ExpertBot
@@ -177,3 +181,36 @@ def test_the_wait_reading_bench_records_ready_seats_and_their_true_waits(capsys:
     wait_main(["--hands", "10", "--seed", "91", "--workers", "1"])
     out = capsys.readouterr().out
     assert all(f"| {name} |" in out for name in ("uniform", "danger", "fitted", "fitted, wide and drawn"))
+
+
+def test_the_likelihood_of_a_discard_is_read_by_the_policy_that_made_it(capsys: Any) -> None:
+    """bench/wait_likelihood.py: put back into the state of its choice with its true hand, another
+    ``strong`` throws what the seat threw, every time (the reading asks the very policy); the ready
+    seats it records carry an ``L`` in [0, 1] on the faces a waiting hand could be built on; a small run
+    prints the readings alone and times ``L``."""
+    judge = make_bot("strong", 5, RULES)
+    bots = [make_bot("strong", 10 + s, RULES) for s in range(4)]
+    pending: list[tuple[Any, int, int]] = []
+    agreed: list[bool] = []
+
+    def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        while pending:
+            before, s, n = pending.pop()
+            pile = pile_of(state.seats[s])
+            if len(pile) == n + 1 and len(state.seats[s].concealed) == len(before.seats[s].concealed) - 1:
+                hand = [int(t) for t in before.seats[s].concealed]
+                hand.remove(pile[-1])
+                agreed.append(throws(judge, before, s, hand, pile[-1]))
+        if any(a.kind == "discard" for a in legal):
+            pending.append((state, seat, len(pile_of(state.seats[seat]))))
+
+    for h in range(2):
+        play_hand(RULES, bots, seed=77 + h, watch=watch)
+    assert len(agreed) > 40 and all(agreed)
+    seats = [s for h in range(2) for s in likelihood_seats((91, h, 2))]
+    assert seats and all(any(y for _, _, y, _ in s) for s in seats)
+    read = [lik for s in seats for *_, lik in s if lik >= 0.0]
+    assert read and all(0.0 <= x <= 1.0 for x in read) and min(read) < 1.0
+    likelihood_main(["--hands", "6", "--seed", "91", "--builds", "1", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert all(f"| {name} |" in out for name in ("uniform", "fitted, wide", "fitted, wide, times L"))

@@ -1,0 +1,171 @@
+"""How much a ready seat's latest discard says of its waits, read by the policy that made it.
+
+The readings of :mod:`bench.wait_reading` put about a tenth of their chance on a ready seat's true
+waits. They read the discards by their statistics. Against a table of ``strong`` a reading can do
+more: ``strong`` chose its latest discard ``d`` from its hand and ``d``, so a hand that waits on face
+``f`` is likely only if ``strong``, holding it and ``d``, would throw ``d``. This bench asks how much
+that likelihood adds. For every ready seat at every turn of the others (as in :mod:`bench.wait_reading`)
+and each face ``f`` it may win on, it builds ``--builds`` waiting hands on ``f`` from the tiles the
+observing seat cannot see (:func:`sgmahjong.bots.ready.build_ready`), puts each with ``d`` into the
+state of the seat's latest discard, and counts how often ``strong`` throws ``d`` from it: ``L(f)``.
+It prints the share of each reading's chance on the true waits, alone and times ``L``, on hands of
+four ``strong`` (fitted readings trained on other hands of the same run):
+
+    python -m bench.wait_likelihood --hands 1000 --seed 556 --builds 4 --workers 2
+
+A measurement of what a reading could know (it reads the latest discard by the very policy that made
+it, which only a table of ``strong`` allows), not a reading the bots play: nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from bench.hands_pool import gather
+from bench.ready_calibration import true_waits
+from bench.train_danger import fit, wide_features
+from bench.wait_reading import pile_of, shares
+from sgmahjong.bots import make_bot
+from sgmahjong.bots.arena import play_hand
+from sgmahjong.bots.danger import NAMES, chance, features, read
+from sgmahjong.bots.determinise import knowledge
+from sgmahjong.bots.perception import perceive
+from sgmahjong.bots.ready import build_ready
+from sgmahjong.game.engine import legal_actions
+from sgmahjong.game.view import player_view
+from sgmahjong.rules import RuleSet
+from sgmahjong.tiles import NUM_PLAYING, Tile
+
+Face = tuple[list[float], float, int, float]  # inputs (narrow, wide), danger chance, a wait?, L (-1: none)
+Seat = list[Face]
+
+
+def throws(bot: Any, before: Any, opp: int, hand: Sequence[int], d: int) -> bool:
+    """Whether ``bot``, seat ``opp`` in state ``before`` (its turn, the moment it threw ``d``) holding
+    ``hand`` and ``d``, throws ``d``."""
+    st = before.seats[opp]
+    tiles = tuple(sorted(Tile(x) for x in (*hand, d)))
+    drawn = None if st.drawn is None else Tile(d) if int(st.drawn) == d else tiles[-1]
+    seat = replace(st, concealed=tiles, drawn=drawn, waits=None)
+    state = replace(before, seats=tuple(seat if i == opp else s for i, s in enumerate(before.seats)))
+    legal = legal_actions(state, opp)
+    if not any(a.kind == "discard" for a in legal):
+        return False
+    a = bot.choose(player_view(state, opp), legal)
+    return a.kind == "discard" and a.tile is not None and int(a.tile) == d
+
+
+def likelihoods(bot: Any, before: Any, opp: int, d: int, unseen: Sequence[int], n: int,
+                faces: Sequence[int], builds: int, rng: random.Random) -> dict[int, float]:
+    """``L(f)`` for each of ``faces``: the share of ``builds`` waiting hands of ``n`` tiles on ``f``
+    (from ``unseen``) from which ``bot`` throws ``d`` (-1 where no hand could be built)."""
+    out: dict[int, float] = {}
+    for f in faces:
+        made = hits = 0
+        for _ in range(builds * 2):
+            if made == builds:
+                break
+            hand = build_ready(unseen, n, f, rng)
+            if hand is None:
+                continue
+            made += 1
+            hits += throws(bot, before, opp, hand, d)
+        out[f] = hits / made if made else -1.0
+    return out
+
+
+def hand_seats(args: tuple[int, int, int]) -> list[Seat]:
+    """The ready seats of hand ``h`` of the run seeded ``seed`` at every turn of the others, with
+    ``L`` when ``builds`` > 0."""
+    seed, h, builds = args
+    rules = RuleSet()
+    bots = [make_bot("strong", seed * 100_003 + h * 4 + s, rules) for s in range(4)]
+    judge = make_bot("strong", seed * 7 + h, rules)
+    rng = random.Random(seed * 1_000_033 + h)
+    before: list[tuple[Any, int] | None] = [None] * 4  # each seat's state at its latest discard choice
+    seats: list[Seat] = []
+
+    def watch(state: Any, seat: int, view: dict[str, Any], legal: list[Any]) -> None:
+        if not any(a.kind == "discard" for a in legal):
+            return
+        p = perceive(view)
+        r = read(view)
+        unseen = knowledge(view).unseen[:NUM_PLAYING]
+        for opp in range(4):
+            if opp == seat or p.seats[opp].concealed_count % 3 != 1:
+                continue
+            ch = [chance(p, r, opp, t) for t in range(NUM_PLAYING)]
+            waits = true_waits(state, opp, ch, rules)
+            if not waits:
+                continue
+            faces = [t for t in range(NUM_PLAYING) if ch[t] > 0.0]
+            lik: dict[int, float] = {}
+            snap = before[opp]
+            pile = pile_of(state.seats[opp])
+            n = len(state.seats[opp].concealed)
+            if builds and snap is not None and len(pile) == snap[1] + 1 \
+                    and len(snap[0].seats[opp].concealed) == n + 1:
+                lik = likelihoods(judge, snap[0], opp, pile[-1], unseen, n, faces, builds, rng)
+            seats.append([(features(p, r, opp, t) + wide_features(p, r, opp, t), ch[t], int(t in waits),
+                           lik.get(t, -1.0)) for t in faces])
+        before[seat] = (state, len(pile_of(state.seats[seat])))
+
+    play_hand(rules, bots, seed=seed * 1_000_003 + h, dealer=h % 4, prevailing=(h // 4) % 4, watch=watch)
+    return seats
+
+
+def _filled(seat: Seat) -> Seat:
+    """The seat with ``L`` of a face no hand could be built on set to the mean of the others."""
+    known = [lik for *_, lik in seat if lik >= 0.0]
+    mean = sum(known) / len(known)
+    return [(f, c, y, lik if lik >= 0.0 else mean) for f, c, y, lik in seat]
+
+
+def main(argv: list[str] | None = None) -> None:
+    import numpy as np
+
+    ap = argparse.ArgumentParser(prog="python -m bench.wait_likelihood", description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=556)
+    ap.add_argument("--builds", type=int, default=4, help="waiting hands built a face")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--holdout", type=float, default=0.2, help="share of the hands kept for the check")
+    args = ap.parse_args(argv)
+    if args.hands < 2 or args.workers < 1 or args.builds < 1 or not 0.0 < args.holdout < 1.0:
+        ap.error("--hands must be at least 2, --workers and --builds at least 1, --holdout between 0 and 1")
+    test_hands = max(1, round(args.hands * args.holdout))
+    train = gather(hand_seats, [(args.seed, h, 0) for h in range(args.hands - test_hands)],
+                   workers=args.workers, what="ready seats to fit")
+    every = gather(hand_seats, [(args.seed + 1_000_000, h, args.builds) for h in range(test_hands)],
+                   workers=args.workers, every=20, what="ready seats held out")
+    test = [_filled(s) for s in every if any(lik >= 0.0 for *_, lik in s)]
+    x = np.array([f for seat in train for f, _, _, _ in seat])
+    y = np.array([lab for seat in train for _, _, lab, _ in seat], dtype=float)
+    cut = len(NAMES)
+    fitted = {"fitted": (fit(x[:, :cut], y), cut), "fitted, wide": (fit(x, y), x.shape[1])}
+    rows: dict[str, list[list[float]]] = {"uniform": [[1.0] * len(s) for s in test],
+                                          "danger": [[c for _, c, _, _ in s] for s in test]}
+    for name, (w, k) in fitted.items():
+        rows[name] = [list(1.0 / (1.0 + np.exp(-np.clip(np.array([f[:k] for f, *_ in s]) @ w, -30, 30))))
+                      for s in test]
+    for name in list(rows):
+        rows[f"{name}, times L"] = [[w * (0.02 + lik) for w, (*_, lik) in zip(ws, s, strict=True)]
+                                    for ws, s in zip(rows[name], test, strict=True)]
+    faces = sum(len(s) for s in test) / max(1, len(test))
+    waits = sum(f[2] for s in test for f in s) / max(1, len(test))
+    print(f"{len(train):,} ready seats to fit ({args.hands - test_hands} hands, seed {args.seed}), "
+          f"{len(test):,} of {len(every):,} held out read by L ({test_hands} hands, {args.builds} builds a "
+          f"face); {faces:.1f} live faces and {waits:.2f} waits a seat")
+    print("| reading | its chance on the true waits | its likeliest face a wait |")
+    print("|---|---|---|")
+    for name, w in rows.items():
+        mass, top = shares([[(f, c, y) for f, c, y, _ in s] for s in test], w)
+        print(f"| {name} | {mass:.3f} | {top:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
