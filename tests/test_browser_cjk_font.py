@@ -24,6 +24,7 @@ from tests.test_clubs import call, invited, new_club, player, record
 expect.set_options(timeout=20_000)
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 SERVED = "Noto Sans CJK SC"  # the family name inside the served files (SGMJ CJK Sans)
+SERIF = "Noto Serif CJK TC"  # ... and inside the tile faces' files (SGMJ CJK, SVG text)
 #: CJK Unified Ideographs as far as Noto CJK draws them (U+9FF0-9FFF came in Unicode 14 and 15)
 IDEOGRAPHS = range(0x4E00, 0x9FF0)
 
@@ -119,9 +120,10 @@ def fonts_of_cjk(page: Page) -> tuple[int, dict[str, list[str]]]:
 
 def assert_no_tofu(page: Page, must_show: str) -> None:
     """Every CJK character on the page drawn by the served font. A character laid out while its file
-    was on the way is drawn by a fallback until the file arrives (``font-display: swap``), so the page
-    is asked again, after its fonts are ready, until it settles; a character the served font lacks
-    never settles."""
+    was on the way (a name in a slice no page text loaded before) can be drawn by a fallback for a
+    while, so the page is asked again, after its fonts are ready, until it settles; a character the
+    served font lacks never settles. (Text the page set before its fonts arrived, which could keep the
+    fallback's glyphs for good, is checked as first laid out below.)"""
     for _attempt in range(5):
         count, drawn = fonts_of_cjk(page)
         if list(drawn) == [f"{SERVED} (web)"]:
@@ -190,3 +192,52 @@ def test_me_with_a_random_name_and_the_link_code_sentence_has_no_tofu(fontless: 
                   " for (let i = 0; i <= last; i++) { clearTimeout(i); clearInterval(i); } }")
     assert_no_tofu(page, name + "在新设备上输入（）")
     context.close()
+
+
+PAGES = ["/", "/learn", "/how-to-play", "/scoring", "/calculator", "/leaderboard", "/clubs", "/events", "/me",
+         "/keys"]
+
+
+def stale_cjk(page: Page) -> list[tuple[str, str, str]]:
+    """The elements whose own CJK text the page's layout drew with fewer of the served fonts' glyphs
+    than it has CJK characters, as laid out by the page itself (nothing wrapped or drawn anew): (tag,
+    text, fonts). A text laid out while its font file was on the way can keep the fallback's glyphs
+    after the file arrives, which no later check by a probe (which lays the text out again) would see."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    stale = []
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "body *"})["nodeIds"]:
+        desc = cdp.send("DOM.describeNode", {"nodeId": node, "depth": 1})["node"]
+        own = "".join(c.get("nodeValue", "") for c in desc.get("children", []) if c.get("nodeType") == 3)
+        cjk = sum(1 for ch in own if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
+        if not cjk or desc["localName"] in ("script", "style", "template"):
+            continue
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        served = sum(f["glyphCount"] for f in fonts
+                     if f["isCustomFont"] and f["familyName"] in (SERVED, SERIF))
+        if fonts and served < cjk:  # no fonts: not laid out (hidden)
+            stale.append((desc["localName"], own.strip()[:30],
+                          ", ".join(f"{f['familyName']} {f['glyphCount']}" for f in fonts)))
+    cdp.detach()
+    return stale
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_page_draws_its_cjk_text_with_the_site_font_as_first_laid_out(fontless: Browser,
+                                                                            live_server: LiveServer,
+                                                                            lang: str) -> None:
+    """The pages load the bundled faces before they set any text (js/i18n.js): without that, Chromium
+    kept the fallback's boxes in about ten headings and buttons of the 中文 pages (the menu button on
+    every one) and in the brand on the English events page, on a device with no CJK font."""
+    context = fontless.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    found = {}
+    for path in PAGES:
+        page.goto(f"{live_server.url}{path}?lang={lang}", wait_until="networkidle")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        expect(page.locator("html")).to_have_attribute("lang", "zh-Hans" if lang == "zh" else "en")
+        found[path] = stale_cjk(page)
+    context.close()
+    assert not any(found.values()), {p: s[:3] for p, s in found.items() if s}

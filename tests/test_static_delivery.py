@@ -55,7 +55,7 @@ def test_json_answers_are_gzipped(live_server: LiveServer) -> None:
     assert r.headers["content-encoding"] == "gzip" and r.json()["options"]
 
 
-def test_each_language_gets_a_page_preloading_its_strings(live_server: LiveServer) -> None:
+def test_each_language_gets_a_page_preloading_its_strings_and_font(live_server: LiveServer) -> None:
     def strings(**headers: str) -> list[str]:
         return re.findall(r'modulepreload" href="/static/r/[0-9a-f]+/js/strings/(\w+)\.js"',
                           get(live_server, "/how-to-play", **headers).text)
@@ -64,6 +64,12 @@ def test_each_language_gets_a_page_preloading_its_strings(live_server: LiveServe
     assert strings(**{"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"}) == ["zh"]
     assert strings(**{"Accept-Language": "zh-CN", "Cookie": "sgmahjong_lang=en"}) == ["en"]
     assert strings(Cookie="sgmahjong_lang=zh") == ["zh"]
+    # the 中文 page preloads the file of its characters too (js/i18n.js waits for it before any text)
+    fonts = re.compile(r'rel="preload" href="(/static/fonts/sgmj-cjk-sans[-a-z]*\.[0-9a-f]+\.woff2)"')
+    zh = fonts.findall(get(live_server, "/how-to-play", Cookie="sgmahjong_lang=zh").text)
+    en = fonts.findall(get(live_server, "/how-to-play", Cookie="sgmahjong_lang=en").text)
+    assert len(zh) == 2 and [u for u in zh if "-zh." in u] and len(en) == 1 and "-zh." not in en[0]
+    assert all(get(live_server, url).status_code == 200 for url in zh)
 
 
 def test_the_service_worker_lists_files_that_are_served(live_server: LiveServer) -> None:

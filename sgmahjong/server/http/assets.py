@@ -63,6 +63,9 @@ STATIC_PATH = re.compile(r"/static/([A-Za-z0-9_./-]+)")
 SW_BUILD = re.compile(r"^const BUILD = .*;$", re.M)  # the service worker's line the build fills in
 SW_SOURCE = "sw.js"
 I18N = "js/i18n.js"  # a page importing it gets a copy per language preloading its strings file
+# ... and the font file of its language's characters, which js/i18n.js waits for before setting any text
+LANG_FONTS = {"zh": '<link rel="preload" href="/static/fonts/sgmj-cjk-sans-zh.woff2" as="font" '
+                    'type="font/woff2" crossorigin>\n'}
 LANGS = ("en", "zh")  # the first is the default
 #: pages whose built copies the service worker keeps for offline use, by the path it answers them at
 SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "scoring.html",
@@ -72,7 +75,7 @@ SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "sco
 LAZY = re.compile(r"^(sounds/|fonts/slices/|fonts/.*-zh\b|fonts/.*\.txt$|fonts/.*\.md$|icons/.*\.png$"
                   r"|pyodide/)")
 #: the build's own version, part of a release's hash: raised when the build writes its files otherwise
-FORMAT = 4
+FORMAT = 5
 VENDOR = "vendor"  # the build root's folder of Pyodide's builds, one per version
 BIG = 2_000_000  # bytes from which a file is brotli-compressed at quality 9 (11 takes 20 s for the wasm)
 
@@ -206,7 +209,8 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
     for rel, text in texts.items():
         if I18N in joined.get(rel, ()):  # a page's language's strings: no round trip more
             for lang in LANGS:
-                tag = f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n</head>'
+                tag = (f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n'
+                       f'{LANG_FONTS.get(lang, "")}</head>')
                 variants[f"{rel}#{lang}"] = rewrite(text.replace("</head>", tag, 1)).encode("utf-8")
             built[rel] = variants[f"{rel}#{LANGS[0]}"]
             continue

@@ -50,7 +50,21 @@ const current = chooseLang();
 document.documentElement.lang = current === "zh" ? "zh-Hans" : "en";
 // the server reads it to preload this language's strings with the next page (docs/delivery.md)
 document.cookie = `sgmahjong_lang=${current}; path=/; max-age=31536000; SameSite=Lax`;
-const STRINGS = (await LOADERS[current]()).default;
+// The bundled CJK faces (fonts/fonts.css) are loaded before any text is set, beside the strings: text
+// laid out while its face is still loading can keep the fallback's glyphs after the face arrives (seen
+// in Chromium: a heading or button of boxes where no system font has the characters). The common
+// characters of the page's language are enough to load its faces; a slow network waits FONT_WAIT_MS
+// at most, then the page draws with what it has.
+const FONT_WAIT_MS = 2000;
+function bundledFonts() {
+  if (!document.fonts || typeof document.fonts.load !== "function") return null;
+  const sample = current === "zh" ? "中的" : "中"; // 中: the tiles' subset, 的: the 中文 pages' subset
+  return Promise.race([
+    document.fonts.load('16px "SGMJ CJK Sans"', sample).catch(() => null),
+    new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
+  ]);
+}
+const STRINGS = (await Promise.all([LOADERS[current](), bundledFonts()]))[0].default;
 
 /** The current language code. */
 export function lang() {
