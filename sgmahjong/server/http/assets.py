@@ -64,8 +64,8 @@ SW_BUILD = re.compile(r"^const BUILD = .*;$", re.M)  # the service worker's line
 SW_SOURCE = "sw.js"
 I18N = "js/i18n.js"  # a page importing it gets a copy per language preloading its strings file
 # ... and the font file of its language's characters, which js/i18n.js waits for before setting any text
-LANG_FONTS = {"zh": '<link rel="preload" href="/static/fonts/sgmj-cjk-sans-zh.woff2" as="font" '
-                    'type="font/woff2" crossorigin>\n'}
+ZH_FONT = ('<link rel="preload" href="/static/fonts/sgmj-cjk-sans-zh.woff2" as="font" type="font/woff2" '
+           'crossorigin>\n')
 LANGS = ("en", "zh")  # the first is the default
 #: pages whose built copies the service worker keeps for offline use, by the path it answers them at
 SHELL_PAGES = {"/": "index.html", "/how-to-play": "howto.html", "/scoring": "scoring.html",
@@ -210,7 +210,7 @@ def _write_build(source: Path, out: Path, release: str, quality: int, extras: di
         if I18N in joined.get(rel, ()):  # a page's language's strings: no round trip more
             for lang in LANGS:
                 tag = (f'<link rel="modulepreload" href="/static/js/strings/{lang}.js">\n'
-                       f'{LANG_FONTS.get(lang, "")}</head>')
+                       f'{ZH_FONT if lang == "zh" else ""}</head>')
                 variants[f"{rel}#{lang}"] = rewrite(text.replace("</head>", tag, 1)).encode("utf-8")
             built[rel] = variants[f"{rel}#{LANGS[0]}"]
             continue

@@ -58,7 +58,8 @@ document.cookie = `sgmahjong_lang=${current}; path=/; max-age=31536000; SameSite
 const FONT_WAIT_MS = 2000;
 function bundledFonts() {
   if (!document.fonts || typeof document.fonts.load !== "function") return null;
-  const sample = current === "zh" ? "中的" : "中"; // 中: the tiles' subset, 的: the 中文 pages' subset
+  // U+4E2D is in the English pages' file (the tiles' names), U+7684 in the 中文 pages' own file
+  const sample = current === "zh" ? "\u4e2d\u7684" : "\u4e2d";
   return Promise.race([
     document.fonts.load('16px "SGMJ CJK Sans"', sample).catch(() => null),
     new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
