@@ -109,8 +109,7 @@ def fit(x: Any, y: Any, l2: float = 1.0, rounds: int = 30) -> Any:
     reg = l2 * np.eye(x.shape[1])
     reg[0, 0] = 0.0  # the bias is not shrunk
     for _ in range(rounds):
-        z = np.clip(x @ w, -30, 30)
-        q = 1.0 / (1.0 + np.exp(-z))
+        q = predict(w, x)
         grad = x.T @ (q - y) + reg @ w
         hess = (x * (q * (1 - q))[:, None]).T @ x + reg
         step = np.linalg.solve(hess, grad)
@@ -118,6 +117,13 @@ def fit(x: Any, y: Any, l2: float = 1.0, rounds: int = 30) -> Any:
         if float(np.abs(step).max()) < 1e-7:
             break
     return w
+
+
+def predict(w: Any, x: Any) -> Any:
+    """The chances the logistic weights ``w`` (of :func:`fit`) give the rows of ``x``."""
+    import numpy as np
+
+    return 1.0 / (1.0 + np.exp(-np.clip(np.asarray(x, dtype=float) @ w, -30, 30)))
 
 
 def log_loss(q: Any, y: Any) -> float:
@@ -184,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     xt_all = np.array([r[0] for r in test], dtype=float)
     xt = xt_all[:, :narrow]
     yt = np.array([r[1] for r in test], dtype=float)
-    learned = 1.0 / (1.0 + np.exp(-np.clip(xt @ w, -30, 30)))
+    learned = predict(w, xt)
     guess = np.array([r[2] for r in test], dtype=float)
     base = np.full(len(yt), y.mean())
     print(f"samples: {len(y):,} to fit ({int(y.sum()):,} deal in), {len(yt):,} held out "

@@ -27,7 +27,7 @@ from typing import Any
 
 from bench.hands_pool import gather
 from bench.ready_calibration import true_waits
-from bench.train_danger import fit, wide_features
+from bench.train_danger import fit, predict, wide_features
 from bench.wait_reading import pile_of, shares
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.arena import play_hand
@@ -150,8 +150,7 @@ def main(argv: list[str] | None = None) -> None:
     rows: dict[str, list[list[float]]] = {"uniform": [[1.0] * len(s) for s in test],
                                           "danger": [[c for _, c, _, _ in s] for s in test]}
     for name, (w, k) in fitted.items():
-        rows[name] = [list(1.0 / (1.0 + np.exp(-np.clip(np.array([f[:k] for f, *_ in s]) @ w, -30, 30))))
-                      for s in test]
+        rows[name] = [list(predict(w, [f[:k] for f, *_ in s])) for s in test]
     for name in list(rows):
         rows[f"{name}, times L"] = [[w * (0.02 + lik) for w, (*_, lik) in zip(ws, s, strict=True)]
                                     for ws, s in zip(rows[name], test, strict=True)]

@@ -31,7 +31,7 @@ from typing import Any
 
 from bench.hands_pool import gather
 from bench.ready_calibration import true_waits
-from bench.train_danger import WIDE_NAMES, fit, wide_features
+from bench.train_danger import WIDE_NAMES, fit, predict, wide_features
 from sgmahjong.bots import make_bot
 from sgmahjong.bots.arena import play_hand
 from sgmahjong.bots.danger import NAMES, chance, features, read
@@ -152,8 +152,7 @@ def main(argv: list[str] | None = None) -> None:
         "danger": [[c for _, c, _ in s] for s in test],
         "danger squared": [[c * c for _, c, _ in s] for s in test]}
     for name, (w, n) in models.items():
-        rows[name] = [list(1.0 / (1.0 + np.exp(-np.clip(np.array([f[:n] for f, _, _ in s]) @ w, -30, 30))))
-                      for s in test]
+        rows[name] = [list(predict(w, [f[:n] for f, _, _ in s])) for s in test]
     faces = sum(len(s) for s in test) / len(test)
     waits = sum(lab for s in test for _, _, lab in s) / len(test)
     print(f"{len(train):,} ready seats to fit ({args.hands - test_hands} hands, seed {args.seed}), "
