@@ -23,7 +23,8 @@ minus that of ``strong``'s choice, paired:
 
 Prints, per model: what its picks pay by the real value, a hand (the candidate its point estimate rates
 best, 0 if none is above ``strong``'s choice; and the one the expert's rule would play, ahead by two
-standard errors over at least 8 deals), with the paired difference to the first model over the hands;
+standard errors over at least 8 deals), with the paired difference to the first model over the hands,
+and that of the union of the two rules (the first model's overrule where it makes one, else this one's);
 the regression slope of the real value on the model's (through 0: 1 is calibrated, below 1 the model
 exaggerates the differences) and their correlation, over every candidate and over those the first model
 rates within ``CLOSE`` units of ``strong``'s choice (where decisions are made); the playouts a decision
@@ -295,14 +296,17 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
     print(f"   {len(rows)} searched decisions over {hands} hands "
           f"({sum(1 for r in rows if r['kind'] == 'turn')} on the turn)", file=out)
     per: dict[str, tuple[list[float], list[float]]] = {}
+    first_rule = [picks(r, models[0])[1] for r in rows]
     for name in models:
-        best, rule = [0.0] * hands, [0.0] * hands
-        over = 0
-        for r in rows:
+        best, rule, either = [0.0] * hands, [0.0] * hands, [0.0] * hands
+        over = over_either = 0
+        for r, f in zip(rows, first_rule, strict=True):
             b, z = picks(r, name)
             best[r["hand"]] += r["real"][b]
             rule[r["hand"]] += r["real"][z]
+            either[r["hand"]] += r["real"][f or z]
             over += z != 0
+            over_either += (f or z) != 0
         per[name] = best, rule
         pairs = [(r[name]["mean"][i], r["real"][i]) for r in rows for i in range(1, len(r["real"]))]
         mm = sum(m * m for m, _ in pairs)
@@ -323,8 +327,10 @@ def report(rows: list[dict[str, Any]], hands: int, models: Sequence[str], out: A
             fb, fz = per[models[0]]
             db = estimate([a - b for a, b in zip(best, fb, strict=True)])
             dz = estimate([a - b for a, b in zip(rule, fz, strict=True)])
+            de = estimate([a - b for a, b in zip(either, fz, strict=True)])
             line += (f"\n   {'':18s} - {models[0]}: picks {db[0]:+.2f} ± {db[1]:.2f}, "
-                     f"at the rule {dz[0]:+.2f} ± {dz[1]:.2f}")
+                     f"at the rule {dz[0]:+.2f} ± {dz[1]:.2f}; "
+                     f"{models[0]}'s overrules, else {name}'s ({over_either}): {de[0]:+.2f} ± {de[1]:.2f}")
         print(line, file=out)
 
 
