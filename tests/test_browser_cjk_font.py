@@ -241,3 +241,33 @@ def test_every_page_draws_its_cjk_text_with_the_site_font_as_first_laid_out(font
         found[path] = stale_cjk(page)
     context.close()
     assert not any(found.values()), {p: s[:3] for p, s in found.items() if s}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_players_text_of_slice_ideographs_draws_with_the_site_font_as_first_laid_out(
+        fontless: Browser, live_server: LiveServer, lang: str) -> None:
+    """Names of random ideographs on a club page (the members, the ledger, the club's name in bold), as
+    the page laid them out: a run laid out while its slices were on the way kept the system's fallback
+    after they arrived (boxes on a device with no CJK font), on a 中文 page as on an English one, even
+    set again; js/langruns.js keeps such a run out of the layout until its slices have loaded."""
+    four = names(31)
+    title = "".join(names(37, 12))
+    people = [player(live_server, n) for n in four]
+    club = new_club(live_server, people[0], title)
+    for who in people[1:]:
+        invited(live_server, people[0], club["code"], who)
+    record(live_server, club["code"], list(people), [(0, 2, 1), (2, 1, None)], time.time())
+    context = fontless.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies([{"name": "sg_session", "value": people[0].split("=", 1)[1],
+                          "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/club/{club['code']}?lang={lang}", wait_until="networkidle")
+    for n in four:  # shown, so laid out: stale_cjk passes over what is not
+        expect(page.locator("#members").get_by_text(n).first).to_be_visible()
+    expect(page.locator("#club-title")).to_have_text(title)
+    expect(page.locator("#club-title")).to_be_visible()
+    expect(page.locator("#ledger tbody tr")).to_have_count(4)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    stale = stale_cjk(page)
+    context.close()
+    assert not stale, stale[:5]

@@ -12,6 +12,8 @@
 // browser's (zh* -> 中文), else English. Switching reloads the page, so every text is drawn anew.
 // Only the page's language's strings file is loaded (tests/test_font_coverage.py keeps both files'
 // keys the same).
+import "./langruns.js";
+
 const LOADERS = { en: () => import("./strings/en.js"), zh: () => import("./strings/zh.js") };
 const STORE_KEY = "sgmahjong:lang";
 /** [code, name of the language in itself]. */
