@@ -103,7 +103,7 @@ def test_the_result_on_a_phone_fits_and_speaks_plainly(result_page: Any, lang: s
     page = result_page(PHONE, lang)
     check_words(page, lang)
     title = page.evaluate("""() => { const h = document.querySelector('#result h2.result-title');
-      const lines = new Set([...h.querySelectorAll('span')].flatMap((s) => [...s.getClientRects()]
+      const lines = new Set([...h.querySelectorAll(':scope > span')].flatMap((s) => [...s.getClientRects()]
         .map((r) => Math.round(r.top))));
       return {lines: lines.size, width: h.getBoundingClientRect().width}; }""")
     assert title["lines"] == 1 and title["width"] <= 360, title
