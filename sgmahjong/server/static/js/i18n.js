@@ -12,7 +12,7 @@
 // browser's (zh* -> 中文), else English. Switching reloads the page, so every text is drawn anew.
 // Only the page's language's strings file is loaded (tests/test_font_coverage.py keeps both files'
 // keys the same).
-import "./langruns.js";
+import { FONT, FONT_WAIT_MS } from "./langruns.js";
 
 const LOADERS = { en: () => import("./strings/en.js"), zh: () => import("./strings/zh.js") };
 const STORE_KEY = "sgmahjong:lang";
@@ -57,13 +57,12 @@ document.cookie = `sgmahjong_lang=${current}; path=/; max-age=31536000; SameSite
 // in Chromium: a heading or button of boxes where no system font has the characters). The common
 // characters of the page's language are enough to load its faces; a slow network waits FONT_WAIT_MS
 // at most, then the page draws with what it has.
-const FONT_WAIT_MS = 2000;
 function bundledFonts() {
   if (!document.fonts || typeof document.fonts.load !== "function") return null;
   // U+4E2D is in the English pages' file (the tiles' names), U+7684 in the 中文 pages' own file
   const sample = current === "zh" ? "\u4e2d\u7684" : "\u4e2d";
   return Promise.race([
-    document.fonts.load('16px "SGMJ CJK Sans"', sample).catch(() => null),
+    document.fonts.load(FONT, sample).catch(() => null),
     new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
   ]);
 }

@@ -2,26 +2,27 @@
 // lines, the patterns' Chinese names), for two things:
 //
 // - Marked as Chinese on an English page: each run of CJK characters outside an element already in
-//   Chinese is wrapped in <span lang="zh-Hans">, so a screen reader reads it in a Chinese voice. On a
-//   中文 page (<html lang="zh-Hans">) nothing is wrapped.
-// - Drawn with the bundled font once its file arrives, on every page: a run whose characters are in a
-//   slice of "SGMJ CJK Sans" not yet loaded (fonts/README.md) is laid out with the system's fallback
-//   while the slice is on the way, and Chromium keeps those glyphs after it arrived, for the element
-//   (boxes on a device with no CJK font of its own: docs/delivery.md); setting its text again does
-//   not help. Such a run is wrapped in a <span> of its own (on a 中文 page too, without a lang), and
-//   the span is laid out anew once its slices have loaded.
+//   Chinese is wrapped in <span lang="zh-Hans">, so a screen reader reads it in a Chinese voice.
+// - Drawn with the bundled font, on every page: a run whose characters are in a slice of
+//   "SGMJ CJK Sans" not yet loaded (fonts/README.md), laid out while the slice is on the way, keeps
+//   the system's fallback after it arrived, in Chromium (boxes on a device with no CJK font of its
+//   own: docs/delivery.md), even set again. Such a run is wrapped in a <span> of its own (on a 中文
+//   page without a lang) and kept out of the layout until its slices have loaded (at most
+//   FONT_WAIT_MS), so it is first laid out with them.
 //
 // SVG (the tiles' faces), scripts, styles, a <textarea>, an <option> and the title are left alone.
 // Imported by js/i18n.js, so it watches from before any page module sets a text.
 
-const CJK = /[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+/gu;
-const ANY = /[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
+const RANGES = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef";
+const CJK = new RegExp(`[${RANGES}]+`, "gu");
+const ANY = new RegExp(`[${RANGES}]`, "u");
 const LEAVE = new Set(["SCRIPT", "STYLE", "TEXTAREA", "OPTION", "TITLE", "NOSCRIPT", "TEMPLATE"]);
 const HTML = "http://www.w3.org/1999/xhtml";
-const FONT = '16px "SGMJ CJK Sans"';
-// how long a run waits for its faces before it is shown with what the device has (ms; as js/i18n.js)
-const WAIT = 2000;
-export const CHINESE = "zh-Hans";
+/** The bundled text face, as document.fonts.check and .load take it (fonts/fonts.css). */
+export const FONT = '16px "SGMJ CJK Sans"';
+/** How long a text waits for its faces before it is drawn with what the device has (ms). */
+export const FONT_WAIT_MS = 2000;
+const CHINESE = "zh-Hans";
 // the characters whose faces are known to be loaded: at most the CJK ranges above (about 30,000)
 const loaded = new Set();
 // the spans this file made (their text is already marked and settled)
@@ -50,7 +51,7 @@ function unsettled(text) {
 }
 
 /** Keep the wrapper `span` out of the layout until the faces of its characters `chars` have loaded (at
- * most WAIT ms), so it is first laid out with them. */
+ * most FONT_WAIT_MS), so it is first laid out with them. */
 function settle(span, chars) {
   span.style.display = "none";
   let shown = false;
@@ -59,7 +60,7 @@ function settle(span, chars) {
     shown = true;
     span.style.removeProperty("display");
   };
-  const late = setTimeout(show, WAIT);
+  const late = setTimeout(show, FONT_WAIT_MS);
   document.fonts.load(FONT, chars).then(() => {
     for (const ch of chars) loaded.add(ch);
   }, () => {}).finally(() => {
@@ -92,7 +93,7 @@ function markText(node) {
 }
 
 /** Mark and settle every text under `root` (an element or a text node). */
-export function markRuns(root) {
+function markRuns(root) {
   if (root.nodeType === Node.TEXT_NODE) {
     markText(root);
     return;
