@@ -10,6 +10,7 @@ import pytest
 from bench.train_danger import WIDE_NAMES
 from bench.wait_likelihood import hand_seats as likelihood_seats
 from bench.wait_likelihood import main as likelihood_main
+from bench.wait_likelihood import plain_turns
 from bench.wait_likelihood import throws
 from bench.wait_reading import DRAWN_NAMES, drawn_features, hand_seats, pile_of, shares
 from bench.wait_reading import main as wait_main
@@ -207,10 +208,31 @@ def test_the_likelihood_of_a_discard_is_read_by_the_policy_that_made_it(capsys: 
     for h in range(2):
         play_hand(RULES, bots, seed=77 + h, watch=watch)
     assert len(agreed) > 40 and all(agreed)
-    seats = [s for h in range(2) for s in likelihood_seats((91, h, 2))]
+    seats = [s for h in range(2) for s in likelihood_seats((91, h, 2, 1))]
     assert seats and all(any(y for _, _, y, _ in s) for s in seats)
-    read = [lik for s in seats for *_, lik in s if lik >= 0.0]
+    read = [x for s in seats for *_, lik in s for x in lik]
     assert read and all(0.0 <= x <= 1.0 for x in read) and min(read) < 1.0
     likelihood_main(["--hands", "6", "--seed", "91", "--builds", "1", "--workers", "1"])
     out = capsys.readouterr().out
     assert all(f"| {name} |" in out for name in ("uniform", "fitted, wide", "fitted, wide, times L"))
+
+
+def test_the_likelihood_of_the_latest_discards_walks_back_through_plain_turns_only(capsys: Any) -> None:
+    """bench/wait_likelihood.py --steps: the turns a hand is walked back through are the seat's latest
+    discard choices, each with the tile before in the pile, the same tiles concealed and the same sets;
+    ``L`` of more discards is never above that of fewer (a history must keep every one of them), and
+    somewhere below it; a small run prints a row for each depth."""
+    history = [(None, 3, 14, 0), (None, 4, 14, 0), (None, 5, 14, 1), (None, 6, 14, 1), (None, 7, 14, 1)]
+    assert [s[1] for s in plain_turns(history, list(range(8)), 13, 9)] == [7, 6, 5]
+    assert [s[1] for s in plain_turns(history, list(range(8)), 13, 2)] == [7, 6]
+    assert plain_turns(history, list(range(9)), 13, 9) == []  # the latest choice threw nothing yet
+    assert plain_turns(history, list(range(8)), 10, 9) == []  # a claim since: other tiles concealed
+    seats = [s for h in range(3) for s in likelihood_seats((91, h, 2, 3))]
+    read = [lik for s in seats for *_, lik in s if lik]
+    assert read and all(1 <= len(lik) <= 3 and lik == sorted(lik, reverse=True) for lik in read)
+    assert all(0.0 <= x <= 1.0 for lik in read for x in lik)
+    assert any(len(lik) == 3 and lik[2] < lik[0] for lik in read)
+    likelihood_main(["--hands", "6", "--seed", "91", "--builds", "1", "--workers", "1", "--steps", "2"])
+    out = capsys.readouterr().out
+    assert "plain turns read, seats: 1: " in out
+    assert all(f"| fitted, wide, times L of the latest {k} |" in out for k in (1, 2))
