@@ -10,8 +10,7 @@ import pytest
 from bench.train_danger import WIDE_NAMES
 from bench.wait_likelihood import hand_seats as likelihood_seats
 from bench.wait_likelihood import main as likelihood_main
-from bench.wait_likelihood import plain_turns
-from bench.wait_likelihood import throws
+from bench.wait_likelihood import plain_turns, throws
 from bench.wait_reading import DRAWN_NAMES, drawn_features, hand_seats, pile_of, shares
 from bench.wait_reading import main as wait_main
 from sgmahjong.analysis.waits import waits
