@@ -215,6 +215,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.steps > 1:
         read = ", ".join(f"{k}: {depths.count(k):,}" for k in range(1, args.steps + 1))
         print(f"plain turns read, seats: {read}")
+    for k in range(args.steps):
+        on = [lik[k] for s in test for _, _, y, lik in s if y]
+        off = [lik[k] for s in test for _, _, y, lik in s if not y]
+        print(f"mean L of the latest {k + 1}: {sum(on) / max(1, len(on)):.3f} on the true waits, "
+              f"{sum(off) / max(1, len(off)):.3f} on the other faces")
     print("| reading | its chance on the true waits | its likeliest face a wait |")
     print("|---|---|---|")
     for name, w in rows.items():

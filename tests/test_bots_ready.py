@@ -234,4 +234,5 @@ def test_the_likelihood_of_the_latest_discards_walks_back_through_plain_turns_on
     likelihood_main(["--hands", "6", "--seed", "91", "--builds", "1", "--workers", "1", "--steps", "2"])
     out = capsys.readouterr().out
     assert "plain turns read, seats: 1: " in out
+    assert all(f"mean L of the latest {k}: " in out for k in (1, 2))
     assert all(f"| fitted, wide, times L of the latest {k} |" in out for k in (1, 2))
