@@ -188,8 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     train = gather(hand_seats, [(args.seed, h, 0, 1) for h in range(args.hands - test_hands)],
                    workers=args.workers, what="ready seats to fit")
     held = [(args.seed + 1_000_000, h, args.builds, args.steps) for h in range(test_hands)]
-    every = gather(hand_seats, held,
-                   workers=args.workers, every=20, what="ready seats held out")
+    every = gather(hand_seats, held, workers=args.workers, every=20, what="ready seats held out")
     read_by = [s for s in every if any(lik for *_, lik in s)]
     depths = [max(len(lik) for *_, lik in s) for s in read_by]
     test = [_filled(s, args.steps) for s in read_by]
@@ -213,8 +212,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{len(test):,} of {len(every):,} held out read by L ({test_hands} hands, {args.builds} builds a "
           f"face); {faces:.1f} live faces and {waits:.2f} waits a seat")
     if args.steps > 1:
-        read = ", ".join(f"{k}: {depths.count(k):,}" for k in range(1, args.steps + 1))
-        print(f"plain turns read, seats: {read}")
+        counts = ", ".join(f"{k}: {depths.count(k):,}" for k in range(1, args.steps + 1))
+        print(f"plain turns read, seats: {counts}")
     for k in range(args.steps):
         on = [lik[k] for s in test for _, _, y, lik in s if y]
         off = [lik[k] for s in test for _, _, y, lik in s if not y]
