@@ -105,8 +105,8 @@ ORACLE = "oracle"  # MODELS' class for the model that sees the true hands (not a
 LEARNED = "learned"  # MODELS' class for the learned advantage of a discard (not a search: learned_values)
 MODELS: dict[str, tuple[type[ExpertBot] | str, int, dict[str, Any]]] = {  # name -> search, deals, options
     "quick200": (ExpertBot, 200, {}), "quick50": (ExpertBot, 50, {}), "quick25": (ExpertBot, 25, {}),
-    "quick800": (ExpertBot, 800, {}), "cut12x400": (ExpertBot, 400, {"cut": 12}),
-    "cut12x800": (ExpertBot, 800, {"cut": 12}),
+    "quick800": (ExpertBot, 800, {}), "quick3200": (ExpertBot, 3200, {}),
+    "cut12x400": (ExpertBot, 400, {"cut": 12}), "cut12x800": (ExpertBot, 800, {"cut": 12}),
     "cut24x800": (ExpertBot, 800, {"cut": 24}),
     "netcut12x400": (ExpertBot, 400, {"cut": 12, "horizon": "network"}),
     "netcut24x400": (ExpertBot, 400, {"cut": 24, "horizon": "network"}),
