@@ -161,6 +161,20 @@ def test_table_creation_is_rate_limited_per_address(server: LiveServer) -> None:
     assert len(server.get("/api/tables").json()["tables"]) == LIMITS.table_burst
 
 
+def test_table_creation_counts_an_ipv6_client_by_its_64(tmp_path: Path) -> None:
+    """Before, the rate of new tables was keyed by the whole address, so one IPv6 subscriber (a /64:
+    2^64 addresses) had a fresh burst at each address and could fill ``max_tables`` for everyone. Now
+    it counts the /64, as every other limit does; another /64 still creates its own."""
+    settings = ServerSettings(table_burst=2, tables_per_hour=1, trusted_proxies=("127.0.0.1",))
+    with serving(tmp_path / "v6.sqlite3", settings=settings) as live:
+        def create(address: str) -> int:
+            r = httpx.post(live + "/api/tables", json={"name": "T", "options": FAST_OPTIONS}, timeout=10,
+                           headers={"X-Forwarded-For": address})
+            return r.status_code
+        assert [create(f"2001:db8:0:7::{i}") for i in range(1, 5)] == [201, 201, 429, 429]
+        assert create("2001:db8:0:8::1") == 201
+
+
 def test_the_number_of_live_tables_is_capped(tmp_path: Path) -> None:
     live = LiveServer(free_port(), str(tmp_path / "cap.sqlite3"), settings=ServerSettings(max_tables=2))
     live.start()

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..protocol import ProtocolError
 from ..settings import ServerSettings
+from .identity import address_of
 from .limits import AddressBuckets
 from .middleware import json_depth_ok
 
@@ -53,7 +54,8 @@ async def json_body(request: Request) -> Any:
 
 
 class NewTables:
-    """How fast one client address may create tables (``tables_per_hour`` after ``table_burst``)."""
+    """How fast one client address (an IPv6 client by its /64: identity.address_of) may create tables
+    (``tables_per_hour`` after ``table_burst``)."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.buckets = AddressBuckets(settings.tables_per_hour / 3600, settings.table_burst,
@@ -61,7 +63,7 @@ class NewTables:
 
     def refuse(self, request: Request) -> Response | None:
         """429 when this client address has created tables faster than the settings allow."""
-        address = request.client.host if request.client else "?"
+        address = address_of(request)
         if self.buckets.take(address):
             return None
         wait = max(1, round(self.buckets.wait(address)))
