@@ -379,7 +379,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         club, me, body = got
         if body.member == str(me.player_id):
             return error(409, "the owner cannot remove themselves")
-        if not body.member.isdigit() or not store().remove_member(club.id, int(body.member)):
+        member = body.member
+        if not (member.isascii() and member.isdigit()) or not store().remove_member(club.id, int(member)):
             return error(404, "no such member")
         return JSONResponse({"removed": body.member})
 
