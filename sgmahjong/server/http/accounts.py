@@ -12,7 +12,6 @@ Passkeys are offered on the local machine, or anywhere once the relying party is
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from typing import Annotated, Any
@@ -27,7 +26,7 @@ from ..settings import ServerSettings
 from ..store.accounts import FlowRow
 from ..table.seats import clean_name
 from . import identity, passkeys, sessions
-from .common import error
+from .common import error, json_body
 from .sessions import Signed
 from .signin_limits import PersonLimit, SignInLimits, refuse
 
@@ -75,15 +74,13 @@ def _error(status: int, message: str, code: str | None = None,
 
 
 async def read_body(request: Request, model: type[BaseModel]) -> Any:
-    raw = await request.body()
+    data = await json_body(request)  # bounded in size and depth; an empty body is {}
     try:
-        return model.model_validate(json.loads(raw or b"{}"))
-    except ValueError as exc:
-        if isinstance(exc, ValidationError):
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "body"
-            raise ProtocolError("invalid", f"{where}: {first['msg']}") from None
-        raise ProtocolError("bad_json", "request body is not valid JSON") from None
+        return model.model_validate({} if data is None and not await request.body() else data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise ProtocolError("invalid", f"{where}: {first['msg']}") from None
 
 
 def _account_json(store: Any, signed: Signed) -> dict[str, Any]:
