@@ -137,9 +137,12 @@ def routes(server: Any) -> list[Route]:
         identity.replace(server, request, player, account_id)
         return JSONResponse({"signed_in": True, "name": account.name, **extra})
 
-    def signed_out(request: Request, **extra: Any) -> Response:
-        """This device is a new guest now (the same device: its lineage is kept)."""
+    async def signed_out(request: Request, gone: set[str], **extra: Any) -> Response:
+        """This device is a new guest now (the same device: its lineage is kept); the sockets opened
+        with the ``gone`` sessions (this device's among them) are sent away."""
+        signed = signed_in(request)
         identity.replace(server, request, server.store.new_guest(), None)
+        await server.sessions_ended(gone | ({signed.session.id_hash} if signed is not None else set()))
         return JSONResponse({"signed_in": False, **extra})
 
     async def state(request: Request) -> Response:
@@ -256,7 +259,7 @@ def routes(server: Any) -> list[Route]:
         await read_body(request, Empty)
         if signed_in(request) is None:
             return JSONResponse({"signed_in": False})
-        return signed_out(request)
+        return await signed_out(request, set())
 
     async def signout_all(request: Request) -> Response:
         await read_body(request, Empty)
@@ -264,8 +267,9 @@ def routes(server: Any) -> list[Route]:
         if signed is None:
             return _error(401, "sign in first")
         server.store.remove_subscriptions(identity.player_ids_of(server, request))  # no more notifications
+        hashes = {s.id_hash for s in server.store.sessions(signed.account.id, time.time())}
         ended = server.store.end_sessions(signed.account.id)
-        return signed_out(request, ended=ended)
+        return await signed_out(request, hashes, ended=ended)
 
     async def remove_device(request: Request) -> Response:
         signed = signed_in(request)
@@ -277,8 +281,9 @@ def routes(server: Any) -> list[Route]:
         if not found:
             return _error(404, "no such device")
         if found[0].id_hash == signed.session.id_hash:
-            return signed_out(request)
+            return await signed_out(request, set())
         store.end_sessions(signed.account.id, found[0].id_hash)
+        await server.sessions_ended({found[0].id_hash})
         return JSONResponse(_account_json(store, signed))
 
     async def remove_passkey(request: Request) -> Response:
