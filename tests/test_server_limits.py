@@ -288,6 +288,7 @@ def test_the_lobby_lists_open_public_tables_a_page_at_a_time(tmp_path: Path) -> 
         assert sorted(seen) == sorted(codes)
         assert live.get("/api/tables?limit=0").status_code == 400
         assert live.get("/api/tables?offset=x").status_code == 400
+        assert live.get(f"/api/tables?offset={'9' * 20}").status_code == 400  # too big for SQL: a 500
         assert len(live.get("/api/tables").json()["tables"]) == 7
     finally:
         live.stop()

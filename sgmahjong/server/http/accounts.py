@@ -26,7 +26,7 @@ from ..settings import ServerSettings
 from ..store.accounts import FlowRow
 from ..table.seats import clean_name
 from . import identity, passkeys, sessions
-from .common import error, json_body
+from .common import error, json_body, row_id
 from .sessions import Signed
 from .signin_limits import PersonLimit, SignInLimits, refuse
 
@@ -290,7 +290,8 @@ def routes(server: Any) -> list[Route]:
         signed = signed_in(request)
         if signed is None:
             return _error(401, "sign in first")
-        if not server.store.delete_passkey(signed.account.id, int(request.path_params["id"])):
+        passkey = row_id(str(request.path_params["id"]))
+        if passkey is None or not server.store.delete_passkey(signed.account.id, passkey):
             return _error(404, "no such passkey")
         return JSONResponse(_account_json(server.store, signed))
 

@@ -21,6 +21,17 @@ STORAGE_DOWN = {"type": "error", "code": "storage", "ref": None,
                 "message": "storage unavailable, try again"}
 
 
+ID_DIGITS = 18  # digits of a row id at most: any such number fits a database's 64-bit integer
+
+
+def row_id(text: str) -> int | None:
+    """A row id (a member, an invite, an evening, a passkey) or a count (an offset) as a request gives
+    it: ASCII digits of a number a database's integer holds, else None (answered as an unknown id)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > ID_DIGITS:
+        return None
+    return int(text)
+
+
 def error(status: int, message: str, code: str | None = None,
           params: dict[str, Any] | None = None) -> JSONResponse:
     """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one and

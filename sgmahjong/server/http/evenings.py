@@ -32,7 +32,7 @@ from ..store.clubs_sql import OWNER, ClubRow, MemberRow
 from ..store.push_sql import ANSWERS, SubscriptionRow
 from ..tables import TableServer
 from . import identity
-from .common import error, json_body, refused
+from .common import error, json_body, refused, row_id
 from .limits import PersonLimits
 
 NO_CLUB = "no such club"
@@ -151,10 +151,8 @@ def routes(server: TableServer, notifier: Notifier) -> list[BaseRoute]:
         return (*found, body)
 
     def session_of(request: Request, club: ClubRow) -> Any:
-        try:
-            return server.store.evening(club.id, int(request.path_params["session"]))
-        except ValueError:
-            return None
+        session = row_id(str(request.path_params["session"]))
+        return None if session is None else server.store.evening(club.id, session)
 
     def ics_url(club: ClubRow, session_id: int) -> str:
         return f"/api/clubs/{club.code}/sessions/{session_id}.ics"
