@@ -413,6 +413,24 @@ def test_a_table_whose_humans_left_is_closed_and_stays_readable(tmp_path: Path) 
         live.stop()
 
 
+def test_only_an_events_tables_go_on_unattended(tmp_path: Path) -> None:
+    """An unattended table is never swept while it is not finished: an event's alone. Before, only
+    POST /api/tables refused the option; a club's new table (a lobby kept forever, towards max_tables)
+    and play vs bots (bots playing on with nobody there) took it."""
+    from tests.test_clubs import call, new_club, player
+
+    with serving(tmp_path / "unattended.sqlite3", settings=ServerSettings(table_burst=20)) as live:
+        owner = player(live, "Owner")
+        club = new_club(live, owner)["code"]
+        options = {**FAST_OPTIONS, "unattended": True}
+        for path, body in [("/api/tables", {"name": "T", "options": options}),
+                           ("/api/play", {"name": "Ann", "options": options}),
+                           (f"/api/clubs/{club}/tables", {"name": "T", "options": options})]:
+            r = call(live, "POST", path, owner, body)
+            assert r.status_code == 400 and r.json()["code"] == "invalid", (path, r.text)
+        assert live.get("/api/tables").json()["tables"] == []
+
+
 def test_upkeep_archives_tables_left_by_their_humans() -> None:
     from types import SimpleNamespace
 

@@ -42,7 +42,7 @@ from ..table.table import Table
 from ..tables import TableServer
 from ..text import text_problem
 from . import identity
-from .common import NewTables, error, json_body, refused, row_id
+from .common import NewTables, attended, error, json_body, refused, row_id
 from .evenings import notify_table_opened
 from .pages import static_page
 
@@ -389,6 +389,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, NO_CLUB)
         try:
             body = await body_of(request, NewClubTable)
+            attended(body.options)
             choices = parse_choices(body.choices, settings.club_turn_seconds_max)  # refused before counted
             if (refusal := new_tables.refuse(request)) is not None:
                 return refusal

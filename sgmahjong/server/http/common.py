@@ -32,6 +32,13 @@ def row_id(text: str) -> int | None:
     return int(text)
 
 
+def attended(options: dict[str, Any]) -> None:
+    """Refuse (ProtocolError ``invalid``) the option ``unattended`` on a table a request opens: only an
+    event's tables go on with nobody there (the idle sweep never closes them before they finish)."""
+    if options.get("unattended"):
+        raise ProtocolError("invalid", "only an event's tables go on unattended")
+
+
 def error(status: int, message: str, code: str | None = None,
           params: dict[str, Any] | None = None) -> JSONResponse:
     """An HTTP error: ``{"error": message}``, with the protocol's error ``code`` when there is one and

@@ -14,7 +14,7 @@ from ..lobby import PAGE_MAX
 from ..protocol import ProtocolError, validation_message
 from ..tables import CreateTable, TableServer
 from . import clubs, identity, players
-from .common import ID_DIGITS, NewTables, error, json_body, refused
+from .common import ID_DIGITS, NewTables, attended, error, json_body, refused
 
 
 class JoinTable(BaseModel):
@@ -44,8 +44,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refusal
         try:
             body = CreateTable.model_validate(await json_body(request))
-            if body.options.get("unattended"):  # an event's tables only (they must not idle forever)
-                return error(400, "only an event's tables go on unattended", "invalid")
+            attended(body.options)
             table = server.create(body)
             server.ownership.created(table)
         except ValidationError as exc:
