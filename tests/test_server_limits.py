@@ -413,6 +413,30 @@ def test_a_table_whose_humans_left_is_closed_and_stays_readable(tmp_path: Path) 
         live.stop()
 
 
+def test_reading_closed_tables_never_holds_more_than_max_tables(tmp_path: Path) -> None:
+    """Before, reading a table the sweep had closed loaded it back among the live tables with no bound:
+    a script reading old codes held any number of them (6 live here with max_tables 3). Beyond the
+    bound a closed table is now served as it is and not held; below it, as before."""
+    settings = ServerSettings(idle_table_seconds=1.5, sweep_seconds=0.1, max_tables=3, table_burst=20)
+    with serving(tmp_path / "closed.sqlite3", settings=settings) as live:
+        def held() -> float:
+            lines = live.get("/metrics").text.splitlines()
+            return float(next(x for x in lines if x.startswith("sgmahjong_live_tables")).split()[-1])
+
+        old = [live.create_table(f"Old {i}")["code"] for i in range(3)]
+        end = time.monotonic() + 30
+        while held() > 0:  # the sweep closes them (nobody came)
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        for i in range(3):
+            live.create_table(f"New {i}")
+        for code in old:
+            r = live.get(f"/api/tables/{code}")
+            assert r.status_code == 200 and r.json()["status"] == "closed"
+            assert live.get(f"/api/tables/{code}/results").json() == {"hands": []}
+        assert held() <= 3
+
+
 def test_only_an_events_tables_go_on_unattended(tmp_path: Path) -> None:
     """An unattended table is never swept while it is not finished: an event's alone. Before, only
     POST /api/tables refused the option; a club's new table (a lobby kept forever, towards max_tables)
