@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import logging
+import socket
 import time
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -94,10 +95,16 @@ def push_service(endpoint: str, *, local: bool) -> bool:
         return False
     if local:
         return parts.scheme in ("https", "http") and bool(host)
+    host = host.removesuffix(".")  # "localhost." is localhost
     try:
         ipaddress.ip_address(host)
         return False
     except ValueError:
+        pass
+    try:
+        socket.inet_aton(host)  # what the resolver reads as an IPv4 address too: 127.1, 0x7f.0.0.1
+        return False
+    except OSError:
         pass
     local_name = host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan"))
     return parts.scheme == "https" and "." in host and not local_name and parts.username is None
