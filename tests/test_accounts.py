@@ -129,6 +129,7 @@ def test_devices_and_passkeys_are_listed_removed_and_signed_out_everywhere(serve
     # remove the spare passkey: it signs in no more
     spare_id = account["passkeys"][1]["id"]
     assert len(a.request("DELETE", f"/api/account/passkeys/{spare_id}", json={}).json()["passkeys"]) == 1
+    assert a.request("DELETE", f"/api/account/passkeys/{'9' * 20}", json={}).status_code == 404  # was a 500
     assert sign_in(c, spare).status_code == 401
     # sign out everywhere (from b): a and b are both signed out
     assert b.post("/api/account/signout-all", json={}).json()["ended"] == 2

@@ -263,6 +263,10 @@ def test_bad_input_is_refused_with_a_reason(live_server: LiveServer) -> None:
     assert call(live_server, "GET", f"/api/clubs/{code}/ledger.csv?scope=all", owner).status_code == 400
     assert call(live_server, "POST", f"/api/clubs/{code}/invites/abc/revoke", owner, {}).status_code == 404
     assert call(live_server, "POST", f"/api/clubs/{code}/remove", owner, {"member": "999"}).status_code == 404
+    assert call(live_server, "POST", f"/api/clubs/{code}/remove", owner, {"member": "²"}).status_code == 404
+    big = "9" * 20  # an id beyond a database's integer: these were 500s
+    assert call(live_server, "POST", f"/api/clubs/{code}/remove", owner, {"member": big}).status_code == 404
+    assert call(live_server, "POST", f"/api/clubs/{code}/invites/{big}/revoke", owner, {}).status_code == 404
 
 
 def test_a_club_match_played_to_the_end_and_its_rematch(live_server: LiveServer) -> None:

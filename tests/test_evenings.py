@@ -90,6 +90,9 @@ def test_propose_answer_change_and_the_calendar(tmp_path: Path) -> None:
         r = call(live, "POST", f"{path}/answer", mei, {"answer": "perhaps"})
         assert r.status_code == 400
         assert call(live, "GET", f"{path}.ics", stranger).status_code == 404
+        big = f"/api/clubs/{club}/sessions/{'9' * 20}"  # beyond a database's integer: these were 500s
+        assert call(live, "GET", f"{big}.ics", owner).status_code == 404
+        assert call(live, "POST", f"{big}/cancel", owner, {}).status_code == 404
         assert call(live, "GET", f"/api/clubs/{club}/sessions", stranger).status_code == 404
 
         r = call(live, "GET", f"{path}.ics", mei)

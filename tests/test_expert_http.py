@@ -167,6 +167,8 @@ def test_bad_requests_are_clear_and_an_unfinished_hand_is_not_reviewed(expert_se
         (f"{base}/expert?seat=Q", 400, "seat is E, S, W, N or 0-3"),
         (f"{base}/analysis?seat=9&step=1", 400, "seat is"),
         (f"{base}/analysis?seat=0&step=x", 400, f"step is a whole number from 0 to {steps}"),
+        (f"{base}/analysis?seat=0&step=%C2%B2", 400, "step is a whole number"),  # "²": was a 500
+        (f"{base}/analysis?seat=0&step={'9' * 5000}", 400, "step is a whole number"),  # was a 500 too
         (f"{base}/analysis?seat=0&step={steps + 1}", 400, "step is a whole number"),
         (f"{base}/analysis?seat=0&step={steps}", 409, ""),  # the hand is over: nothing to choose
         (f"/api/tables/{code}/hands/7/expert?seat=0", 404, "no hand 7"),

@@ -132,6 +132,34 @@ def test_a_signed_out_device_has_no_power_over_the_accounts_seat(server: LiveSer
         assert ws.hello(None)["seat"] == 2
 
 
+def test_a_socket_open_when_its_device_is_signed_out_loses_the_seat(server: LiveServer) -> None:
+    """Before, signing a device out (from another device, or everywhere) ended its session but not the
+    socket it had open: a left-behind tab kept playing the account's seat. Now that socket is sent away
+    (``signed_out``); a socket of another session is left alone, and the account opens its seat again."""
+    phone, laptop = device(server), device(server)
+    key = key_for(server)
+    assert register(phone, key, "Ann").status_code == 200
+    assert sign_in(laptop, key).status_code == 200
+    code = server.create_table(seed=3)["code"]
+    assert phone.post(f"/api/tables/{code}/join", json={"name": "Ann", "seat": 2}).status_code == 200
+    watcher = server.ws(code)
+    assert watcher.hello(None)["seat"] is None
+    left_behind = server.ws(code, cookie_of(phone))
+    assert left_behind.hello(None)["seat"] == 2
+    devices = laptop.get("/api/account").json()["devices"]
+    ref = next(d["ref"] for d in devices if not d["current"])
+    assert laptop.request("DELETE", f"/api/account/devices/{ref}", json={}).status_code == 200  # the phone
+    assert left_behind.until("error", lambda m: m["code"] == "signed_out")["ref"] is None
+    with pytest.raises(ConnectionClosed):
+        left_behind.recv(timeout=10)
+    watcher.send({"type": "ping"})
+    assert watcher.until("pong") == {"type": "pong"}  # another session's socket stays
+    with server.ws(code, cookie_of(laptop)) as ws:
+        assert ws.hello(None)["seat"] == 2
+    assert laptop.post("/api/account/signout-all", json={}).json()["signed_in"] is False
+    watcher.close()
+
+
 def test_a_crowd_of_spectators_never_keeps_a_seated_player_out(server: LiveServer) -> None:
     """Before, one address holding 63-64 spectator sockets refused the seated player's reload 10 times
     out of 10 (a bot took the seat). Spectators are capped per address and per table; the seated player

@@ -149,6 +149,9 @@ def test_a_private_club_table_and_its_replay_stay_generic_until_public(live_serv
     assert preview(live_server, f"/replay/{table}/99")[0] == {**generic_replay, "og:url": live_server.url
                                                               + f"/replay/{table}/99"}
     assert preview(live_server, f"/replay/{table}/x")[0]["og:title"] == "A Singapore Mahjong replay"
+    # before, a digit int() cannot read ("²": str.isdigit says yes) was a 500
+    odd = httpx.get(f"{live_server.url}/replay/{table}/%C2%B2", timeout=10)
+    assert odd.status_code == 200 and "A Singapore Mahjong replay" in odd.text
 
 
 def test_a_preview_page_revalidates_and_is_compressed(live_server: LiveServer) -> None:

@@ -9,6 +9,7 @@ import asyncio
 import threading
 from pathlib import Path
 
+from sgmahjong.server.http.evenings import push_service
 from sgmahjong.server.push.sender import Notice, PushSender
 from sgmahjong.server.push.vapid import make_keys
 from sgmahjong.server.settings import ServerSettings
@@ -82,6 +83,10 @@ def test_subscriptions_are_checked_and_members_only(tmp_path: Path) -> None:
             inner = Browser().subscription(endpoint)  # the server posts there: never a local address
             r = call(live, "POST", f"/api/clubs/{club}/push", owner, {"on": True, "subscription": inner})
             assert r.status_code == 400 and r.json()["code"] == "push_subscription", endpoint
+        # what the resolver reads as a local address too (these passed before)
+        for endpoint in ("https://127.1/x", "https://0x7f.0.0.1/x", "https://127.0.0.1./x", "https://localhost./x"):
+            assert not push_service(endpoint, local=False), endpoint
+        assert push_service("https://fcm.googleapis.com/fcm/send/x", local=False)
         bad = {**good, "keys": {"p256dh": "A" * 87, "auth": good["keys"]["auth"]}}
         r = call(live, "POST", f"/api/clubs/{club}/push", owner, {"on": True, "subscription": bad})
         assert r.status_code == 400 and r.json()["code"] == "push_subscription"

@@ -4,6 +4,7 @@ address, not the proxy's. A server with no trusted proxy ignores the header."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from websockets.sync.client import connect
 
 from sgmahjong.server.http.forwarded import AddressSet, forwarded_client
+from sgmahjong.server.http.guard import ConnectionGuard
 from sgmahjong.server.settings import ServerSettings, SettingsError
 from tests.conftest import FAST_OPTIONS, LiveServer, free_port
 
@@ -68,6 +70,32 @@ def test_the_websocket_cap_counts_the_forwarded_address(proxied: LiveServer) -> 
         again += sockets(proxied, code, "203.0.113.7", 1)[0]
     for ws in held[2:] + others + again:
         ws.close()
+
+
+def test_the_websocket_cap_counts_an_ipv6_client_by_its_64(proxied: LiveServer) -> None:
+    """Before, the cap counted each whole forwarded address, so one IPv6 subscriber (a /64) opened as
+    many sockets as it had addresses; and a server facing clients directly counted TCP connections the
+    same way. Both count the /64 now, as every other limit does."""
+    code = proxied.create_table(options=FAST_OPTIONS)["code"]
+    held: list[Any] = []
+    refused = 0
+    for i in range(1, PER_ADDRESS + 4):
+        got, no = sockets(proxied, code, f"2001:db8:0:7::{i}", 1)
+        held, refused = held + got, refused + no
+    assert len(held) == PER_ADDRESS and refused == 3
+    others, refused_others = sockets(proxied, code, "2001:db8:0:8::1", 1)  # another /64 is another player
+    assert len(others) == 1 and refused_others == 0
+    for ws in held + others:
+        ws.close()
+    settings = ServerSettings(max_connections_per_address=2, unlimited_addresses=("2001:db8:9::5",))
+    guard = ConnectionGuard(settings)
+    assert [guard.admit(Transport(), f"2001:db8:0:7::{i}") for i in range(1, 4)] == [True, True, False]
+    assert guard.admit(Transport(), "2001:db8:0:8::1") and guard.of("2001:db8:0:7::9") == 2
+    assert all(guard.admit(Transport(), "2001:db8:9::5") for _ in range(3))  # listed as unlimited
+
+
+class Transport(asyncio.BaseTransport):
+    """A stand-in for a connection's transport (the guard keys its count by the object)."""
 
 
 def test_table_creation_is_limited_per_forwarded_address(proxied: LiveServer) -> None:

@@ -161,6 +161,20 @@ def test_table_creation_is_rate_limited_per_address(server: LiveServer) -> None:
     assert len(server.get("/api/tables").json()["tables"]) == LIMITS.table_burst
 
 
+def test_table_creation_counts_an_ipv6_client_by_its_64(tmp_path: Path) -> None:
+    """Before, the rate of new tables was keyed by the whole address, so one IPv6 subscriber (a /64:
+    2^64 addresses) had a fresh burst at each address and could fill ``max_tables`` for everyone. Now
+    it counts the /64, as every other limit does; another /64 still creates its own."""
+    settings = ServerSettings(table_burst=2, tables_per_hour=1, trusted_proxies=("127.0.0.1",))
+    with serving(tmp_path / "v6.sqlite3", settings=settings) as live:
+        def create(address: str) -> int:
+            r = httpx.post(live + "/api/tables", json={"name": "T", "options": FAST_OPTIONS}, timeout=10,
+                           headers={"X-Forwarded-For": address})
+            return r.status_code
+        assert [create(f"2001:db8:0:7::{i}") for i in range(1, 5)] == [201, 201, 429, 429]
+        assert create("2001:db8:0:8::1") == 201
+
+
 def test_the_number_of_live_tables_is_capped(tmp_path: Path) -> None:
     live = LiveServer(free_port(), str(tmp_path / "cap.sqlite3"), settings=ServerSettings(max_tables=2))
     live.start()
@@ -198,9 +212,12 @@ def test_a_large_body_without_a_length_is_cut_off(server: LiveServer) -> None:
 
 
 def test_deeply_nested_bodies_are_400(server: LiveServer) -> None:
+    """Every route reading a JSON body, the accounts' and the ranked queue's too (before, their own
+    reader skipped the depth limit: 1,000 brackets were a RecursionError and a 500)."""
     for depth in (40, 1000):
         body = b"[" * depth + b"]" * depth
-        for path in ("/api/tables", "/api/score"):
+        for path in ("/api/tables", "/api/score", "/api/account/signout", "/api/account/link",
+                     "/api/ranked/leave"):
             r = httpx.post(server + path, content=body, timeout=10,
                            headers={"Content-Type": "application/json"})
             assert r.status_code == 400, (path, depth, r.text)
@@ -271,6 +288,7 @@ def test_the_lobby_lists_open_public_tables_a_page_at_a_time(tmp_path: Path) -> 
         assert sorted(seen) == sorted(codes)
         assert live.get("/api/tables?limit=0").status_code == 400
         assert live.get("/api/tables?offset=x").status_code == 400
+        assert live.get(f"/api/tables?offset={'9' * 20}").status_code == 400  # too big for SQL: a 500
         assert len(live.get("/api/tables").json()["tables"]) == 7
     finally:
         live.stop()
@@ -393,6 +411,48 @@ def test_a_table_whose_humans_left_is_closed_and_stays_readable(tmp_path: Path) 
         assert live.get(f"/api/tables/{left}").json()["name"] == "Bo leaves"
     finally:
         live.stop()
+
+
+def test_reading_closed_tables_never_holds_more_than_max_tables(tmp_path: Path) -> None:
+    """Before, reading a table the sweep had closed loaded it back among the live tables with no bound:
+    a script reading old codes held any number of them (6 live here with max_tables 3). Beyond the
+    bound a closed table is now served as it is and not held; below it, as before."""
+    settings = ServerSettings(idle_table_seconds=1.5, sweep_seconds=0.1, max_tables=3, table_burst=20)
+    with serving(tmp_path / "closed.sqlite3", settings=settings) as live:
+        def held() -> float:
+            lines = live.get("/metrics").text.splitlines()
+            return float(next(x for x in lines if x.startswith("sgmahjong_live_tables")).split()[-1])
+
+        old = [live.create_table(f"Old {i}")["code"] for i in range(3)]
+        end = time.monotonic() + 30
+        while held() > 0:  # the sweep closes them (nobody came)
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        for i in range(3):
+            live.create_table(f"New {i}")
+        for code in old:
+            r = live.get(f"/api/tables/{code}")
+            assert r.status_code == 200 and r.json()["status"] == "closed"
+            assert live.get(f"/api/tables/{code}/results").json() == {"hands": []}
+        assert held() <= 3
+
+
+def test_only_an_events_tables_go_on_unattended(tmp_path: Path) -> None:
+    """An unattended table is never swept while it is not finished: an event's alone. Before, only
+    POST /api/tables refused the option; a club's new table (a lobby kept forever, towards max_tables)
+    and play vs bots (bots playing on with nobody there) took it."""
+    from tests.test_clubs import call, new_club, player
+
+    with serving(tmp_path / "unattended.sqlite3", settings=ServerSettings(table_burst=20)) as live:
+        owner = player(live, "Owner")
+        club = new_club(live, owner)["code"]
+        options = {**FAST_OPTIONS, "unattended": True}
+        for path, body in [("/api/tables", {"name": "T", "options": options}),
+                           ("/api/play", {"name": "Ann", "options": options}),
+                           (f"/api/clubs/{club}/tables", {"name": "T", "options": options})]:
+            r = call(live, "POST", path, owner, body)
+            assert r.status_code == 400 and r.json()["code"] == "invalid", (path, r.text)
+        assert live.get("/api/tables").json()["tables"] == []
 
 
 def test_upkeep_archives_tables_left_by_their_humans() -> None:

@@ -257,6 +257,14 @@ class TableServer:
             async with table.lock:
                 departures.players_gone(table, player_ids)
 
+    async def sessions_ended(self, session_hashes: set[str]) -> None:
+        """Sessions signed out: their sockets at this worker's live tables are sent away (a socket at
+        another worker's table keeps its seat until it reconnects, which opens nothing of the account)."""
+        for table in list(self.tables.values()):
+            if not table.closed:
+                async with table.lock:
+                    departures.sessions_ended(table, session_hashes)
+
     async def archive(self, table: Table, status: str) -> None:
         """Take ``table`` out of the live set: finished, or closed (its humans left)."""
         async with table.lock:

@@ -28,6 +28,7 @@ from ..store import StorageUnavailable, Store, TableRow
 from ..table.table import Table
 
 log = logging.getLogger("sgmahjong.server")
+ENDED = ("finished", "closed")  # a table the sweep archived: it plays no more
 
 MOVED = {"type": "error", "code": "moved", "ref": None,
          "message": "this table moved to another server; reconnecting"}
@@ -99,6 +100,9 @@ class Ownership:
             log.exception("table %s could not be resumed; it is left out", code)
             store.release(row.id)
             return None
+        if row.status in ENDED and len(self.server.tables) >= self.server.settings.max_tables:
+            store.release(row.id)  # read as it is, not held: the live tables stay within max_tables
+            return table
         self.server.tables[code] = table
         with contextlib.suppress(RuntimeError):  # no running loop: scheduled by start_tasks
             asyncio.get_running_loop()

@@ -12,7 +12,6 @@ Passkeys are offered on the local machine, or anywhere once the relying party is
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from typing import Annotated, Any
@@ -27,7 +26,7 @@ from ..settings import ServerSettings
 from ..store.accounts import FlowRow
 from ..table.seats import clean_name
 from . import identity, passkeys, sessions
-from .common import error
+from .common import error, json_body, row_id
 from .sessions import Signed
 from .signin_limits import PersonLimit, SignInLimits, refuse
 
@@ -75,15 +74,13 @@ def _error(status: int, message: str, code: str | None = None,
 
 
 async def read_body(request: Request, model: type[BaseModel]) -> Any:
-    raw = await request.body()
+    data = await json_body(request)  # bounded in size and depth; an empty body is {}
     try:
-        return model.model_validate(json.loads(raw or b"{}"))
-    except ValueError as exc:
-        if isinstance(exc, ValidationError):
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "body"
-            raise ProtocolError("invalid", f"{where}: {first['msg']}") from None
-        raise ProtocolError("bad_json", "request body is not valid JSON") from None
+        return model.model_validate({} if data is None and not await request.body() else data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise ProtocolError("invalid", f"{where}: {first['msg']}") from None
 
 
 def _account_json(store: Any, signed: Signed) -> dict[str, Any]:
@@ -140,9 +137,12 @@ def routes(server: Any) -> list[Route]:
         identity.replace(server, request, player, account_id)
         return JSONResponse({"signed_in": True, "name": account.name, **extra})
 
-    def signed_out(request: Request, **extra: Any) -> Response:
-        """This device is a new guest now (the same device: its lineage is kept)."""
+    async def signed_out(request: Request, gone: set[str], **extra: Any) -> Response:
+        """This device is a new guest now (the same device: its lineage is kept); the sockets opened
+        with the ``gone`` sessions (this device's among them) are sent away."""
+        signed = signed_in(request)
         identity.replace(server, request, server.store.new_guest(), None)
+        await server.sessions_ended(gone | ({signed.session.id_hash} if signed is not None else set()))
         return JSONResponse({"signed_in": False, **extra})
 
     async def state(request: Request) -> Response:
@@ -259,7 +259,7 @@ def routes(server: Any) -> list[Route]:
         await read_body(request, Empty)
         if signed_in(request) is None:
             return JSONResponse({"signed_in": False})
-        return signed_out(request)
+        return await signed_out(request, set())
 
     async def signout_all(request: Request) -> Response:
         await read_body(request, Empty)
@@ -267,8 +267,9 @@ def routes(server: Any) -> list[Route]:
         if signed is None:
             return _error(401, "sign in first")
         server.store.remove_subscriptions(identity.player_ids_of(server, request))  # no more notifications
+        hashes = {s.id_hash for s in server.store.sessions(signed.account.id, time.time())}
         ended = server.store.end_sessions(signed.account.id)
-        return signed_out(request, ended=ended)
+        return await signed_out(request, hashes, ended=ended)
 
     async def remove_device(request: Request) -> Response:
         signed = signed_in(request)
@@ -280,15 +281,17 @@ def routes(server: Any) -> list[Route]:
         if not found:
             return _error(404, "no such device")
         if found[0].id_hash == signed.session.id_hash:
-            return signed_out(request)
+            return await signed_out(request, set())
         store.end_sessions(signed.account.id, found[0].id_hash)
+        await server.sessions_ended({found[0].id_hash})
         return JSONResponse(_account_json(store, signed))
 
     async def remove_passkey(request: Request) -> Response:
         signed = signed_in(request)
         if signed is None:
             return _error(401, "sign in first")
-        if not server.store.delete_passkey(signed.account.id, int(request.path_params["id"])):
+        passkey = row_id(str(request.path_params["id"]))
+        if passkey is None or not server.store.delete_passkey(signed.account.id, passkey):
             return _error(404, "no such passkey")
         return JSONResponse(_account_json(server.store, signed))
 

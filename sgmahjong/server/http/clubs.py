@@ -42,7 +42,7 @@ from ..table.table import Table
 from ..tables import TableServer
 from ..text import text_problem
 from . import identity
-from .common import NewTables, error, json_body, refused
+from .common import NewTables, attended, error, json_body, refused, row_id
 from .evenings import notify_table_opened
 from .pages import static_page
 
@@ -300,9 +300,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         got = await owner_action(request, Empty)
         if isinstance(got, Response):
             return got
-        try:
-            invite_id = int(request.path_params["invite"])
-        except ValueError:
+        invite_id = row_id(request.path_params["invite"])
+        if invite_id is None:
             return error(404, "no such invite link")
         if not store().revoke_invite(got[0].id, invite_id, time.time()):
             return error(404, "no such invite link (or revoked already)")
@@ -379,7 +378,8 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
         club, me, body = got
         if body.member == str(me.player_id):
             return error(409, "the owner cannot remove themselves")
-        if not body.member.isdigit() or not store().remove_member(club.id, int(body.member)):
+        member = row_id(body.member)
+        if member is None or not store().remove_member(club.id, member):
             return error(404, "no such member")
         return JSONResponse({"removed": body.member})
 
@@ -389,6 +389,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return error(404, NO_CLUB)
         try:
             body = await body_of(request, NewClubTable)
+            attended(body.options)
             choices = parse_choices(body.choices, settings.club_turn_seconds_max)  # refused before counted
             if (refusal := new_tables.refuse(request)) is not None:
                 return refusal

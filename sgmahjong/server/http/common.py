@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..protocol import ProtocolError
 from ..settings import ServerSettings
+from .identity import address_of
 from .limits import AddressBuckets
 from .middleware import json_depth_ok
 
@@ -18,6 +19,24 @@ STATUS = {"wrong_status": 409, "seat_taken": 409, "name_taken": 409, "bad_token"
           "already_seated": 409, "rate_limited": 429}
 STORAGE_DOWN = {"type": "error", "code": "storage", "ref": None,
                 "message": "storage unavailable, try again"}
+
+
+ID_DIGITS = 18  # digits of a row id at most: any such number fits a database's 64-bit integer
+
+
+def row_id(text: str) -> int | None:
+    """A row id (a member, an invite, an evening, a passkey) or a count (an offset) as a request gives
+    it: ASCII digits of a number a database's integer holds, else None (answered as an unknown id)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > ID_DIGITS:
+        return None
+    return int(text)
+
+
+def attended(options: dict[str, Any]) -> None:
+    """Refuse (ProtocolError ``invalid``) the option ``unattended`` on a table a request opens: only an
+    event's tables go on with nobody there (the idle sweep never closes them before they finish)."""
+    if options.get("unattended"):
+        raise ProtocolError("invalid", "only an event's tables go on unattended")
 
 
 def error(status: int, message: str, code: str | None = None,
@@ -53,7 +72,8 @@ async def json_body(request: Request) -> Any:
 
 
 class NewTables:
-    """How fast one client address may create tables (``tables_per_hour`` after ``table_burst``)."""
+    """How fast one client address (an IPv6 client by its /64: identity.address_of) may create tables
+    (``tables_per_hour`` after ``table_burst``)."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.buckets = AddressBuckets(settings.tables_per_hour / 3600, settings.table_burst,
@@ -61,7 +81,7 @@ class NewTables:
 
     def refuse(self, request: Request) -> Response | None:
         """429 when this client address has created tables faster than the settings allow."""
-        address = request.client.host if request.client else "?"
+        address = address_of(request)
         if self.buckets.take(address):
             return None
         wait = max(1, round(self.buckets.wait(address)))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import logging
+import socket
 import time
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -32,7 +33,7 @@ from ..store.clubs_sql import OWNER, ClubRow, MemberRow
 from ..store.push_sql import ANSWERS, SubscriptionRow
 from ..tables import TableServer
 from . import identity
-from .common import error, json_body, refused
+from .common import error, json_body, refused, row_id
 from .limits import PersonLimits
 
 NO_CLUB = "no such club"
@@ -94,10 +95,16 @@ def push_service(endpoint: str, *, local: bool) -> bool:
         return False
     if local:
         return parts.scheme in ("https", "http") and bool(host)
+    host = host.removesuffix(".")  # "localhost." is localhost
     try:
         ipaddress.ip_address(host)
         return False
     except ValueError:
+        pass
+    try:
+        socket.inet_aton(host)  # what the resolver reads as an IPv4 address too: 127.1, 0x7f.0.0.1
+        return False
+    except OSError:
         pass
     local_name = host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan"))
     return parts.scheme == "https" and "." in host and not local_name and parts.username is None
@@ -151,10 +158,8 @@ def routes(server: TableServer, notifier: Notifier) -> list[BaseRoute]:
         return (*found, body)
 
     def session_of(request: Request, club: ClubRow) -> Any:
-        try:
-            return server.store.evening(club.id, int(request.path_params["session"]))
-        except ValueError:
-            return None
+        session = row_id(str(request.path_params["session"]))
+        return None if session is None else server.store.evening(club.id, session)
 
     def ics_url(club: ClubRow, session_id: int) -> str:
         return f"/api/clubs/{club.code}/sessions/{session_id}.ics"

@@ -132,7 +132,7 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
         seat, table, number, text = found
         steps = len(text.splitlines()) - 1  # the head, then one line per action
         step_text = request.query_params.get("step", "")
-        if not step_text.isdigit() or int(step_text) > steps:
+        if not (step_text.isascii() and step_text.isdigit()) or len(step_text) > 9 or int(step_text) > steps:
             return JSONResponse({"error": f"step is a whole number from 0 to {steps}"}, status_code=400)
         step = int(step_text)
         start = request.method == "POST"

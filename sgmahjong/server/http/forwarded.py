@@ -9,10 +9,10 @@ rate counts players, not the proxy), and ``X-Forwarded-Proto`` in its ``scheme``
 
 The per-address connection cap (``max_connections_per_address``) is counted on TCP connections by
 :mod:`.guard`, where a trusted proxy's connections are not capped, being everyone's. For requests
-through a proxy the middleware counts instead, by the forwarded address, the requests in progress
-and the WebSockets open: one address beyond the cap is answered 429 (a WebSocket is refused before
-its handshake completes). A request from a trusted proxy without the header (its health check) is
-the proxy's own and not counted.
+through a proxy the middleware counts instead, by the forwarded address (an IPv6 one by its /64), the
+requests in progress and the WebSockets open: one address beyond the cap is answered 429 (a WebSocket
+is refused before its handshake completes). A request from a trusted proxy without the header (its
+health check) is the proxy's own and not counted.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..settings import ServerSettings
+from .identity import address_key
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -104,20 +105,21 @@ class ForwardedMiddleware:
         proto = (_header(scope, b"x-forwarded-proto") or "").split(",")[-1].strip().lower()
         if proto in ("http", "https"):
             scope["scheme"] = proto if scope["type"] == "http" else {"http": "ws", "https": "wss"}[proto]
-        count = self.open.get(address, 0)
+        key = address_key(address)  # an IPv6 client counts by its /64
+        count = self.open.get(key, 0)
         if count >= self.per_address and address not in self.unlimited:
             self.refused += 1
             await _refuse(scope, receive, send)
             return
-        self.open[address] = count + 1
+        self.open[key] = count + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.open[address] - 1
+            left = self.open[key] - 1
             if left:
-                self.open[address] = left
+                self.open[key] = left
             else:
-                del self.open[address]
+                del self.open[key]
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:

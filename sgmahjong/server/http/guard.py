@@ -1,7 +1,7 @@
 """Limits on TCP connections, enforced in uvicorn's protocol objects before any request is parsed:
-how many connections in all and per client address, and how long a client may take to send a
-request's headers (uvicorn has no header timeout of its own: a slow-headers client, or one that
-connects and sends nothing, would hold its connection forever).
+how many connections in all and per client address (an IPv6 one by its /64), and how long a client
+may take to send a request's headers (uvicorn has no header timeout of its own: a slow-headers client,
+or one that connects and sends nothing, would hold its connection forever).
 
 :func:`uvicorn_options` gives the keyword arguments of ``uvicorn.Config`` / ``uvicorn.run`` that put
 these protocols and the other connection settings of :class:`~.settings.ServerSettings` in place.
@@ -20,6 +20,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from ..settings import ServerSettings
 from .forwarded import AddressSet
+from .identity import address_key
 
 log = logging.getLogger("sgmahjong.server")
 
@@ -40,7 +41,7 @@ class ConnectionGuard:
         self.per_address = settings.max_connections_per_address
         # a trusted proxy's connections are everyone's: capped per forwarded address instead (forwarded.py)
         self.unlimited = AddressSet((*settings.unlimited_addresses, *settings.trusted_proxies))
-        self._open: dict[int, str] = {}  # id(transport) -> client address
+        self._open: dict[int, str] = {}  # id(transport) -> client address (an IPv6 one's /64: address_key)
         self._by_address: dict[str, int] = {}
         self.refused = 0
 
@@ -48,12 +49,13 @@ class ConnectionGuard:
         if len(self._open) >= self.limit:
             self.refused += 1
             return False
-        count = self._by_address.get(address, 0)
+        key = address_key(address)
+        count = self._by_address.get(key, 0)
         if count >= self.per_address and address not in self.unlimited:
             self.refused += 1
             return False
-        self._open[id(transport)] = address
-        self._by_address[address] = count + 1
+        self._open[id(transport)] = key
+        self._by_address[key] = count + 1
         return True
 
     def release(self, transport: asyncio.BaseTransport) -> None:
@@ -71,7 +73,7 @@ class ConnectionGuard:
         return len(self._open)
 
     def of(self, address: str) -> int:
-        return self._by_address.get(address, 0)
+        return self._by_address.get(address_key(address), 0)
 
 
 def _address(client: tuple[str, int] | None) -> str:

@@ -13,7 +13,7 @@ from .. import matchflow
 from ..protocol import ProtocolError, validation_message
 from ..tables import TableServer
 from . import clubs, identity, players
-from .common import NewTables, error, json_body, refused
+from .common import NewTables, attended, error, json_body, refused
 
 
 def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
@@ -22,6 +22,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refusal
         try:
             body = matchflow.PlayBots.model_validate(await json_body(request))
+            attended(body.options)
             server.allow_test_hooks(body.seed, body.wall)
             who = identity.ensure(server, request, body.name)
             mark = server.commit_mark()

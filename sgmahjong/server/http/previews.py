@@ -168,7 +168,8 @@ def replay_preview(server: TableServer, code: str, number_text: str, lang: str) 
     """An ended hand of a table anyone may see: who won with how many tai (or a drawn hand)."""
     none = Preview(_say(lang, "replay_none"), _say(lang, "replay_none_desc"), "replay")
     row = server.store.table_by_code(code) if CODE_RE.match(code) else None
-    if row is None or not number_text.isdigit() or len(number_text) > 6 or not may_see(server, [], row):
+    if (row is None or not (number_text.isascii() and number_text.isdigit()) or len(number_text) > 6
+            or not may_see(server, [], row)):
         return none
     number = int(number_text)
     hand = next((h for h in server.store.hands(row.id) if h.number == number), None)

@@ -14,7 +14,7 @@ from ..lobby import PAGE_MAX
 from ..protocol import ProtocolError, validation_message
 from ..tables import CreateTable, TableServer
 from . import clubs, identity, players
-from .common import NewTables, error, json_body, refused
+from .common import ID_DIGITS, NewTables, attended, error, json_body, refused
 
 
 class JoinTable(BaseModel):
@@ -35,7 +35,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             limit = int(request.query_params.get("limit", str(settings.lobby_page)))
         except ValueError:
             return error(400, "offset and limit are whole numbers")
-        if offset < 0 or not 1 <= limit <= PAGE_MAX:
+        if not 0 <= offset < 10 ** ID_DIGITS or not 1 <= limit <= PAGE_MAX:
             return error(400, f"offset is at least 0 and limit is 1-{PAGE_MAX}")
         return JSONResponse(server.lobby(offset, limit))
 
@@ -44,8 +44,7 @@ def routes(server: TableServer, new_tables: NewTables) -> list[BaseRoute]:
             return refusal
         try:
             body = CreateTable.model_validate(await json_body(request))
-            if body.options.get("unattended"):  # an event's tables only (they must not idle forever)
-                return error(400, "only an event's tables go on unattended", "invalid")
+            attended(body.options)
             table = server.create(body)
             server.ownership.created(table)
         except ValidationError as exc:

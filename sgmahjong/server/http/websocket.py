@@ -89,6 +89,8 @@ def routes(server: TableServer) -> list[BaseRoute]:
         conn = Connection(_text_sender(ws), server.commits, _direct_writer(ws), table.id)
         conn.address, conn.person = identity.address_of(ws), identity.person_keys(server, ws)
         conn.player_ids = tuple(identity.player_ids_of(server, ws))
+        who = identity.visitor(server, ws)
+        conn.session = who.session.id_hash if who is not None else ""
         conn.name = identity.display_name(server, ws, NAME_MAX)
         if not clubs.may_see(server, conn.player_ids, table):  # a club's table: its members' alone
             metrics.REFUSALS.labels("club_only").inc()

@@ -57,6 +57,7 @@ class Connection:
         self.address = ""  # the client's address as limits count it (http/identity.address_of)
         self.person: tuple[str, ...] = ()  # the keys its per-person limits count under (person_keys)
         self.player_ids: tuple[int, ...] = ()
+        self.session = ""  # the hash of the session it opened with ("": none): sent away when that ends
         self.name = ""  # the display name its player shows others ("" unknown): a spectator's in chat
         self.owner_seat: int | None = None
         self._send = send

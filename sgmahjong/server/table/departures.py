@@ -1,9 +1,14 @@
-"""Players deleted while they sit at a table (``DELETE /api/me``): the table plays on.
+"""Players deleted while they sit at a table (``DELETE /api/me``), and devices signed out while they
+have a table open: the table plays on.
 
 A seat in play keeps its place in the match and passes to a bot (its player's sockets are sent away and
 nobody's token opens it again); its name becomes "a deleted player". A seat in the lobby is emptied.
 At a ranked match the seat counts as abandoned (its player is not there at the end): the others are
 rated as they would have been (:mod:`..ranking.record`).
+
+A device signed out (here, from another device, or everywhere) is a new guest at once: each socket it
+opened with the ended session is sent away, so a tab left open plays no seat of the account; its page
+reconnects as whoever the device is now (a spectator, unless it signs in again).
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ if TYPE_CHECKING:
 GONE = {"type": "error", "code": "player_deleted", "ref": None,
         "message": "this player was deleted; the seat is played by a bot"}
 GONE_CLOSE = 4401  # the WebSocket close code of a socket sent away because its player was deleted
+SIGNED_OUT = {"type": "error", "code": "signed_out", "ref": None,
+              "message": "this device was signed out; reconnecting as a guest"}
+SIGNED_OUT_CLOSE = 4402  # ... because the session it opened with ended (signed out)
 
 
 def players_gone(table: Table, player_ids: list[int]) -> list[int]:
@@ -40,3 +48,12 @@ def players_gone(table: Table, player_ids: list[int]) -> list[int]:
         table.records.forget()
         table.broadcast_table()
     return seats
+
+
+def sessions_ended(table: Table, session_hashes: set[str]) -> int:
+    """Send away the sockets of ``table`` opened with one of the ended sessions (the caller holds its
+    lock); how many."""
+    gone = [c for c in table.conns if c.session and c.session in session_hashes]
+    for conn in gone:
+        conn.send_away(SIGNED_OUT, SIGNED_OUT_CLOSE)
+    return len(gone)

@@ -287,6 +287,7 @@ export default {
   "error.name_taken": "Another player at this table already has that name.",
   "error.already_seated": "You already have a seat at this table.",
   "error.player_deleted": "This player was deleted: a bot plays the seat now.",
+  "error.signed_out": "This device was signed out: you are watching as a guest now.",
   "error.rate_limited": "Too many requests from your address or account: wait a little and try again.",
   "error.busy": "The expert is busy with other players' reviews: try again in a moment.",
   "error.gone": "Your place in the ranked queue lapsed: join the queue again.",

@@ -287,6 +287,7 @@ export default {
   "error.name_taken": "这张桌子已经有玩家用了这个昵称。",
   "error.already_seated": "你在这张桌子已经有座位了。",
   "error.player_deleted": "该玩家已删除：现在由机器人代打这个座位。",
+  "error.signed_out": "这台设备已退出登录：你现在以访客身份观战。",
   "error.rate_limited": "来自你的地址或账号的请求太多：请稍候再试。",
   "error.busy": "专家正忙着为其他玩家复盘：请稍后再试。",
   "error.gone": "你在段位赛队列里等得太久，已被移出：请重新排队。",
