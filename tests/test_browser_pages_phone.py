@@ -388,6 +388,9 @@ def test_the_seating_page_says_the_rules_in_words(live_server: Any, open_page: A
     summary = page.locator("#rules-summary")
     expect(summary).to_contain_text("5")
     assert "RULES.md" not in summary.inner_text()
+    # each seat by its wind's glyph and, in English, its name; in 中文 the glyph alone (not "南 南")
+    south = page.locator('#seat-list [data-seat="1"] .wind')
+    expect(south).to_have_text("南" if lang == "zh" else "南 South")
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
