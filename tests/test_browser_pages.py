@@ -45,6 +45,27 @@ def test_howto_shows_all_46_tile_faces_and_the_keys(live_server: Any, page: Page
     expect(page.locator("#options-table tbody tr")).to_have_count(len(RuleSet.describe()))
 
 
+# the words of a caption that lie on more than one line and carry no soft hyphen to break at
+MID_WORD_BREAKS = """els => els.flatMap(el => { const n = el.lastChild, s = n.textContent, out = [];
+  for (const m of s.matchAll(/[^ ]+/g)) { if (m[0].includes("\\u00ad")) continue;
+    const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+    if (new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push(m[0]); }
+  return out; })"""
+
+
+@pytest.mark.parametrize("width", [1100, 360])
+def test_howto_tile_names_break_between_words(live_server: Any, browser: Browser, width: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = ctx.new_page()
+        page.goto(live_server.url + "/how-to-play")
+        expect(page.locator("#gallery figure figcaption")).to_have_count(46)
+        page.locator("#gallery").scroll_into_view_if_needed()  # laid out once near the screen
+        assert page.eval_on_selector_all("#gallery figcaption", MID_WORD_BREAKS) == []  # not "Chrysanthemu|m"
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("path", ["/", "/how-to-play", "/scoring", "/calculator", "/me", "/leaderboard",
                                   "/clubs", "/events"])
 def test_every_page_has_the_site_header(live_server: Any, page: Page, path: str) -> None:

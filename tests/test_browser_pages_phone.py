@@ -388,6 +388,9 @@ def test_the_seating_page_says_the_rules_in_words(live_server: Any, open_page: A
     summary = page.locator("#rules-summary")
     expect(summary).to_contain_text("5")
     assert "RULES.md" not in summary.inner_text()
+    # each seat by its wind's glyph and, in English, its name; in 中文 the glyph alone (not "南 南")
+    south = page.locator('#seat-list [data-seat="1"] .wind')
+    expect(south).to_have_text("南" if lang == "zh" else "南 South")
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -402,6 +405,22 @@ def test_the_house_rules_keep_an_options_name_on_one_line(
     lines = name.evaluate("""el => { const r = document.createRange(); r.selectNodeContents(el.firstChild);
         return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }""")
     assert name.evaluate("el => el.firstChild.textContent") == "fresh tile" and lines == 1
+
+
+def test_the_scoring_references_chinese_names_keep_their_words_together_on_a_phone(
+    live_server: Any, open_page: Any,
+) -> None:
+    page = open_page(PHONE, "zh")
+    page.goto(live_server.url + "/scoring")
+    name = page.locator('#reference tr[data-pattern="full_flush_pong_pong"] td:first-child b')
+    expect(name).to_have_text("清一色碰碰胡")
+    # every name on at most two lines (one character a line before: 清/一/色/碰/碰/胡)
+    lines = page.eval_on_selector_all("#reference table.patterns td:first-child b", """bs => bs.map(b => {
+        const r = document.createRange(); r.selectNodeContents(b);
+        return [b.textContent, new Set([...r.getClientRects()].map(x => Math.round(x.top))).size]; })""")
+    assert lines and all(n <= 2 for _, n in lines), [x for x in lines if x[1] > 2]
+    assert dict(lines)["清一色碰碰胡"] == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 # -- the replay: dark theme, pictures, a one-row header on a phone -------------------------------------------

@@ -10,12 +10,13 @@ import { identityReady } from "./identity.js";
 import { rankBadge } from "./ranks.js";
 import { houseRulesInWords } from "./rulewords.js";
 import { errorText } from "./errors.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { SEAT_LETTERS as WIND_LETTERS, WIND_GLYPH } from "./felt.js";
 
 const $ = (id) => document.getElementById(id);
 export const NAME_KEY = "sgmahjong:name";
-const windName = (i) => t(`wind.${WIND_LETTERS[i]}`);
+// the seat's wind as its tile's glyph and in words; in 中文 the glyph says it (not "南 南")
+const windName = (i) => (lang() === "zh" ? "" : ` ${t(`wind.${WIND_LETTERS[i]}`)}`);
 
 export function initSeating(ctx) {
   const { state, seatName, toast, clearToast } = ctx;
@@ -40,7 +41,7 @@ export function initSeating(ctx) {
         : s.kind === "bot" ? esc(seatName(s.seat))
           : `${esc(mine ? t("table.name_you", { name: s.name }) : s.name)}` +
             `${s.connected ? "" : ` <span class="muted">${t("table.offline")}</span>`}`;
-      card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span> ` +
+      card.innerHTML = `<div class="wind"><span class="cjk">${WIND_GLYPH[WIND_LETTERS[s.seat]]}</span>` +
         `${windName(s.seat)}</div><div class="who">${who}${s.kind === "human" && s.rank ? ` ${rankBadge(s.rank)}` : ""}</div>`;
       const avatar = state.avatars.of(s.seat, s.kind);
       if (avatar) card.querySelector(".who").prepend(avatar, " ");

@@ -45,7 +45,7 @@ export default {
   "tile.P": "White dragon",
   "tile.1f": "Plum (flower 1)",
   "tile.2f": "Orchid (flower 2)",
-  "tile.3f": "Chrysanthemum (flower 3)",
+  "tile.3f": "Chrysan\u00adthemum (flower 3)",
   "tile.4f": "Bamboo (flower 4)",
   "tile.5f": "Spring (season 1)",
   "tile.6f": "Summer (season 2)",
