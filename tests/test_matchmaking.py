@@ -118,3 +118,24 @@ def test_four_accounts_behind_one_address_are_never_seated_together(server: Live
             tables.setdefault(p["code"], []).append(who)
     assert len(tables) == 1 and all(seated.count("alt") <= 1 for seated in tables.values())
     assert [p["status"] for p in polls[:4]].count("waiting") == 3
+
+
+def test_a_ranked_table_every_player_left_plays_on_to_be_rated(tmp_path: Path) -> None:
+    """A ranked match is played to its end when every player has left (their seats by bots, so the
+    match is rated with all of them placed last), never closed unrated by the idle sweep: leaving
+    together is no way out of a rating."""
+    settings = ServerSettings(sign_in_burst=50, queue_interval_seconds=0.2, queue_window=50,
+                              queue_widen_per_second=40, trusted_proxies=("127.0.0.1",),
+                              idle_table_seconds=0.5, sweep_seconds=0.2)
+    with serving(tmp_path / "leave.sqlite3", settings=settings) as live:
+        players = [device(live, f"198.51.100.{i + 1}") for i in range(4)]
+        for i, client in enumerate(players):
+            assert register(client, key_for(live), f"Player {i}").status_code == 200
+        tickets = [c.post("/api/ranked/join", json={}).json()["ticket"] for c in players]
+        seated = [wait_matched(c, t) for c, t in zip(players, tickets, strict=True)]
+        code = seated[0]["code"]
+        assert live.get(f"/api/tables/{code}").json()["options"]["unattended"] is True
+        end = time.monotonic() + 3  # six sweeps past the idle time with nobody at the table
+        while time.monotonic() < end:
+            assert live.get(f"/api/tables/{code}").json()["status"] in ("playing", "between_hands")
+            time.sleep(0.2)

@@ -57,7 +57,9 @@ async def open_table(server: Any, group: list[QueueEntry]) -> None:
     random.SystemRandom().shuffle(seats)  # the seats (and so the first dealer) by lot
     table = server.create(CreateTable(name=RANKED_NAME, preset=settings.ranked_preset,
                                       rules={"rounds": settings.ranked_rounds},
-                                      options={"spectator_chat": False}))  # no coaching from the rail
+                                      # no coaching from the rail; played to its end and rated even
+                                      # when every player has left (the sweep would close it unrated)
+                                      options={"spectator_chat": False, "unattended": True}))
     mark = server.commit_mark()
     async with table.lock:
         standings = store.standings([e.account_id for e in seats])

@@ -10,6 +10,8 @@ writes, so group commit stores them in one transaction; the store rates a match 
 - A player not at the table at the end (their seat played on by a bot: they closed the tab, lost the
   connection, signed out or were deleted) left: placed last, and loses rank points whatever their
   rank (:func:`.ladder.settle`). The others keep the places their scores give them among themselves.
+- The queue opens its tables unattended (``matchmaking.matcher``): a match every player left is played
+  on by bots to its end and rated so, never closed unrated by the idle sweep.
 """
 
 from __future__ import annotations
