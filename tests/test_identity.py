@@ -203,6 +203,32 @@ def test_new_identities_are_limited_per_address(tmp_path: Path) -> None:
         assert live.post(f"/api/tables/{code}/join", {"name": "Renamed"}, cookie).status_code == 200
 
 
+def test_names_are_limited_per_person_and_per_address(tmp_path: Path) -> None:
+    """Naming one's player is counted by identity and by address: a script renaming in a loop is
+    refused (429 ``rename_rate``) from the same address, whoever asks there, and from another address
+    as the same player."""
+    settings = ServerSettings(rename_burst=2, renames_per_hour=1.0, trusted_proxies=("127.0.0.1",))
+    with serving(tmp_path / "names.sqlite3", settings=settings) as live:
+
+        def name(text: str, address: str, cookie: str | None = None) -> httpx.Response:
+            headers = {"X-Forwarded-For": address, **({"Cookie": cookie} if cookie else {})}
+            return httpx.post(live.url + "/api/players", json={"name": text}, headers=headers, timeout=10)
+
+        first = name("Ann", "198.51.100.7")
+        cookie = session_cookie(first)
+        assert cookie is not None
+        answers = [first, name("Ann 0", "198.51.100.7", cookie), name("Ann 1", "198.51.100.7", cookie)]
+        assert [r.status_code for r in answers] == [200, 200, 429]
+        assert answers[2].json()["code"] == "rename_rate"
+        # from elsewhere the same player has what is left of its own allowance (its first name was
+        # counted by its address alone, before it had an identity), then no more
+        away = [name(f"Ann away {i}", "192.0.2.9", cookie) for i in range(2)]
+        assert [r.status_code for r in away] == [200, 429]
+        assert name("Bo", "198.51.100.7").status_code == 429  # a new visitor behind the same address
+        assert name("Cy", "203.0.113.4").status_code == 200  # and one elsewhere is not held back
+        assert live.get("/api/me", cookie).json()["name"] == "Ann away 0"  # the refused were not given
+
+
 def test_one_player_holds_one_seat_at_a_table(server: LiveServer) -> None:
     code = server.create_table()["code"]
     first = server.join(code, "Ann", 0)

@@ -176,6 +176,8 @@ class ServerSettings:
     reminder_minutes: float = 60.0  # a reminder this long before an evening starts, to those in or maybe
     reminder_poll_seconds: float = 30.0  # how often the store is asked for reminders due
     club_ticks_per_day: int = 200  # settle-up transfers one person may tick as paid in 24 hours
+    renames_per_hour: float = 120.0  # names one person (identity, and address) may give their player ...
+    rename_burst: int = 20  # ... after a burst of this many
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -191,7 +193,7 @@ class ServerSettings:
                      "analysis_jobs_per_requester", "club_poll_burst", "event_entrants_max",
                      "event_name_max", "queue_estimate_matched", "push_queue", "push_senders",
                      "sessions_listed", "rsvp_burst", "session_players", "push_subscriptions_per_player",
-                     "events_per_day", "event_codes_per_day"):
+                     "events_per_day", "event_codes_per_day", "rename_burst"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"server setting {name} must be at least 1")
         for name in ("unlimited_addresses", "trusted_proxies"):
@@ -204,7 +206,7 @@ class ServerSettings:
         for name in ("sign_ins_per_hour", "ceremonies_per_hour", "link_guesses_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
-        for name in ("rsvps_per_minute", "reminder_poll_seconds", "push_timeout"):
+        for name in ("rsvps_per_minute", "reminder_poll_seconds", "push_timeout", "renames_per_hour"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"server setting {name} must be more than 0")
         try:

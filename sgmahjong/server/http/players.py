@@ -31,6 +31,7 @@ from ..table.table import Table
 from ..tables import TableServer
 from . import identity
 from .common import error, json_body, refused
+from .limits import PersonLimits
 from .pages import static_page
 
 PAGE_SIZE = 20  # hands per page of /me (default)
@@ -143,14 +144,25 @@ def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> in
 def routes(server: TableServer) -> list[Route]:
     """The player routes, for ``server`` (the app's TableServer)."""
 
+    settings = server.settings
+    renames = PersonLimits(settings.renames_per_hour / 3600, settings.rename_burst,
+                           3 * settings.renames_per_hour / 3600, 3 * settings.rename_burst,
+                           settings.tracked_addresses)
+
     async def name_player(request: Request) -> Response:
-        """Name the visitor's player (a guest made now if it has none)."""
+        """Name the visitor's player (a guest made now if it has none), at most ``rename_burst`` times
+        at once and then ``renames_per_hour``, per person and (three times that) per address."""
         try:
             body = NameBody.model_validate(await json_body(request))
             name = clean_name(body.name)
-            who = identity.ensure(server, request, name)
         except ValidationError as exc:
             return error(400, validation_message(exc, whole="body", most=1))
+        except ProtocolError as exc:
+            return refused(exc)
+        if not renames.take(identity.address_of(request), identity.person_keys(server, request)):
+            return error(429, "too many names at once: wait a while", "rename_rate")
+        try:
+            who = identity.ensure(server, request, name)
         except ProtocolError as exc:
             return refused(exc)
         server.store.rename_player(who.player_id, name)
