@@ -181,6 +181,17 @@ def test_spectators_may_not_chat_at_a_ranked_table_by_default(proxied: LiveServe
     assert watcher.until("chat_state")["spectators"] is False
     watcher.send({"type": "chat", "kind": "phrase", "body": "huat"})
     assert watcher.until("error", lambda m: m["ref"] == "chat")["code"] == "chat_off"
+    # nor can the host turn it on: no coaching from the rail at a rated match
+    seats = [wait_matched(c, t)["seat"] for c, t in zip(players, tickets, strict=True)]
+    host = players[seats.index(0)]
+    with proxied.ws(code, f"sg_session={host.cookies['sg_session']}") as ws:
+        assert ws.hello(None)["seat"] == 0
+        ws.send({"type": "chat_mute", "seat": None, "muted": False})
+        assert ws.until("error", lambda m: m["ref"] == "chat_mute")["code"] == "ranked_rail"
+        ws.send({"type": "chat_mute", "seat": None, "muted": True})  # turning it off is still the host's
+        assert ws.until("chat_state")["spectators"] is False
+    watcher.send({"type": "chat", "kind": "phrase", "body": "huat"})
+    assert watcher.until("error", lambda m: m["ref"] == "chat")["code"] == "chat_off"
     watcher.close()
 
 

@@ -11,9 +11,9 @@ refused and the socket stays open.
 Every message is stored with the hand it was said in and the number of that hand's actions applied
 by then (``step``: the replay's step), so a reload shows the recent ones and a replay shows each at
 its moment. The host (the human in the lowest seat) can mute a seat for everyone and turn the
-spectators' chat off; the table option ``chat`` turns chat off, ``spectator_chat`` sets the
-spectators' at the start. What the host changes lives with the table in memory (a restart goes back
-to the options)."""
+spectators' chat off (and on again, but never at a match the ranked queue seated); the table option
+``chat`` turns chat off, ``spectator_chat`` sets the spectators' at the start. What the host changes
+lives with the table in memory (a restart goes back to the options)."""
 
 from __future__ import annotations
 
@@ -193,6 +193,9 @@ class TableChat:
         if conn.seat is None or conn.seat != self.host():
             raise ProtocolError("not_host", "only the table's host can mute a seat for everyone", "chat_mute")
         if seat is None:
+            if not muted and self.table.store.ranked_outcome(self.table.id) is not None:
+                raise ProtocolError("ranked_rail", "spectators may not talk to the players of a ranked match",
+                                    "chat_mute")
             self.state.spectators = not muted
         elif muted:
             self.state.muted.add(seat)

@@ -1053,6 +1053,7 @@ export default {
   "error.sessions_max": "The club has {most} evenings to come, the most: cancel one first.",
   "error.sessions_per_day": "You have proposed {most} evenings in this club in the last 24 hours, the most allowed: try again tomorrow.",
   "error.rsvp_rate": "Too many answers at once: wait a minute and try again.",
+  "error.ranked_rail": "Spectators can't talk to the players of a ranked match.",
   "error.rename_rate": "Too many names at once: wait a while and try again.",
   "error.no_session": "That evening was cancelled.",
   "evening.title": "Evenings",
