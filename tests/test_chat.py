@@ -58,6 +58,7 @@ def test_chat_reaches_every_seat_and_spectator_of_its_table_only(live_server: Li
     elsewhere = spectator(live_server, other)
     state = ann.until("chat_state")
     assert state["enabled"] and state["host"] == 0 and state["phrases"] == list(PHRASES)
+    assert state["rail_locked"] is False  # not a match the ranked queue seated
     ann.send({"type": "chat", "kind": "text", "body": "  <b>hello</b>  "})
     for ws in (ann, ben, watcher):
         m = said(ws, "<b>hello</b>")  # trimmed, kept as the text it is (the client shows it as text)

@@ -178,7 +178,8 @@ def test_spectators_may_not_chat_at_a_ranked_table_by_default(proxied: LiveServe
     code = wait_matched(players[0], tickets[0])["code"]
     assert proxied.get(f"/api/tables/{code}").json()["options"]["spectator_chat"] is False
     watcher = socket_from(proxied, code, FLOOD)
-    assert watcher.until("chat_state")["spectators"] is False
+    state = watcher.until("chat_state")
+    assert state["spectators"] is False and state["rail_locked"] is True
     watcher.send({"type": "chat", "kind": "phrase", "body": "huat"})
     assert watcher.until("error", lambda m: m["ref"] == "chat")["code"] == "chat_off"
     # nor can the host turn it on: no coaching from the rail at a rated match

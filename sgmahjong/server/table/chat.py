@@ -79,6 +79,7 @@ class ChatState:
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP))
     muted: set[int] = field(default_factory=set)  # seats the host muted for everyone
     spectators: bool | None = None  # spectators may chat (None: as the option says)
+    ranked: bool | None = None  # the ranked queue seated this match (None: not asked of the store yet)
 
 
 class ChatTable(Protocol):
@@ -108,13 +109,20 @@ class TableChat:
         """The host: the human in the lowest seat (None: no human is seated)."""
         return next((s.seat for s in self.table.seats if s.kind == "human"), None)
 
+    def ranked(self) -> bool:
+        """Whether the ranked queue seated this match (then the spectators' chat stays off): asked of
+        the store once."""
+        if self.state.ranked is None:
+            self.state.ranked = self.table.store.ranked_outcome(self.table.id) is not None
+        return self.state.ranked
+
     def message(self) -> dict[str, Any]:
         """The ``chat_state`` message."""
         spectators = self.state.spectators
         options = self.table.options
         return {"type": "chat_state", "enabled": options.chat,
                 "spectators": options.spectator_chat if spectators is None else spectators,
-                "muted": sorted(self.state.muted), "host": self.host(),
+                "muted": sorted(self.state.muted), "host": self.host(), "rail_locked": self.ranked(),
                 "phrases": list(PHRASES), "emotes": list(EMOTES), "max": TEXT_MAX}
 
     def _load(self) -> int:
@@ -193,7 +201,7 @@ class TableChat:
         if conn.seat is None or conn.seat != self.host():
             raise ProtocolError("not_host", "only the table's host can mute a seat for everyone", "chat_mute")
         if seat is None:
-            if not muted and self.table.store.ranked_outcome(self.table.id) is not None:
+            if not muted and self.ranked():
                 raise ProtocolError("ranked_rail", "spectators may not talk to the players of a ranked match",
                                     "chat_mute")
             self.state.spectators = not muted

@@ -163,6 +163,7 @@ export function initChat(opts) {
         const every = checkbox(t("chat.mute_all"), all,
           (on) => opts.send({ type: "chat_mute", seat, muted: on }));
         every.dataset.muteAll = key;
+        if (seat === null && c.rail_locked) every.querySelector("input").disabled = true; // a ranked match
         row.append(every);
       }
       return row;
