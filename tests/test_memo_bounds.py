@@ -40,6 +40,7 @@ CONSTANTS = {
     "server.http.assets.TYPES", "server.http.assets.TEXT", "server.http.assets.SHELL_PAGES",
     "calculator._FIELDS",  # a calculator request's fields, their checks and defaults
     "server.table.departures.GONE",  # the message of a socket sent away (its player was deleted)
+    "server.table.departures.SIGNED_OUT",  # the message of a socket sent away (its session ended)
     # the same objects imported under other names
     "analysis.tables.SUIT_COMPLETE", "analysis.tables.SUIT_DECOMPS", "analysis.waits.SUIT_COMPLETE",
     "bots.expert.CLOCKS", "bots.lean.NO_WINS", "bots.lean_state.NO_WINS", "calculator.BY_ID",

@@ -58,7 +58,8 @@ class TableOptions(BaseModel):
 
     unattended: Annotated[
         bool, Field(description="the match goes on with nobody at the table: the next hand is dealt when the"
-                                " results' delay ends and the idle sweep leaves it open (an event's tables)")
+                                " results' delay ends and the idle sweep leaves it open (an event's tables,"
+                                " and the ranked queue's)")
     ] = False
 
     chat: Annotated[bool, Field(description="players and spectators may chat at the table")] = True

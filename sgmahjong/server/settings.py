@@ -57,7 +57,7 @@ class ServerSettings:
     static_check_seconds: float = 1.0  # a page request rebuilds if the sources changed, checked this often
     pyodide_dir: str = ""  # Pyodide's npm package, for the calculator's offline scorer ("": tools/pyodide's)
     # -- tables ----------------------------------------------------------------------------------
-    max_tables: int = 5000  # live tables in all (a new one is refused beyond)
+    max_tables: int = 5000  # live tables in all (new ones refused beyond; closed ones read again not held)
     expert_deals: int = 0  # deals an expert bot searches a decision (0: no limit; if still unsure, up to 4x)
     expert_time_ms: float = 100.0  # ... and the time it may take per decision, by the wall clock (0: none)
     table_burst: int = 10  # tables one client address may create at once ...
