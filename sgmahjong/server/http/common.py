@@ -25,8 +25,9 @@ ID_DIGITS = 18  # digits of a row id at most: any such number fits a database's 
 
 
 def row_id(text: str) -> int | None:
-    """A row id (a member, an invite, an evening, a passkey) or a count (an offset) as a request gives
-    it: ASCII digits of a number a database's integer holds, else None (answered as an unknown id)."""
+    """A row id (a member, an invite, an evening, a passkey) or a number (a hand, a step) as a request
+    gives it: ASCII digits of a number a database's integer holds, else None (answered as an unknown id
+    or a bad number)."""
     if not (text.isascii() and text.isdigit()) or len(text) > ID_DIGITS:
         return None
     return int(text)

@@ -31,7 +31,7 @@ from ..store import TableRow
 from ..tables import TableServer
 from . import identity
 from .clubs import CLUB_ONLY, may_see
-from .common import error
+from .common import error, row_id
 from .replay import BAD_SEAT, CODE_RE, HandNotServed, ended_hand_log, query_seat
 
 BUSY_RETRY = 30  # seconds a busy answer asks the page to wait
@@ -132,9 +132,9 @@ def routes(server: TableServer, reviewer: Reviewer) -> list[Route]:
         seat, table, number, text = found
         steps = len(text.splitlines()) - 1  # the head, then one line per action
         step_text = request.query_params.get("step", "")
-        if not (step_text.isascii() and step_text.isdigit()) or len(step_text) > 9 or int(step_text) > steps:
+        step = row_id(step_text) if len(step_text) <= 9 else None
+        if step is None or step > steps:
             return JSONResponse({"error": f"step is a whole number from 0 to {steps}"}, status_code=400)
-        step = int(step_text)
         start = request.method == "POST"
         who = identity.person_keys(server, request) if start else ()
         try:

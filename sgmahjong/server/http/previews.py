@@ -30,6 +30,7 @@ from starlette.routing import BaseRoute, Route
 from ..store import SeatRow
 from ..tables import TableServer
 from .clubs import invite_hash, may_see
+from .common import row_id
 from .replay import CODE_RE
 from .static_http import current_build, page_language
 
@@ -168,10 +169,9 @@ def replay_preview(server: TableServer, code: str, number_text: str, lang: str) 
     """An ended hand of a table anyone may see: who won with how many tai (or a drawn hand)."""
     none = Preview(_say(lang, "replay_none"), _say(lang, "replay_none_desc"), "replay")
     row = server.store.table_by_code(code) if CODE_RE.match(code) else None
-    if (row is None or not (number_text.isascii() and number_text.isdigit()) or len(number_text) > 6
-            or not may_see(server, [], row)):
+    number = row_id(number_text) if len(number_text) <= 6 else None
+    if row is None or number is None or not may_see(server, [], row):
         return none
-    number = int(number_text)
     hand = next((h for h in server.store.hands(row.id) if h.number == number), None)
     if hand is None or hand.ended is None:  # nothing of a hand is told before it ends
         return none
