@@ -1053,7 +1053,7 @@ export default {
   "error.sessions_max": "牌友会已有 {most} 场约局待开，已达上限：请先取消一场。",
   "error.sessions_per_day": "你在 24 小时内已在这个牌友会约了 {most} 场，已达上限，请明天再试。",
   "error.rsvp_rate": "回答太频繁了：请等一分钟再试。",
-  "error.ranked_rail": "排位赛中不能开启观战聊天。",
+  "error.ranked_rail": "段位赛中不能开启观战聊天。",
   "error.rename_rate": "改名太频繁了：请稍等再试。",
   "error.no_session": "这场约局已取消。",
   "evening.title": "约局",
